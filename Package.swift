@@ -1,0 +1,43 @@
+// swift-tools-version: 6.1
+// Oarlog: a rowing instrument for a Linux SBC in a boat.
+import PackageDescription
+
+let package = Package(
+    name: "Oarlog",
+    products: [
+        .executable(name: "oarlog", targets: ["oarlog"]),
+        .library(name: "OarlogCore", targets: ["OarlogCore"]),
+        .library(name: "OarlogDSP", targets: ["OarlogDSP"]),
+        .library(name: "OarlogTrace", targets: ["OarlogTrace"]),
+        .library(name: "OarlogPipeline", targets: ["OarlogPipeline"]),
+        .library(name: "OarlogSimulator", targets: ["OarlogSimulator"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Value types shared by everything: time, samples, fixes, strokes, units, geodesy. No I/O.
+        .target(name: "OarlogCore"),
+        // Pure streaming DSP: mounting, stroke detection, rate, speed/split, distance, summary. No I/O.
+        .target(name: "OarlogDSP", dependencies: ["OarlogCore"]),
+        // Trace input/output: the native CSV trace and the foreign formats (SpeedCoach, NK LiNK, Talos).
+        .target(name: "OarlogTrace", dependencies: ["OarlogCore"]),
+        // Sources merged in time order, the DSP applied, events fanned out to sinks.
+        .target(name: "OarlogPipeline", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace"]),
+        // A rowing-boat simulator with ground truth, for tests, demos and benchmarks.
+        .target(name: "OarlogSimulator", dependencies: ["OarlogCore", "OarlogTrace"]),
+        .executableTarget(
+            name: "oarlog",
+            dependencies: [
+                "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "OarlogCoreTests", dependencies: ["OarlogCore"]),
+        .testTarget(name: "OarlogDSPTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogSimulator", "OarlogTrace"]),
+        .testTarget(name: "OarlogTraceTests", dependencies: ["OarlogCore", "OarlogTrace"]),
+        .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator"]),
+        .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogCore", "OarlogSimulator", "OarlogTrace"]),
+        .testTarget(name: "EvaluationTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline"]),
+    ]
+)
