@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "OarlogTrace", targets: ["OarlogTrace"]),
         .library(name: "OarlogPipeline", targets: ["OarlogPipeline"]),
         .library(name: "OarlogSimulator", targets: ["OarlogSimulator"]),
+        .library(name: "OarlogReport", targets: ["OarlogReport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -26,10 +27,12 @@ let package = Package(
         .target(name: "OarlogPipeline", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace"]),
         // A rowing-boat simulator with ground truth, for tests, demos and benchmarks.
         .target(name: "OarlogSimulator", dependencies: ["OarlogCore", "OarlogTrace"]),
+        // What a person reads: split/time formatting, the summary and stroke tables, JSON reports.
+        .target(name: "OarlogReport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline"]),
         .executableTarget(
             name: "oarlog",
             dependencies: [
-                "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator",
+                "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -38,6 +41,7 @@ let package = Package(
         .testTarget(name: "OarlogTraceTests", dependencies: ["OarlogCore", "OarlogTrace"]),
         .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator"]),
         .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogCore", "OarlogSimulator", "OarlogTrace"]),
+        .testTarget(name: "OarlogReportTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogReport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline"]),
     ]
 )

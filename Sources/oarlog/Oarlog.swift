@@ -4,6 +4,11 @@ import ArgumentParser
 struct Oarlog: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "oarlog",
-        abstract: "A rowing instrument: stroke rate, split, distance from an accelerometer and GPS."
+        abstract: "A rowing instrument: stroke rate, split, distance and strokes from an accelerometer and GPS.",
+        discussion: """
+            Replay a recorded trace (native CSV, NK SpeedCoach, NK LiNK Logbook, Talos, Quiske) through
+            the same pipeline that runs in the boat, or simulate a session with known ground truth.
+            """,
+        subcommands: [Replay.self, Simulate.self, Evaluate.self]
     )
 }

@@ -1,0 +1,56 @@
+import OarlogCore
+import OarlogDSP
+
+/// The streaming rowing pipeline: one source of records in time order (a replay, a merge of live
+/// device readers) → the DSP (`RowingAnalyzer`) → every sink. The same code runs live, in replay
+/// and in benchmarks; memory stays bounded whatever the length of the session.
+public struct Pipeline {
+    public var analyzer: RowingAnalyzer
+    public var sinks: [any PipelineSink]
+    public var pacer: Pacer
+    /// Records seen, by kind (for progress and statistics).
+    public private(set) var recordCount = 0
+    /// Trace time of the latest record.
+    public private(set) var latestTime: Seconds?
+
+    public init(analyzer: RowingAnalyzer = RowingAnalyzer(), sinks: [any PipelineSink] = [], pacing: Pacing = .asFastAsPossible) {
+        self.analyzer = analyzer
+        self.sinks = sinks
+        self.pacer = Pacer(pacing)
+    }
+
+    /// Runs the source to its end and returns the session's summary. `shouldStop` is polled
+    /// between records (a live session stops on SIGINT).
+    @discardableResult
+    public mutating func run<Source: RecordSource>(_ source: inout Source, shouldStop: () -> Bool = { false }) throws -> SessionSummary {
+        let rawSinks = sinks.filter { $0.wantsRawRecords }
+        let allSinks = sinks
+        var sinkError: Error?
+        let emit: (AnalyzerEvent) -> Void = { event in
+            guard sinkError == nil else { return }
+            do {
+                for sink in allSinks { try sink.receive(.analysis(event)) }
+            } catch {
+                sinkError = error
+            }
+        }
+        while let record = try source.next() {
+            recordCount &+= 1
+            if let t = record.time {
+                pacer.wait(for: t)
+                latestTime = t
+            }
+            analyzer.process(record, emit: emit)
+            if !rawSinks.isEmpty {
+                for sink in rawSinks { try sink.receive(.record(record)) }
+            }
+            if let sinkError { throw sinkError }
+            if shouldStop() { break }
+        }
+        analyzer.finish(emit: emit)
+        if let sinkError { throw sinkError }
+        let summary = analyzer.summary
+        for sink in allSinks { try sink.finish(summary: summary) }
+        return summary
+    }
+}

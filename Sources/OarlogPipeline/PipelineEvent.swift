@@ -1,0 +1,25 @@
+import OarlogCore
+import OarlogDSP
+
+/// What flows from the pipeline to its sinks: the raw records as they arrived (for a recorder or
+/// a live plot) and what the DSP concluded from them.
+public enum PipelineEvent: Sendable, Equatable {
+    case record(TraceRecord)
+    case analysis(AnalyzerEvent)
+}
+
+/// A consumer of pipeline events: a terminal display, a JSON writer, a session recorder.
+/// Sinks run on the pipeline's thread, in order; they must not block for long.
+public protocol PipelineSink: AnyObject {
+    /// Whether this sink wants every raw record (accelerometer samples included). A sink that only
+    /// shows strokes says `false`, and the pipeline spares it the per-sample calls.
+    var wantsRawRecords: Bool { get }
+    func receive(_ event: PipelineEvent) throws
+    /// Called once at the end of the run with the session's totals.
+    func finish(summary: SessionSummary) throws
+}
+
+extension PipelineSink {
+    public var wantsRawRecords: Bool { false }
+    public func finish(summary: SessionSummary) throws {}
+}

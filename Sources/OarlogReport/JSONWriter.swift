@@ -1,0 +1,96 @@
+import OarlogCore
+
+/// A small streaming JSON writer: values are appended in order, so a long stroke list can be
+/// written as it is produced without being held in memory. Non-finite numbers and missing values
+/// become `null`.
+public struct JSONWriter {
+    public private(set) var text = ""
+    private var needsComma: [Bool] = [false]
+
+    public init() {}
+
+    /// Hands over what has been written so far and clears it (for streaming to a file).
+    public mutating func take() -> String {
+        defer { text = "" }
+        return text
+    }
+
+    private mutating func separate() {
+        if needsComma[needsComma.count - 1] { text += "," }
+        needsComma[needsComma.count - 1] = true
+    }
+
+    public mutating func beginObject(key: String? = nil) {
+        if let key { self.key(key) } else { separate() }
+        text += "{"
+        needsComma.append(false)
+    }
+
+    public mutating func endObject() {
+        needsComma.removeLast()
+        text += "}"
+    }
+
+    public mutating func beginArray(key: String? = nil) {
+        if let key { self.key(key) } else { separate() }
+        text += "["
+        needsComma.append(false)
+    }
+
+    public mutating func endArray() {
+        needsComma.removeLast()
+        text += "]"
+    }
+
+    private mutating func key(_ key: String) {
+        separate()
+        text += JSONWriter.quoted(key) + ":"
+    }
+
+    public mutating func field(_ key: String, _ value: Double?, places: Int? = nil) {
+        self.key(key)
+        text += JSONWriter.number(value, places: places)
+    }
+
+    public mutating func field(_ key: String, _ value: Int?) {
+        self.key(key)
+        text += value.map(String.init) ?? "null"
+    }
+
+    public mutating func field(_ key: String, _ value: String?) {
+        self.key(key)
+        text += value.map(JSONWriter.quoted) ?? "null"
+    }
+
+    public mutating func field(_ key: String, _ value: Bool) {
+        self.key(key)
+        text += value ? "true" : "false"
+    }
+
+    public static func number(_ value: Double?, places: Int? = nil) -> String {
+        guard let value, value.isFinite else { return "null" }
+        if let places { return RowingFormat.fixed(value, places: places) }
+        return String(value)
+    }
+
+    public static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

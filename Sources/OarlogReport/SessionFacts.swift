@@ -1,0 +1,61 @@
+import OarlogCore
+import OarlogDSP
+import OarlogPipeline
+
+/// Collects what the summary shows beside the DSP's totals: which sensors gave data, notes, gaps,
+/// the trace's metadata, and the figures another device recorded for the same strokes
+/// (SpeedCoach, NK LiNK), so ours can be compared with theirs. Bounded memory: counts and the
+/// latest values only (notes and gaps are kept up to a cap).
+public final class SessionFacts: PipelineSink {
+    public static let keptItemLimit = 1000
+
+    public private(set) var accelSamples = 0
+    public private(set) var fixes = 0
+    public private(set) var notes: [Note] = []
+    public private(set) var noteCount = 0
+    public private(set) var gaps: [Gap] = []
+    public private(set) var gapCount = 0
+    public private(set) var metadata: [(key: String, value: String)] = []
+    public private(set) var firstTime: Seconds?
+    public private(set) var lastTime: Seconds?
+    /// The other device's figures at its last stroke.
+    public private(set) var lastReference: ReferenceStroke?
+    public private(set) var referenceStrokes = 0
+
+    public init() {}
+
+    public var wantsRawRecords: Bool { true }
+
+    public func receive(_ event: PipelineEvent) {
+        guard case .record(let record) = event else { return }
+        if let t = record.time {
+            if firstTime == nil { firstTime = t }
+            lastTime = t
+        }
+        switch record {
+        case .accel: accelSamples += 1
+        case .fix: fixes += 1
+        case .note(let note):
+            noteCount += 1
+            if notes.count < Self.keptItemLimit { notes.append(note) }
+        case .gap(let gap):
+            gapCount += 1
+            if gaps.count < Self.keptItemLimit { gaps.append(gap) }
+        case .reference(let reference):
+            referenceStrokes += 1
+            lastReference = reference
+        case .metadata(let key, let value):
+            if metadata.count < Self.keptItemLimit { metadata.append((key, value)) }
+        }
+    }
+
+    /// The value of a metadata key, if the trace had it.
+    public func metadata(_ key: String) -> String? {
+        metadata.last(where: { $0.key == key })?.value
+    }
+
+    /// The other device's own figure for a summary key (e.g. `device_total_distance_m`), if given.
+    public func deviceFigure(_ key: String) -> Double? {
+        metadata(key).flatMap(Double.init)
+    }
+}

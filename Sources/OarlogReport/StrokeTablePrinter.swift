@@ -1,0 +1,101 @@
+import OarlogCore
+import OarlogDSP
+import OarlogPipeline
+
+/// Prints one row per stroke as strokes complete (streaming: nothing is held).
+public final class StrokeTablePrinter: PipelineSink {
+    private let output: (String) -> Void
+    private var printedHeader = false
+
+    public init(output: @escaping (String) -> Void) {
+        self.output = output
+    }
+
+    public static let header = "stroke      time   rate  smoothed   split /500m   dist/stroke   distance"
+
+    public func receive(_ event: PipelineEvent) {
+        guard case .analysis(.stroke(let metrics)) = event else { return }
+        if !printedHeader {
+            output(Self.header)
+            printedHeader = true
+        }
+        output(Self.row(metrics))
+    }
+
+    public static func row(_ m: StrokeMetrics) -> String {
+        func right(_ s: String, _ w: Int) -> String { s.count >= w ? s : String(repeating: " ", count: w - s.count) + s }
+        return right(String(m.stroke.index), 6)
+            + right(RowingFormat.duration(m.stroke.catchTime), 10)
+            + right(RowingFormat.decimal(m.stroke.strokeRate), 7)
+            + right(RowingFormat.decimal(m.smoothedRate), 10)
+            + right(RowingFormat.split(m.split), 14)
+            + right(RowingFormat.decimal(m.distancePerStroke, unit: "m"), 14)
+            + right(RowingFormat.distance(m.distance), 11)
+    }
+}
+
+/// Writes the `--json` report as one JSON object, streaming the stroke list (when asked) as
+/// strokes complete and the summary fields at the end.
+public final class JSONReportSink: PipelineSink {
+    private let output: (String) -> Void
+    private let includeStrokes: Bool
+    private let facts: SessionFacts
+    private let source: String
+    private var writer = JSONWriter()
+
+    public init(source: String, includeStrokes: Bool, facts: SessionFacts, output: @escaping (String) -> Void) {
+        self.output = output
+        self.includeStrokes = includeStrokes
+        self.facts = facts
+        self.source = source
+        writer.beginObject()
+        writer.field("source", source)
+        if includeStrokes { writer.beginArray(key: "stroke_list") }
+    }
+
+    public func receive(_ event: PipelineEvent) {
+        guard includeStrokes, case .analysis(.stroke(let m)) = event else { return }
+        writer.beginObject()
+        writer.field("index", m.stroke.index)
+        writer.field("t_s", m.stroke.catchTime, places: 3)
+        writer.field("rate_spm", m.stroke.strokeRate, places: 2)
+        writer.field("smoothed_rate_spm", m.smoothedRate, places: 2)
+        writer.field("split_s_per_500m", m.split, places: 2)
+        writer.field("distance_per_stroke_m", m.distancePerStroke, places: 2)
+        writer.field("distance_m", m.distance, places: 2)
+        writer.field("drive_s", m.stroke.driveDuration, places: 3)
+        writer.field("recovery_s", m.stroke.recoveryDuration, places: 3)
+        writer.field("peak_accel_mps2", Double(m.stroke.peakAcceleration), places: 3)
+        writer.endObject()
+        if writer.text.utf8.count > 1 << 16 { output(writer.take()) }
+    }
+
+    public func finish(summary: SessionSummary) {
+        if includeStrokes { writer.endArray() }
+        writer.field("elapsed_s", summary.elapsed, places: 3)
+        writer.field("distance_m", summary.distance, places: 2)
+        // Strokes are "no data" only when there was neither an accelerometer nor a device's strokes.
+        writer.field("strokes", summary.strokes > 0 || facts.accelSamples > 0 || facts.referenceStrokes > 0 ? summary.strokes : nil)
+        writer.field("avg_stroke_rate_spm", summary.averageStrokeRate, places: 2)
+        writer.field("max_stroke_rate_spm", summary.maxStrokeRate, places: 2)
+        writer.field("avg_split_s_per_500m", summary.averageSplit, places: 2)
+        writer.field("best_split_s_per_500m", summary.bestSplit, places: 2)
+        writer.field("distance_per_stroke_m", summary.distancePerStroke, places: 2)
+        writer.field("start_utc", facts.metadata("start_utc"))
+        writer.field("accel_samples", facts.accelSamples)
+        writer.field("gps_fixes", facts.fixes)
+        writer.field("notes", facts.noteCount)
+        writer.field("gaps", facts.gapCount)
+        if facts.referenceStrokes > 0 {
+            writer.beginObject(key: "device")
+            writer.field("distance_m", facts.deviceFigure("device_total_distance_m") ?? facts.lastReference?.distance, places: 2)
+            writer.field("strokes", facts.deviceFigure("device_total_strokes").map { Int($0) } ?? facts.lastReference?.strokeCount)
+            writer.field("elapsed_s", facts.deviceFigure("device_elapsed_s") ?? facts.lastReference?.time, places: 3)
+            writer.field("avg_split_s_per_500m", facts.deviceFigure("device_avg_split_s_per_500m"), places: 2)
+            writer.field("avg_stroke_rate_spm", facts.deviceFigure("device_avg_rate_spm"), places: 2)
+            writer.endObject()
+        }
+        writer.endObject()
+        output(writer.take())
+    }
+}

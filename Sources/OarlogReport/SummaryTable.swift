@@ -1,0 +1,54 @@
+import OarlogCore
+import OarlogDSP
+
+/// The coxswain's summary table: one line per figure, "—" where a sensor gave no data, and the
+/// other device's own figures beside ours when the trace came from one.
+public enum SummaryTable {
+    public static func render(title: String, summary: SessionSummary, facts: SessionFacts) -> String {
+        var rows: [(String, String, String?)] = []
+        let device = facts.referenceStrokes > 0
+        func add(_ label: String, _ ours: String, _ theirs: String? = nil) { rows.append((label, ours, theirs)) }
+
+        add("Start (UTC)", facts.metadata("start_utc") ?? RowingFormat.noData)
+        add("Elapsed", RowingFormat.duration(summary.elapsed),
+            device ? RowingFormat.duration(facts.deviceFigure("device_elapsed_s") ?? facts.lastReference?.time) : nil)
+        add("Distance", RowingFormat.distance(summary.distance),
+            device ? RowingFormat.distance(facts.deviceFigure("device_total_distance_m") ?? facts.lastReference?.distance) : nil)
+        add("Strokes", summary.strokes > 0 || facts.accelSamples > 0 || device ? String(summary.strokes) : RowingFormat.noData,
+            device ? (facts.deviceFigure("device_total_strokes").map { String(Int($0)) }
+                      ?? facts.lastReference?.strokeCount.map(String.init) ?? String(facts.referenceStrokes)) : nil)
+        add("Avg stroke rate", RowingFormat.decimal(summary.averageStrokeRate, unit: "spm"),
+            device ? RowingFormat.decimal(facts.deviceFigure("device_avg_rate_spm"), unit: "spm") : nil)
+        add("Max stroke rate", RowingFormat.decimal(summary.maxStrokeRate, unit: "spm"))
+        add("Avg split", withUnit(RowingFormat.split(summary.averageSplit), "/500m"),
+            device ? withUnit(RowingFormat.split(facts.deviceFigure("device_avg_split_s_per_500m")), "/500m") : nil)
+        add("Best split", withUnit(RowingFormat.split(summary.bestSplit), "/500m"))
+        add("Distance/stroke", RowingFormat.decimal(summary.distancePerStroke, unit: "m"),
+            device ? RowingFormat.decimal(facts.deviceFigure("device_distance_per_stroke_m"), unit: "m") : nil)
+        add("Notes", String(facts.noteCount))
+        add("Sensor gaps", facts.gapCount == 0 ? "none" : "\(facts.gapCount) (" + RowingFormat.duration(facts.gaps.reduce(0) { $0 + $1.duration }) + ")")
+        add("Accelerometer", facts.accelSamples > 0 ? "\(facts.accelSamples) samples" : RowingFormat.noData)
+        add("GPS", facts.fixes > 0 ? "\(facts.fixes) fixes" : RowingFormat.noData)
+
+        let labelWidth = rows.map { $0.0.count }.max() ?? 0
+        let oursWidth = max(rows.map { $0.1.count }.max() ?? 0, 8)
+        var out = title + "\n"
+        if device {
+            out += pad("", labelWidth) + "  " + pad("Oarlog", oursWidth) + "  Device\n"
+        }
+        for (label, ours, theirs) in rows {
+            var line = pad(label, labelWidth) + "  " + (theirs == nil ? ours : pad(ours, oursWidth))
+            if let theirs { line += "  " + theirs }
+            out += line + "\n"
+        }
+        return out
+    }
+
+    private static func withUnit(_ value: String, _ unit: String) -> String {
+        value == RowingFormat.noData ? value : value + " " + unit
+    }
+
+    static func pad(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
+    }
+}

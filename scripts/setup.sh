@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what Oarlog needs on a fresh Debian 12 machine (Swift 6.x must already be on PATH),
+# then builds the package. Safe to run again: it installs only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# System packages: libgps-dev/gpsd (GPS through gpsd), libiio-dev/libiio-utils/iiod (IIO
+# accelerometers), python3-scipy (the benchmark's reference peer), libxml2-utils (export checks).
+PACKAGES=(gpsd gpsd-clients libgps-dev libiio-dev libiio-utils iiod python3-scipy python3-numpy libxml2-utils shellcheck)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    echo "setup: installing ${missing[*]}" >&2
+    $SUDO apt-get update
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+    echo "setup: Swift 6.1 or newer is needed on PATH (https://www.swift.org/install/linux/)" >&2
+    exit 1
+fi
+swift build -c release --product oarlog >&2
