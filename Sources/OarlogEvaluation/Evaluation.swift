@@ -1,0 +1,209 @@
+import OarlogCore
+import OarlogDSP
+import OarlogPipeline
+import OarlogSimulator
+import OarlogTrace
+
+/// The accuracy evaluation on real recordings (and on simulated sessions with ground truth):
+/// each check says what was expected, what Oarlog found, the error and the tolerance. Run by
+/// `oarlog evaluate` and asserted by the EvaluationTests.
+public enum Evaluation {
+    /// Catch timing tolerance on chained real Quiske curves.
+    public static let quiskeTolerance: Seconds = 0.050
+    /// Catch timing tolerance on simulated sessions.
+    public static let simulatedTolerance: Seconds = 0.100
+    /// Total distance tolerance against the NK LiNK Logbook's own GPS distance (fraction).
+    public static let nkDistanceTolerance = 0.003
+    /// Median |our per-stroke split − the device's| on the NK LiNK Logbook export, s/500 m.
+    public static let nkSplitTolerance: SecondsPer500m = 1.5
+    /// Total distance tolerance against the SpeedCoach's own GPS distance (fraction).
+    public static let speedCoachDistanceTolerance = 0.005
+
+    /// Every check. `dataDirectory` is the shared real-data folder (`../shared/data`).
+    public static func all(dataDirectory: String, simulated: Bool = true) -> [EvaluationRow] {
+        var rows: [EvaluationRow] = []
+        rows += talos(dataDirectory: dataDirectory)
+        rows += quiske(dataDirectory: dataDirectory)
+        rows += nkLogbook(dataDirectory: dataDirectory)
+        rows += speedCoach(dataDirectory: dataDirectory)
+        if simulated { rows += simulatedSessions() }
+        return rows
+    }
+
+    // MARK: Talos: a phone in a boat, 12 strokes known
+
+    public static func talos(dataDirectory: String) -> [EvaluationRow] {
+        let name = "talos 100m-12-strokes"
+        do {
+            var source = try TalosLogReader(path: dataDirectory + "/talos/100m-12-strokes-dataInput.txt")
+            let (summary, _) = try Pipeline.collect(&source, configuration: accelerometerOnly)
+            var rows = [EvaluationRow(dataset: name, check: "strokes", expected: "12", found: String(summary.strokes),
+                                      error: signed(summary.strokes - 12), tolerance: "exact", passed: summary.strokes == 12)]
+            let rate = summary.averageStrokeRate
+            rows.append(EvaluationRow(dataset: name, check: "avg rate (spm)", expected: "19.25", found: fixed(rate, 2),
+                                      error: rate.map { fixed($0 - 19.25, 2) } ?? "—", tolerance: "±2.0 (info: the app's own figure)",
+                                      passed: rate.map { abs($0 - 19.25) <= 2.0 } ?? false))
+            return rows
+        } catch {
+            return [.failure(dataset: name, check: "strokes", "\(error)")]
+        }
+    }
+
+    // MARK: Quiske: real per-stroke boat acceleration curves chained, boundaries known
+
+    public static func quiske(dataDirectory: String) -> [EvaluationRow] {
+        let path = dataDirectory + "/rowingdata/quiske_per_stroke_seat.csv"
+        var rows: [EvaluationRow] = []
+        for rate in [nil, 25.0, 50.0, 500.0] as [Hertz?] {
+            let name = "quiske chained" + (rate.map { " @\(Int($0)) Hz" } ?? " (as recorded)")
+            do {
+                var source = try QuiskeCurveReader(path: path, sampleRate: rate)
+                let truth = source.strokes.map(\.time)
+                let (_, collector) = try Pipeline.collect(&source, configuration: accelerometerOnly)
+                let match = StrokeMatch.match(detected: collector.strokes.map(\.stroke.catchTime), truth: truth, tolerance: quiskeTolerance)
+                rows.append(strokeRow(dataset: name, match: match, tolerance: quiskeTolerance))
+            } catch {
+                rows.append(.failure(dataset: name, check: "strokes within 50 ms", "\(error)"))
+            }
+        }
+        return rows
+    }
+
+    // MARK: NK LiNK Logbook: GPS distance and per-stroke split against the device
+
+    public static func nkLogbook(dataDirectory: String) -> [EvaluationRow] {
+        let name = "nk_logbook (NK LiNK)"
+        do {
+            var source = try NKLogbookReader(path: dataDirectory + "/rowingdata/nk_logbook.csv")
+            let (summary, collector) = try Pipeline.collect(&source)
+            var rows = [distanceRow(dataset: name, summary: summary, references: collector.references, tolerance: nkDistanceTolerance)]
+            // Per-stroke split: ours (from our GPS processing over the device's stroke times) against the device's pace.
+            var deviceSplitAt: [Seconds: SecondsPer500m] = [:]
+            for r in collector.references { if let s = r.split { deviceSplitAt[r.time] = s } }
+            var differences: [Double] = []
+            for m in collector.strokes {
+                if let ours = m.split, let theirs = deviceSplitAt[m.stroke.catchTime], ours.isFinite, theirs.isFinite {
+                    differences.append(abs(ours - theirs))
+                }
+            }
+            differences.sort()
+            let median = differences.isEmpty ? nil : differences[differences.count / 2]
+            rows.append(EvaluationRow(dataset: name, check: "per-stroke split, median |diff|",
+                                      expected: "device's gpsPace", found: "\(differences.count) strokes compared",
+                                      error: median.map { fixed($0, 2) + " s/500m" } ?? "—",
+                                      tolerance: "≤ " + fixed(nkSplitTolerance, 1) + " s/500m",
+                                      passed: median.map { $0 <= nkSplitTolerance } ?? false))
+            return rows
+        } catch {
+            return [.failure(dataset: name, check: "distance", "\(error)")]
+        }
+    }
+
+    // MARK: SpeedCoach GPS Pro: total distance against the device
+
+    public static func speedCoach(dataDirectory: String) -> [EvaluationRow] {
+        let name = "SpeedCoach GPS Pro"
+        do {
+            var source = try SpeedCoachReader(path: dataDirectory + "/rowingdata/SpeedCoach2Linkv1.27.csv")
+            let (summary, collector) = try Pipeline.collect(&source)
+            return [distanceRow(dataset: name, summary: summary, references: collector.references, tolerance: speedCoachDistanceTolerance)]
+        } catch {
+            return [.failure(dataset: name, check: "distance", "\(error)")]
+        }
+    }
+
+    // MARK: Simulated sessions: every stroke known
+
+    /// Rates 16–40 spm × accelerometer rates 25/50/100/500 Hz × three mountings.
+    public static func simulatedSessions(rates: [StrokesPerMinute] = [16, 20, 24, 28, 32, 36, 40],
+                                         accelRates: [Hertz] = [25, 50, 100, 500],
+                                         mountings: [String] = ["flat", "upright", "tilted"],
+                                         minutes: Double = 2) -> [EvaluationRow] {
+        var rows: [EvaluationRow] = []
+        for mountingName in mountings {
+            for accelRate in accelRates {
+                var worst: StrokeMatch?
+                var failures: [String] = []
+                var total = StrokeMatch(truthCount: 0, detectedCount: 0, matched: 0, maxError: nil, medianError: nil)
+                for rate in rates {
+                    do {
+                        var configuration = SimulationConfiguration(minutes: minutes, rate: rate)
+                        configuration.accelRate = accelRate
+                        configuration.mounting = try Mounting.parse(mountingName)
+                        configuration.seed = UInt64(rate) &* 1000 &+ UInt64(accelRate)
+                        var simulator = try BoatSimulator(configuration: configuration)
+                        let (_, collector) = try Pipeline.collect(&simulator, configuration: accelerometerOnly)
+                        let truth = simulator.groundTruth.strokes.map(\.catchTime)
+                        let match = StrokeMatch.match(detected: collector.strokes.map(\.stroke.catchTime), truth: truth, tolerance: simulatedTolerance)
+                        total.truthCount += match.truthCount
+                        total.detectedCount += match.detectedCount
+                        total.matched += match.matched
+                        if let e = match.maxError, e > (total.maxError ?? 0) { total.maxError = e }
+                        if match.missed > 0 || match.extra > 0 {
+                            failures.append("\(Int(rate)) spm: \(match.missed) missed, \(match.extra) extra")
+                            worst = match
+                        }
+                    } catch {
+                        failures.append("\(Int(rate)) spm: \(error)")
+                    }
+                }
+                _ = worst
+                var row = strokeRow(dataset: "simulated \(mountingName) @\(Int(accelRate)) Hz, \(Int(rates.first ?? 0))–\(Int(rates.last ?? 0)) spm",
+                                    match: total, tolerance: simulatedTolerance)
+                if !failures.isEmpty {
+                    row.found += " [" + failures.joined(separator: "; ") + "]"
+                    row.passed = false
+                }
+                rows.append(row)
+            }
+        }
+        return rows
+    }
+
+    // MARK: helpers
+
+    static var accelerometerOnly: AnalyzerConfiguration {
+        var c = AnalyzerConfiguration()
+        c.strokeSource = .accelerometer
+        return c
+    }
+
+    static func strokeRow(dataset: String, match: StrokeMatch, tolerance: Seconds) -> EvaluationRow {
+        let ms = Int((tolerance * 1000).rounded())
+        return EvaluationRow(
+            dataset: dataset, check: "strokes within \(ms) ms",
+            expected: String(match.truthCount),
+            found: "\(match.matched) matched, \(match.missed) missed, \(match.extra) extra",
+            error: "max " + (match.maxError.map { String(Int(($0 * 1000).rounded())) } ?? "—") + " ms, median "
+                + (match.medianError.map { String(Int(($0 * 1000).rounded())) } ?? "—") + " ms",
+            tolerance: "all within \(ms) ms",
+            passed: match.missed == 0 && match.extra == 0 && match.truthCount > 0)
+    }
+
+    static func distanceRow(dataset: String, summary: SessionSummary, references: [ReferenceStroke], tolerance: Double) -> EvaluationRow {
+        let device = references.compactMap(\.distance).max()
+        let ours = summary.distance
+        var error: Double?
+        if let device, let ours, device > 0 { error = (ours - device) / device }
+        return EvaluationRow(dataset: dataset, check: "total distance (m)", expected: fixed(device, 1), found: fixed(ours, 1),
+                             error: error.map { fixed($0 * 100, 3) + " %" } ?? "—", tolerance: "±" + fixed(tolerance * 100, 1) + " %",
+                             passed: error.map { abs($0) <= tolerance } ?? false)
+    }
+
+    static func fixed(_ v: Double?, _ places: Int) -> String {
+        guard let v, v.isFinite else { return "—" }
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let r = (v * scale).rounded() / scale
+        var s = String(r)
+        if let dot = s.firstIndex(of: ".") {
+            let decimals = s.distance(from: dot, to: s.endIndex) - 1
+            if decimals < places { s += String(repeating: "0", count: places - decimals) }
+        } else if places > 0 {
+            s += "." + String(repeating: "0", count: places)
+        }
+        return s
+    }
+
+    static func signed(_ n: Int) -> String { n > 0 ? "+\(n)" : String(n) }
+}
