@@ -21,6 +21,8 @@ public struct TraceReadStatistics: Sendable, Equatable {
         case noPosition
         /// A foreign-format row with a value the device marks unknown where one is required.
         case unusableRow
+        /// A foreign-format record of a kind that is not converted (NK interval/split records).
+        case otherRecordType
 
         public var description: String {
             switch self {
@@ -31,6 +33,7 @@ public struct TraceReadStatistics: Sendable, Equatable {
             case .headerAfterData: return "header after data"
             case .noPosition: return "no position (reference kept, no fix)"
             case .unusableRow: return "unusable row"
+            case .otherRecordType: return "record type not converted"
             }
         }
     }
