@@ -46,8 +46,11 @@ struct StrokeSignalHistory: Sendable {
         return n
     }
 
-    /// Time and value of the extreme (minimum if `sign` = -1, maximum if +1) of the smoothed
-    /// signal within `from...to`, refined by a parabola through the three samples around it.
+    /// Time and value of the extreme (minimum if `sign` = -1, maximum if +1) within
+    /// `from...to`: located on the [1 2 1]-smoothed signal (robust to noise), then refined on the
+    /// samples themselves — the largest of the three around it and a parabola through its
+    /// neighbours (the smoothing would pull the extreme of an asymmetric dip towards its slow
+    /// side).
     func extremum(from: Seconds, to: Seconds, sign: Float) -> (time: Seconds, value: Float, index: Int)? {
         guard let first = firstIndex(atOrAfter: from) else { return nil }
         var best = first
@@ -58,15 +61,19 @@ struct StrokeSignalHistory: Sendable {
             if v > bestValue { bestValue = v; best = n }
             n += 1
         }
-        guard best > oldest, best < count - 1 else { return (time(best), sign * bestValue, best) }
-        // Parabola through (t0,y0) (t1,y1) (t2,y2), possibly unevenly spaced.
+        for k in [best - 1, best + 1] where k >= max(oldest, first) && k < n && sign * value(k) > sign * value(best) {
+            best = k
+        }
+        let y1 = Double(sign * value(best))
+        guard best > oldest, best < count - 1 else { return (time(best), value(best), best) }
+        // Parabola through (t0,y0) (0,y1) (t2,y2), possibly unevenly spaced.
         let t0 = time(best - 1) - time(best), t2 = time(best + 1) - time(best)
-        let y0 = Double(sign * smoothed(best - 1)), y1 = Double(bestValue), y2 = Double(sign * smoothed(best + 1))
+        let y0 = Double(sign * value(best - 1)), y2 = Double(sign * value(best + 1))
         let d0 = (y0 - y1) / t0, d2 = (y2 - y1) / t2   // slopes from the centre
         let a = (d2 - d0) / (t2 - t0)
-        guard a < 0 else { return (time(best), sign * bestValue, best) }
+        guard a < 0 else { return (time(best), value(best), best) }
         let b = d0 - a * t0  // y = y1 + b·t + a·t²
-        let tv = min(max(-b / (2 * a), t0), t2)
+        let tv = min(max(-b / (2 * a), t0 / 2), t2 / 2)
         let peak = y1 + b * tv + a * tv * tv
         return (time(best) + tv, sign * Float(peak), best)
     }
