@@ -18,8 +18,10 @@ public struct StrokeDetectorConfiguration: Sendable, Equatable {
     /// 45 spm). Default 2 Hz.
     public var bandHigh: Hertz = 2
     /// The smallest drive recognised: the band-passed surge must rise above this (m/s²) however
-    /// quiet the recent strokes were, so a boat sitting still does not trigger. Default 0.25 m/s².
-    public var minimumDriveAmplitude: MetresPerSecondSquared = 0.25
+    /// quiet the recent strokes were, so a boat sitting still or gliding to a stop does not
+    /// trigger. Default 0.45 m/s² (a real phone trace: drives 1.6–3.2 m/s², the wobble after
+    /// the crew stopped 0.27 m/s²).
+    public var minimumDriveAmplitude: MetresPerSecondSquared = 0.45
     /// The band-passed surge must rise above this fraction of the recent drive amplitude (and
     /// fall below this fraction of the recent recovery amplitude before the next stroke).
     /// Default 0.35.
