@@ -25,6 +25,9 @@ public struct DistanceConfiguration: Sendable, Equatable {
     /// keeping the chord error on bends of 100 m radius near 1 %.
     public var coarseResolutionThreshold: Metres = 2
     public var coarseSmoothingWindow: Seconds = 15
+    /// With no receiver speed, the boat counts as moving while it is at least the hold radius away
+    /// from where it was this long ago (a position-based stand-in for the Doppler speed test).
+    public var positionSpeedBaseline: Seconds = 10
     /// Number of recent fixes kept for interpolating distance at catch times.
     public var historyCapacity: Int = 1024
     public init() {}
@@ -42,9 +45,10 @@ public struct DistanceConfiguration: Sendable, Equatable {
 ///   the geodesic distance from the previous booked fix is added — for clean moving fixes this is
 ///   exactly the plain geodesic sum of positions — except that below `slowSpeed` it is capped at
 ///   the receiver's speed integral + `slowJitterAllowance` (slow paddling still counts);
-/// - stopped (receiver speed below `stationarySpeed`, or no receiver speed, and within the hold
-///   radius of the centroid of the fixes since the boat stopped): nothing is added, so metre-level
-///   jitter does not creep into the distance.
+/// - stopped (receiver speed below `stationarySpeed` — or, with no receiver speed, less than the
+///   hold radius from where the boat was `positionSpeedBaseline` ago — and within the hold radius
+///   of the centroid of the fixes since the boat stopped): nothing is added, so metre-level jitter
+///   does not creep into the distance.
 ///
 /// Gaps: a dropout (with or without a `.gap` record) adds the straight line across it only when
 /// the positions before and after are plausible for a boat (step 2); otherwise the track is broken
@@ -73,6 +77,8 @@ public struct DistanceAccumulator: Sendable {
     private var speedIntegralSinceAnchor: Metres = 0
     private var speedKnownSinceAnchor = true
     private var movingTimeSinceAnchor: Seconds = 0
+    private var recent: GPSRingBuffer<GeoFixTime>
+    private struct GeoFixTime: Sendable { var time: Seconds; var point: GeoPoint }
     private var speedIntegral: Metres = 0
     private var intervalsWithoutSpeed = 0
 
@@ -80,6 +86,7 @@ public struct DistanceAccumulator: Sendable {
         self.configuration = configuration
         jumpFilter = GPSJumpFilter(configuration: configuration.jumps)
         history = DistanceHistory(capacity: configuration.historyCapacity)
+        recent = GPSRingBuffer(capacity: 256, filler: GeoFixTime(time: 0, point: GeoPoint(latitude: 0, longitude: 0)))
     }
 
     /// Fixes rejected as implausible jumps.
@@ -151,10 +158,13 @@ public struct DistanceAccumulator: Sendable {
         guard let prev = previous, !breakBefore else {
             if previous != nil { intervalsWithoutSpeed += 1 }  // no speed integral across a break
             previous = fix
+            recent.removeAll()
+            recent.append(GeoFixTime(time: fix.time, point: fix.point))
             resetAnchor(fix)
             appendHistory(fix.time)
             return
         }
+        recent.append(GeoFixTime(time: fix.time, point: fix.point))
         let dt = fix.time - prev.time
         if let v0 = prev.speed, let v1 = fix.speed {
             let mean = (v0 + v1) / 2
@@ -169,16 +179,16 @@ public struct DistanceAccumulator: Sendable {
         previous = fix
 
         let anchorFix = anchor ?? fix
-        let stoppedBySpeed = fix.speed.map { $0 < configuration.stationarySpeed }
-        if stoppedBySpeed != false {
-            // Stopped, or no receiver speed: hold while within the radius of the stop's centroid.
+        let stopped = fix.speed.map { $0 < configuration.stationarySpeed } ?? !movingByPosition(fix)
+        if stopped {
+            // Stopped: hold while within the radius of the stop's centroid.
             let centroid = GeoPoint(latitude: anchorFix.latitude + centroidLatitudeSum / centroidCount,
                                     longitude: anchorFix.longitude + centroidLongitudeSum / centroidCount)
             if Geodesy.distance(from: centroid, to: fix.point) < holdRadius(fix) {
                 centroidLatitudeSum += fix.latitude - anchorFix.latitude
                 centroidLongitudeSum += Geodesy.normalizedLongitudeDifference(fix.longitude - anchorFix.longitude)
                 centroidCount += 1
-                if stoppedBySpeed == true { movingTimeSinceAnchor = 0 }
+                movingTimeSinceAnchor = 0
                 appendHistory(fix.time)
                 return
             }
@@ -208,6 +218,16 @@ public struct DistanceAccumulator: Sendable {
         speedIntegralSinceAnchor = 0
         speedKnownSinceAnchor = true
         movingTimeSinceAnchor = 0
+    }
+
+    /// With no receiver speed: whether the boat is at least the hold radius from where it was
+    /// `positionSpeedBaseline` ago (unknown early in a track piece counts as not moving).
+    private func movingByPosition(_ fix: GPSFix) -> Bool {
+        var i = recent.count - 1
+        while i > 0 && recent[i].time > fix.time - configuration.positionSpeedBaseline { i -= 1 }
+        let then = recent[i]
+        guard fix.time - then.time >= configuration.positionSpeedBaseline / 2 else { return false }
+        return Geodesy.distance(from: then.point, to: fix.point) >= holdRadius(fix)
     }
 
     private func holdRadius(_ fix: GPSFix) -> Metres {
