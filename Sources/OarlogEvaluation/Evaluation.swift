@@ -122,9 +122,8 @@ public enum Evaluation {
         var rows: [EvaluationRow] = []
         for mountingName in mountings {
             for accelRate in accelRates {
-                var worst: StrokeMatch?
                 var failures: [String] = []
-                var total = StrokeMatch(truthCount: 0, detectedCount: 0, matched: 0, maxError: nil, medianError: nil)
+                var total = StrokeMatch()
                 for rate in rates {
                     do {
                         var configuration = SimulationConfiguration(minutes: minutes, rate: rate)
@@ -135,19 +134,14 @@ public enum Evaluation {
                         let (_, collector) = try Pipeline.collect(&simulator, configuration: accelerometerOnly)
                         let truth = simulator.groundTruth.strokes.map(\.catchTime)
                         let match = StrokeMatch.match(detected: collector.strokes.map(\.stroke.catchTime), truth: truth, tolerance: simulatedTolerance)
-                        total.truthCount += match.truthCount
-                        total.detectedCount += match.detectedCount
-                        total.matched += match.matched
-                        if let e = match.maxError, e > (total.maxError ?? 0) { total.maxError = e }
+                        total = total.combined(with: match)
                         if match.missed > 0 || match.extra > 0 {
                             failures.append("\(Int(rate)) spm: \(match.missed) missed, \(match.extra) extra")
-                            worst = match
                         }
                     } catch {
                         failures.append("\(Int(rate)) spm: \(error)")
                     }
                 }
-                _ = worst
                 var row = strokeRow(dataset: "simulated \(mountingName) @\(Int(accelRate)) Hz, \(Int(rates.first ?? 0))–\(Int(rates.last ?? 0)) spm",
                                     match: total, tolerance: simulatedTolerance)
                 if !failures.isEmpty {

@@ -8,9 +8,24 @@ public struct StrokeMatch: Sendable, Equatable {
     public var matched: Int
     public var missed: Int { truthCount - matched }
     public var extra: Int { detectedCount - matched }
+    /// |detected − truth| of every matched stroke, ascending.
+    public var errors: [Seconds]
     /// Largest and median |detected − truth| over the matched strokes.
-    public var maxError: Seconds?
-    public var medianError: Seconds?
+    public var maxError: Seconds? { errors.last }
+    public var medianError: Seconds? { errors.isEmpty ? nil : errors[errors.count / 2] }
+
+    public init(truthCount: Int = 0, detectedCount: Int = 0, matched: Int = 0, errors: [Seconds] = []) {
+        self.truthCount = truthCount
+        self.detectedCount = detectedCount
+        self.matched = matched
+        self.errors = errors.sorted()
+    }
+
+    /// Two evaluations taken together (for a table row over several sessions).
+    public func combined(with other: StrokeMatch) -> StrokeMatch {
+        StrokeMatch(truthCount: truthCount + other.truthCount, detectedCount: detectedCount + other.detectedCount,
+                    matched: matched + other.matched, errors: errors + other.errors)
+    }
 
     /// Both lists sorted ascending. Greedy in time order: each truth stroke takes the nearest
     /// unmatched detected stroke within `tolerance`. Linear time.
@@ -24,8 +39,6 @@ public struct StrokeMatch: Sendable, Equatable {
             errors.append(abs(detected[j] - t))
             j += 1
         }
-        let sorted = errors.sorted()
-        return StrokeMatch(truthCount: truth.count, detectedCount: detected.count, matched: errors.count,
-                           maxError: sorted.last, medianError: sorted.isEmpty ? nil : sorted[sorted.count / 2])
+        return StrokeMatch(truthCount: truth.count, detectedCount: detected.count, matched: errors.count, errors: errors)
     }
 }
