@@ -14,11 +14,12 @@ public struct DistanceConfiguration: Sendable, Equatable {
     public var minimumHoldRadius: Metres = 10
     public var holdAccuracyFactor: Double = 2
     public var holdResolutionFactor: Double = 1.5
-    /// Below this mean receiver speed, position jitter is comparable to the true movement between
-    /// fixes, so the distance added is capped at the receiver's speed integral plus
-    /// `slowJitterAllowance`. Above it, fixes are summed as they are (the plain geodesic sum).
+    /// Below this mean speed, position jitter is comparable to the true movement between fixes, so
+    /// the distance added is capped at `slowSpeedTolerance` × the receiver's speed integral (with no
+    /// receiver speed: × the speed from positions over `positionSpeedBaseline`). Above it, fixes are
+    /// summed as they are (the plain geodesic sum).
     public var slowSpeed: MetresPerSecond = 1.5
-    public var slowJitterAllowance: Metres = 0.5
+    public var slowSpeedTolerance: Double = 1.1
     /// Positions on a grid coarser than this (metres of latitude per step) are smoothed with a
     /// centred moving average of `coarseSmoothingWindow` before summing. 15 s is about 60 m of
     /// rowing: five grid steps of a 4-decimal source, enough to average out its staircase while
@@ -44,7 +45,7 @@ public struct DistanceConfiguration: Sendable, Equatable {
 /// - moving (receiver speed ≥ `stationarySpeed`, or the position has left the hold radius):
 ///   the geodesic distance from the previous booked fix is added — for clean moving fixes this is
 ///   exactly the plain geodesic sum of positions — except that below `slowSpeed` it is capped at
-///   the receiver's speed integral + `slowJitterAllowance` (slow paddling still counts);
+///   `slowSpeedTolerance` × the speed integral (slow paddling still counts, jitter does not);
 /// - stopped (receiver speed below `stationarySpeed` — or, with no receiver speed, less than the
 ///   hold radius from where the boat was `positionSpeedBaseline` ago — and within the hold radius
 ///   of the centroid of the fixes since the boat stopped): nothing is added, so metre-level jitter
@@ -80,6 +81,8 @@ public struct DistanceAccumulator: Sendable {
     private var recent: GPSRingBuffer<GeoFixTime>
     private struct GeoFixTime: Sendable { var time: Seconds; var point: GeoPoint }
     private var speedIntegral: Metres = 0
+    /// Speed from positions over the baseline, when the receiver gives none.
+    private var baselineSpeed: MetresPerSecond?
     private var intervalsWithoutSpeed = 0
 
     public init(configuration: DistanceConfiguration = .init()) {
@@ -179,7 +182,13 @@ public struct DistanceAccumulator: Sendable {
         previous = fix
 
         let anchorFix = anchor ?? fix
-        let stopped = fix.speed.map { $0 < configuration.stationarySpeed } ?? !movingByPosition(fix)
+        let stopped: Bool
+        if let v = fix.speed {
+            stopped = v < configuration.stationarySpeed
+            baselineSpeed = nil
+        } else {
+            stopped = !movingByPosition(fix)
+        }
         if stopped {
             // Stopped: hold while within the radius of the stop's centroid.
             let centroid = GeoPoint(latitude: anchorFix.latitude + centroidLatitudeSum / centroidCount,
@@ -199,10 +208,11 @@ public struct DistanceAccumulator: Sendable {
 
     private mutating func bookMovement(to fix: GPSFix, rawDistance: Metres) {
         var added = rawDistance
-        if let a = anchor, speedKnownSinceAnchor, fix.time > a.time {
-            let meanSpeed = speedIntegralSinceAnchor / (fix.time - a.time)
-            if meanSpeed < configuration.slowSpeed {
-                added = min(added, speedIntegralSinceAnchor + configuration.slowJitterAllowance)
+        if let a = anchor, fix.time > a.time {
+            let span = fix.time - a.time
+            let integral: Metres? = speedKnownSinceAnchor ? speedIntegralSinceAnchor : baselineSpeed.map { $0 * span }
+            if let i = integral, i / span < configuration.slowSpeed {
+                added = min(added, configuration.slowSpeedTolerance * i)
             }
         }
         distance += added
@@ -222,12 +232,17 @@ public struct DistanceAccumulator: Sendable {
 
     /// With no receiver speed: whether the boat is at least the hold radius from where it was
     /// `positionSpeedBaseline` ago (unknown early in a track piece counts as not moving).
-    private func movingByPosition(_ fix: GPSFix) -> Bool {
+    private mutating func movingByPosition(_ fix: GPSFix) -> Bool {
         var i = recent.count - 1
         while i > 0 && recent[i].time > fix.time - configuration.positionSpeedBaseline { i -= 1 }
         let then = recent[i]
-        guard fix.time - then.time >= configuration.positionSpeedBaseline / 2 else { return false }
-        return Geodesy.distance(from: then.point, to: fix.point) >= holdRadius(fix)
+        guard fix.time - then.time >= configuration.positionSpeedBaseline / 2 else {
+            baselineSpeed = nil
+            return false
+        }
+        let d = Geodesy.distance(from: then.point, to: fix.point)
+        baselineSpeed = d / (fix.time - then.time)
+        return d >= holdRadius(fix)
     }
 
     private func holdRadius(_ fix: GPSFix) -> Metres {

@@ -47,6 +47,7 @@ public struct GPSJumpFilter: Sendable {
             return .acceptAfterBreak
         }
         if isPlausible(from: last, to: fix) {
+            rejectedFixes += candidateRun
             lastAccepted = fix
             candidate = nil
             candidateRun = 0
@@ -55,6 +56,7 @@ public struct GPSJumpFilter: Sendable {
         if let c = candidate, isPlausible(from: c, to: fix) {
             candidateRun += 1
         } else {
+            rejectedFixes += candidateRun
             candidateRun = 1
         }
         candidate = fix
