@@ -1,7 +1,7 @@
 import OarlogCore
 
 /// The boat's motion along the course: surge acceleration = stroke force − drag, integrated
-/// on a fixed 4 ms grid (midpoint Runge–Kutta for speed, trapezoid for distance), so the speed
+/// on a fixed 4 ms grid (Heun's rule for speed, trapezoid for distance), so the speed
 /// is exactly what the acceleration says and the truth does not depend on the sensor rates.
 /// Samples between grid points are taken with a partial step from the last grid point.
 ///
