@@ -56,7 +56,8 @@ struct GPSReceiverModel: Sendable {
         let reportedSpeed = max(0, speed + speedError)
         var reportedCourse: Degrees?
         if speed >= 0.3 {
-            var degrees = bearing * radiansToDegrees + courseError * min(20, 1.5 / speed * 3)
+            // Doppler course error: the speed error turned sideways, as an angle.
+            var degrees = bearing * radiansToDegrees + courseError * speedNoise / speed * radiansToDegrees
             degrees = degrees.truncatingRemainder(dividingBy: 360)
             if degrees < 0 { degrees += 360 }
             reportedCourse = degrees
