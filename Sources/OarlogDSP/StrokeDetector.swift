@@ -40,6 +40,7 @@ public struct StrokeDetector: Sendable {
     private var boxSum: Float = 0
     private var boxTimeSum: Seconds = 0
     private var boxCount = 0
+    private var firstSample: (time: Seconds, value: Float)? = nil
 
     // Internal-rate stage.
     private var highPass = Biquad(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
@@ -92,17 +93,36 @@ public struct StrokeDetector: Sendable {
     public mutating func process(time: Seconds, surge: MetresPerSecondSquared, emit: (StrokeEvent) -> Void) {
         let dt = time - lastInputTime
         guard dt > 0, surge.isFinite else { return }
-        if lastInputTime.isFinite {
-            if dt > gapLimit {
-                reset(emit: emit)
-            } else {
-                let clamped = intervalEstimate > 0 ? min(dt, 2 * intervalEstimate) : dt
-                intervalEstimate = intervalEstimate > 0 ? intervalEstimate + 0.1 * (clamped - intervalEstimate) : dt
-                if abs(intervalEstimate / designedInterval - 1) > 0.25 { redesign(interval: intervalEstimate, emit: emit) }
-            }
+        if !lastInputTime.isFinite || designedInterval == 0 && dt > configuration.gapThreshold {
+            // The first sample (after a start or a gap) waits for the second: the interval
+            // between them sets the decimation before anything is filtered.
+            if lastInputTime.isFinite { reset(emit: emit) }
+            firstSample = (time, surge)
+            lastInputTime = time
+            return
+        }
+        if let first = firstSample {
+            firstSample = nil
+            intervalEstimate = dt
+            redesign(interval: dt, emit: emit)
+            accumulate(time: first.time, value: first.value, emit: emit)
+        } else if dt > gapLimit {
+            reset(emit: emit)
+            firstSample = (time, surge)
+            lastInputTime = time
+            return
+        } else {
+            let clamped = min(dt, 2 * intervalEstimate)
+            intervalEstimate += 0.1 * (clamped - intervalEstimate)
+            if abs(intervalEstimate / designedInterval - 1) > 0.25 { redesign(interval: intervalEstimate, emit: emit) }
         }
         lastInputTime = time
-        boxSum += surge
+        accumulate(time: time, value: surge, emit: emit)
+    }
+
+    @inline(__always)
+    private mutating func accumulate(time: Seconds, value: Float, emit: (StrokeEvent) -> Void) {
+        boxSum += value
         boxTimeSum += time
         boxCount += 1
         if boxCount >= decimation { flushBox(emit: emit) }
@@ -119,6 +139,11 @@ public struct StrokeDetector: Sendable {
             if dt > max(configuration.gapThreshold, 5 * max(sampleInterval, intervalEstimate)) { reset(emit: emit) }
         }
         intervalEstimate = sampleInterval
+        if let first = firstSample {
+            firstSample = nil
+            redesign(interval: sampleInterval, emit: emit)
+            accumulate(time: first.time, value: first.value, emit: emit)
+        }
         if designedInterval == 0 || abs(sampleInterval / designedInterval - 1) > 0.01 {
             redesign(interval: sampleInterval, emit: emit)
         }
@@ -147,6 +172,7 @@ public struct StrokeDetector: Sendable {
     /// Ends the stream: a stroke whose drive is still in progress is emitted with what is known.
     public mutating func finish(emit: (StrokeEvent) -> Void) {
         if let event = overflow { emit(event); overflow = nil }
+        firstSample = nil
         if boxCount > 0 { flushBox(emit: emit) }
         if phase == .drive, let now = history.count > 0 ? history.time(history.count - 1) : nil {
             completeStroke(now: now, emit: emit)
@@ -188,6 +214,7 @@ public struct StrokeDetector: Sendable {
     private mutating func reset(emit: (StrokeEvent) -> Void) {
         if phase == .drive, history.count > 0 { completeStroke(now: history.time(history.count - 1), emit: emit) }
         boxSum = 0; boxTimeSum = 0; boxCount = 0
+        firstSample = nil
         intervalEstimate = 0
         designedInterval = 0
         filtersPrimed = false
