@@ -78,7 +78,7 @@ public enum Evaluation {
         do {
             var source = try NKLogbookReader(path: dataDirectory + "/rowingdata/nk_logbook.csv")
             let (summary, collector) = try Pipeline.collect(&source)
-            var rows = [distanceRow(dataset: name, summary: summary, references: collector.references, tolerance: nkDistanceTolerance)]
+            var rows = [distanceRow(dataset: name, summary: summary, collector: collector, tolerance: nkDistanceTolerance)]
             // Per-stroke split: ours (from our GPS processing over the device's stroke times) against the device's pace.
             var deviceSplitAt: [Seconds: SecondsPer500m] = [:]
             for r in collector.references { if let s = r.split { deviceSplitAt[r.time] = s } }
@@ -108,7 +108,7 @@ public enum Evaluation {
         do {
             var source = try SpeedCoachReader(path: dataDirectory + "/rowingdata/SpeedCoach2Linkv1.27.csv")
             let (summary, collector) = try Pipeline.collect(&source)
-            return [distanceRow(dataset: name, summary: summary, references: collector.references, tolerance: speedCoachDistanceTolerance)]
+            return [distanceRow(dataset: name, summary: summary, collector: collector, tolerance: speedCoachDistanceTolerance)]
         } catch {
             return [.failure(dataset: name, check: "distance", "\(error)")]
         }
@@ -176,8 +176,11 @@ public enum Evaluation {
             passed: match.missed == 0 && match.extra == 0 && match.truthCount > 0)
     }
 
-    static func distanceRow(dataset: String, summary: SessionSummary, references: [ReferenceStroke], tolerance: Double) -> EvaluationRow {
-        let device = references.compactMap(\.distance).max()
+    /// Our total distance against the device's: its session summary when the export has one,
+    /// else its distance at the last stroke.
+    static func distanceRow(dataset: String, summary: SessionSummary, collector: StrokeCollector, tolerance: Double) -> EvaluationRow {
+        let device = collector.metadata["device_total_distance_m"].flatMap(Double.init)
+            ?? collector.references.compactMap(\.distance).max()
         let ours = summary.distance
         var error: Double?
         if let device, let ours, device > 0 { error = (ours - device) / device }
