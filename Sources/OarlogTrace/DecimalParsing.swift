@@ -202,6 +202,13 @@ enum DecimalParsing {
         return slowDouble(p, &i)
     }
 
+    /// The bits of a Double. (`Double.bitPattern` is an out-of-line call in this toolchain's
+    /// release builds; this is a register move.)
+    @inline(always)
+    static func bits(_ d: Double) -> UInt64 {
+        withUnsafeBytes(of: d) { $0.loadUnaligned(as: UInt64.self) }
+    }
+
     /// Scans a Float field, correctly rounded, without a division in the common case.
     ///
     /// `mantissa × 10^-k` in Double (both factors within half an ulp, the product rounded once)
@@ -215,7 +222,7 @@ enum DecimalParsing {
         var j = i
         if let d = plainDecimal(p, &j), d.mantissa <= (1 << 53), d.fractionDigits <= 22 {
             let product = Double(d.mantissa) * inversePowerOfTen(d.fractionDigits)
-            let lowBits = Int64(truncatingIfNeeded: unsafeBitCast(product, to: UInt64.self) & 0x1FFF_FFFF) &- 0x1000_0000
+            let lowBits = Int64(truncatingIfNeeded: bits(product) & 0x1FFF_FFFF) &- 0x1000_0000
             let magnitudeOK = product >= Double(Float.leastNormalMagnitude) || d.mantissa == 0
             if magnitudeOK && (lowBits > 4 || lowBits < -4) {
                 let f = Float(product)
@@ -224,7 +231,7 @@ enum DecimalParsing {
             }
             if magnitudeOK {
                 let exact = Double(d.mantissa) / exactPowerOfTen(d.fractionDigits)
-                if (unsafeBitCast(exact, to: UInt64.self) & 0x1FFF_FFFF) != 0x1000_0000 {
+                if (bits(exact) & 0x1FFF_FFFF) != 0x1000_0000 {
                     let f = Float(exact)
                     i = j
                     return f.isFinite ? (d.negative ? -f : f, .number) : (f, .nonFinite)
