@@ -40,7 +40,7 @@ let package = Package(
         ),
         .testTarget(name: "OarlogCoreTests", dependencies: ["OarlogCore"]),
         .testTarget(name: "OarlogDSPTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogSimulator", "OarlogTrace"]),
-        .testTarget(name: "OarlogTraceTests", dependencies: ["OarlogCore", "OarlogTrace"]),
+        .testTarget(name: "OarlogTraceTests", dependencies: ["OarlogCore", "OarlogTrace"], exclude: ["Fixtures"]),
         .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator"]),
         .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogCore", "OarlogSimulator", "OarlogTrace"]),
         .testTarget(name: "OarlogReportTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogReport"]),

@@ -26,7 +26,10 @@ public enum Evaluation {
         rows += quiske(dataDirectory: dataDirectory)
         rows += nkLogbook(dataDirectory: dataDirectory)
         rows += speedCoach(dataDirectory: dataDirectory)
-        if simulated { rows += simulatedSessions() }
+        if simulated {
+            rows += simulatedSessions()
+            rows += simulatedWorkouts()
+        }
         return rows
     }
 
@@ -151,6 +154,31 @@ public enum Evaluation {
                     row.passed = false
                 }
                 rows.append(row)
+            }
+        }
+        return rows
+    }
+
+    /// Full workouts: warm-up paddling, pieces from 18 to 40 spm, rests to a stop and standing
+    /// restarts — the detector must follow every change of rate and every restart.
+    public static func simulatedWorkouts(accelRates: [Hertz] = [25, 100], mountings: [String] = ["flat", "tilted", "upside-down"],
+                                         minutes: Double = 20) -> [EvaluationRow] {
+        var rows: [EvaluationRow] = []
+        for mountingName in mountings {
+            for accelRate in accelRates {
+                let name = "simulated workout \(mountingName) @\(Int(accelRate)) Hz, \(Int(minutes)) min with rests"
+                do {
+                    var configuration = try SimulationConfiguration.fromOptions(
+                        minutes: minutes, accelHz: accelRate, profile: "workout", mounting: mountingName, seed: UInt64(accelRate) &+ 77)
+                    configuration.gpsDropoutsPerHour = 4
+                    var simulator = try BoatSimulator(configuration: configuration)
+                    let (_, collector) = try Pipeline.collect(&simulator, configuration: accelerometerOnly)
+                    let match = StrokeMatch.match(detected: collector.strokes.map(\.stroke.catchTime),
+                                                  truth: simulator.groundTruth.strokes.map(\.catchTime), tolerance: simulatedTolerance)
+                    rows.append(strokeRow(dataset: name, match: match, tolerance: simulatedTolerance))
+                } catch {
+                    rows.append(.failure(dataset: name, check: "strokes", "\(error)"))
+                }
             }
         }
         return rows

@@ -30,14 +30,14 @@ public enum TraceOpener {
         (source as? any TraceStatisticsReporting)?.statistics
     }
 
-    /// The Talos Rowing log reader. Wired up by the lead once `TalosLogReader` is merged.
+    /// The Talos Rowing log reader.
     static func makeTalosReader(path: String) throws -> any RecordSource {
-        throw TraceError(.unsupportedFormat, file: path, "the Talos format is not available in this build")
+        try TalosLogReader(path: path)
     }
 
-    /// The Quiske per-stroke reader. Wired up by the lead once `QuiskeCurveReader` is merged.
+    /// The Quiske per-stroke reader (curves chained into a trace at the recorded rate).
     static func makeQuiskeReader(path: String) throws -> any RecordSource {
-        throw TraceError(.unsupportedFormat, file: path, "the Quiske format is not available in this build")
+        try QuiskeCurveReader(path: path)
     }
 
     /// Reads the first `sniffBytes` of `path` and detects the format. Throws a clear error for
