@@ -36,6 +36,9 @@ struct Replay: ParsableCommand {
     @Option(help: "Pace the replay at this many times real time (e.g. 10).")
     var speed: Double?
 
+    @OptionGroup(title: "Analysis")
+    var analysis: AnalysisOptions
+
     func validate() throws {
         if let speed, !(speed > 0 && speed.isFinite) {
             throw ValidationError("--speed must be a positive number, e.g. --speed 10")
@@ -54,7 +57,7 @@ struct Replay: ParsableCommand {
         }
         if let progress = ProgressReporter.ifTerminal() { sinks.append(progress) }
         let pacing: Pacing = speed.map { .clock(speed: $0) } ?? (realtime ? .clock(speed: 1) : .asFastAsPossible)
-        var pipeline = Pipeline(sinks: sinks, pacing: pacing)
+        var pipeline = Pipeline(analyzer: RowingAnalyzer(configuration: try analysis.analyzerConfiguration()), sinks: sinks, pacing: pacing)
         let summary = try pipeline.run(&source, shouldStop: { SignalFlag.interrupted })
         if json {
             StandardStreams.write("\n")
