@@ -49,7 +49,8 @@ let package = Package(
         .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator"]),
         .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogCore", "OarlogSimulator", "OarlogTrace"]),
         .testTarget(name: "OarlogReportTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogReport"]),
-        .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogTrace", "OarlogGPS"]),
+        .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogTrace", "OarlogGPS"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "EvaluationTests", dependencies: ["OarlogCore", "OarlogEvaluation"]),
     ]
 )
