@@ -46,9 +46,12 @@ public final class GPSDClient {
         data.initialize(to: gps_data_t())
         message = .allocate(capacity: messageCapacity)
         message.initialize(repeating: 0, count: messageCapacity)
+        errno = 0
         let status = gps_open(host, String(port), data)
         guard status == 0 else {
-            throw GPSDError("cannot connect to gpsd at \(host):\(port): \(Self.errorText(status))")
+            // libgps leaves its own (negative) netlib code, or the system's, in errno.
+            let code = errno
+            throw GPSDError("cannot connect to gpsd at \(host):\(port): \(Self.errorText(code != 0 ? code : status))")
         }
         isOpen = true
         let watched: Int32 = device.map { oarlog_gps_watch(data, $0) } ?? oarlog_gps_watch(data, nil)
@@ -158,6 +161,7 @@ public final class GPSDClient {
 
     /// libgps's text for an error status (negative codes are its own; otherwise errno).
     static func errorText(_ status: Int32) -> String {
+        if status > 0 { return String(cString: strerror(status)) }
         if let text = gps_errstr(status) { return String(cString: text) }
         return "error \(status)"
     }
