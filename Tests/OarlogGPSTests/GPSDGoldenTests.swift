@@ -132,6 +132,49 @@ final class GPSDGoldenTests: XCTestCase {
     }
 }
 
+
+extension GPSDGoldenTests {
+    /// The source plugs into `Pipeline.run` unchanged and ends it when its stop condition turns true.
+    func testSourceRunsThroughThePipelineUntilStopped() throws {
+        let lines = try nmeaLines(ofFile: fixturePath("humminbird-M37.log"))
+        let server = try NMEAServer(lines: lines, secondsPerLine: 0.002, gateOpen: true)
+        defer { server.stop() }
+        let gpsd = try GPSDProcess(nmeaPort: server.port)
+        defer { gpsd.kill() }
+        let finishedAt = Mutex<Double?>(nil)
+        var source = GPSDSource(configuration: GPSDSourceConfiguration(host: "127.0.0.1", port: gpsd.port),
+                                shouldStop: {
+                                    // stop 1.5 s after the receiver sent its last line
+                                    guard server.finished else { return false }
+                                    let t = finishedAt.withLock { v in v ?? { v = monotonicNow(); return v! }() }
+                                    return monotonicNow() - t > 1.5
+                                })
+        source.start()
+        var pipeline = Pipeline()
+        let summary = try pipeline.run(&source)
+        // 30 fixes as in the golden run; the distance is the track's (about 3 m per 1 s epoch
+        // at 2.7 m/s; the 13 s after the clock step go on receipt time).
+        XCTAssertEqual(pipeline.recordCount, 30)
+        let distance = try XCTUnwrap(summary.distance)
+        print("pipeline: \(pipeline.recordCount) records, distance \(distance) m")
+        // Reference: the plain geodesic sum over the log's own positions (one per sentence time).
+        var points: [GeoPoint] = []
+        var lastTime: Substring = ""
+        for l in lines where l.hasPrefix("$INRMC") || l.hasPrefix("$INGLL") || l.hasPrefix("$INGGA") {
+            let f = l.split(separator: ",", omittingEmptySubsequences: false)
+            let (t, i) = l.hasPrefix("$INGLL") ? (f[5], 1) : l.hasPrefix("$INRMC") ? (f[1], 3) : (f[1], 2)
+            guard t != lastTime else { continue }
+            lastTime = t
+            let lat = Double(f[i].prefix(2))! + Double(f[i].dropFirst(2))! / 60
+            let lon = -(Double(f[i + 2].prefix(3))! + Double(f[i + 2].dropFirst(3))! / 60)
+            points.append(GeoPoint(latitude: lat, longitude: lon))
+        }
+        let reference = zip(points, points.dropFirst()).reduce(0.0) { $0 + Geodesy.distance(from: $1.0, to: $1.1) }
+        print("pipeline reference (log plain sum): \(reference) m")
+        XCTAssertEqual(distance, reference, accuracy: reference * 0.01, "within 1 % of the log's own track")
+    }
+}
+
 /// `hhmmss` UTC time of day of a time in ns since 1970 (as NMEA writes it), or "-".
 func timeOfDay(_ ns: Int64?) -> String {
     guard let ns else { return "-" }
