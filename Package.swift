@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "OarlogPipeline", targets: ["OarlogPipeline"]),
         .library(name: "OarlogSimulator", targets: ["OarlogSimulator"]),
         .library(name: "OarlogReport", targets: ["OarlogReport"]),
+        .library(name: "OarlogGPS", targets: ["OarlogGPS"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -31,10 +32,14 @@ let package = Package(
         .target(name: "OarlogReport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline"]),
         // The accuracy evaluation on real recordings and simulated sessions (`oarlog evaluate`, EvaluationTests).
         .target(name: "OarlogEvaluation", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator"]),
+        // libgps (Debian libgps-dev) behind a shim header that hides gpsd API differences.
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        // A live GPS source: a running gpsd read through libgps, one fix per epoch, reconnecting.
+        .target(name: "OarlogGPS", dependencies: ["CGPS", "OarlogCore", "OarlogPipeline"]),
         .executableTarget(
             name: "oarlog",
             dependencies: [
-                "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation",
+                "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -44,6 +49,8 @@ let package = Package(
         .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator"]),
         .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogCore", "OarlogSimulator", "OarlogTrace"]),
         .testTarget(name: "OarlogReportTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogReport"]),
+        .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogTrace", "OarlogGPS"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "EvaluationTests", dependencies: ["OarlogCore", "OarlogEvaluation"]),
     ]
 )
