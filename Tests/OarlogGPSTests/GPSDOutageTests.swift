@@ -92,16 +92,28 @@ final class GPSDOutageTests: XCTestCase {
             XCTAssertEqual(f.speed, r.speed)
         }
         XCTAssertLessThanOrEqual(abs(before.count - ref1.count), 2)
-        // After the restart: exactly gpspipe's epochs (both watched before the receiver resumed).
+        // After the restart: gpspipe's epochs. Both watch before the receiver resumes, but on a
+        // loaded machine the first epoch gpsd reports while the second watcher's WATCH is still
+        // being answered can reach only one of them; every later epoch must be identical and in
+        // the same order.
         let ref2 = referenceEpochs(referenceTPVs(fromGPSPipeOutput: pipe2.text)).fixes
-        XCTAssertEqual(after.count, ref2.count)
-        for (a, b) in zip(after, ref2) {
-            XCTAssertEqual(a.utcNanoseconds, b.timeNanoseconds)
+        let ref2ByTime = Dictionary(ref2.map { ($0.timeNanoseconds!, $0) }, uniquingKeysWith: { a, _ in a })
+        let afterTimes = after.compactMap(\.utcNanoseconds)
+        let ref2Times = ref2.compactMap(\.timeNanoseconds)
+        XCTAssertLessThanOrEqual(abs(after.count - ref2.count), 1)
+        let tail = min(afterTimes.count, ref2Times.count) - 1
+        XCTAssertEqual(Array(afterTimes.suffix(tail)), Array(ref2Times.suffix(tail)),
+                       "the epochs after the first agree with gpspipe's, in order")
+        var compared = 0
+        for a in after {
+            guard let b = ref2ByTime[a.utcNanoseconds!] else { continue }
+            compared += 1
             XCTAssertEqual(a.latitude, b.latitude!, accuracy: 1e-9)
             XCTAssertEqual(a.longitude, b.longitude!, accuracy: 1e-9)
             XCTAssertEqual(a.speed, b.speed)
             XCTAssertEqual(a.course, b.course)
         }
+        XCTAssertGreaterThanOrEqual(compared, after.count - 1)
         XCTAssertGreaterThan(after.count, 50)
         let times = fixes.compactMap(\.utcNanoseconds)
         XCTAssertEqual(Set(times).count, times.count, "no epoch twice across the restart")
