@@ -200,8 +200,9 @@ private struct FenceParsing {
             }
             let distance = try number("distance_m")
             if let distance, !(distance >= 0) { throw failure("distance_m must be ≥ 0, got \(distance)") }
-            if dwell != nil || hysteresis != nil { throw failure("dwell_s and hysteresis_m apply to areas, not to a gate line") }
-            return Fence(id: id, shape: .gate(line: line, direction: direction), courseRole: role, courseDistance: distance)
+            if dwell != nil { throw failure("dwell_s applies to areas, not to a gate line") }
+            return Fence(id: id, shape: .gate(line: line, direction: direction), hysteresis: hysteresis,
+                         courseRole: role, courseDistance: distance)
         case "MultiPolygon", "MultiPoint", "MultiLineString", "GeometryCollection":
             throw failure("geometry type \(type) is not supported: split it into one feature per part")
         default:

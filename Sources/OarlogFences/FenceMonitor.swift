@@ -43,6 +43,8 @@ public struct FenceMonitor: Sendable {
 
     private let projected: [ProjectedFence]
     private var presence: [AreaPresence]
+    private var passages: [GatePassage]
+    private var recent = RecentFixes(capacity: 128)
     /// The last fix accepted (the start of the next pair).
     private var previous: GPSFix?
     /// A fix that jumped away from `previous`: kept aside until the next fix tells which was wrong.
@@ -57,6 +59,7 @@ public struct FenceMonitor: Sendable {
             + configuration.maximumSpeed * configuration.maximumFixGap
         projected = fences.map { ProjectedFence($0, margin: margin) }
         presence = Array(repeating: AreaPresence(), count: fences.count)
+        passages = Array(repeating: GatePassage(), count: fences.count)
         courseTracker = course.map { CourseTracker(course: $0, strokeLatency: configuration.strokeLatency) }
     }
 
@@ -110,6 +113,7 @@ public struct FenceMonitor: Sendable {
     /// areas, and makes it the start of the next pair.
     private mutating func accept(_ fix: GPSFix, pairFrom start: GPSFix?, emit: (FenceEvent) -> Void) {
         var rejected: RejectionReason?
+        recent.append(fix)
         if let start {
             rejected = rejection(from: start, to: fix)
             if rejected != nil { statistics.rejectedPairs += 1 }
@@ -150,45 +154,157 @@ public struct FenceMonitor: Sendable {
         for k in projected.indices {
             guard case .gate(let line, let forward) = projected[k].shape else { continue }
             let fence = projected[k]
-            guard fence.mayBeNear(pb) || fence.mayBeNear(pa) else { continue }
-            statistics.nearChecks += 1
-            let p0 = fence.project(pa), p1 = fence.project(pb)
-            // The first edge of the gate line the pair meets (a gate is normally one edge).
-            var hit: (alongPair: Double, edge: Int)?
-            for e in 0..<(line.count - 1) {
-                if let x = PlaneGeometry.segmentIntersection(p0, p1, line[e], line[e + 1]),
-                   hit == nil || x.alongFirst < hit!.alongPair {
-                    hit = (x.alongFirst, e)
-                }
-            }
-            guard let hit else { continue }
-            if let rejected {
-                statistics.rejectedCrossings += 1
-                emit(.rejectedCrossing(RejectedCrossing(gate: fence.fence.id, after: a.time, before: b.time, reason: rejected)))
+            guard fence.mayBeNear(pb) || fence.mayBeNear(pa) else {
+                passages[k].reset()
                 continue
             }
-            // Interpolate along the pair by the signed distances to the crossed edge's line
-            // (the same fraction as the intersection, computed robustly for nearly parallel pairs).
-            let e0 = line[hit.edge], e1 = line[hit.edge + 1]
-            let s0 = PlaneGeometry.cross(e0, e1, p0), s1 = PlaneGeometry.cross(e0, e1, p1)
-            let fraction = s0 != s1 ? min(1, max(0, s0 / (s0 - s1))) : hit.alongPair
-            let dt = b.time - a.time
-            let time = a.time + dt * fraction
-            let step = p1 - p0
-            let stepSpeed = step.length / dt
-            var speed = stepSpeed
-            if let va = a.speed, let vb = b.speed { speed = va + (vb - va) * fraction }
-            let heading = PlaneGeometry.bearing(of: step)
-            var wrongWay = false
-            if let forward { wrongWay = step.east * forward.east + step.north * forward.north < 0 }
-            let at = p0 + step * fraction
-            let position = fence.plane.unproject(east: at.east, north: at.north)
-            let crossing = GateCrossing(gate: fence.fence.id, time: time, position: position, speed: speed,
-                                        heading: heading, wrongWay: wrongWay, fixInterval: dt)
+            statistics.nearChecks += 1
+            let p0 = fence.project(pa), p1 = fence.project(pb)
+            // Does the pair meet the gate line within its ends?
+            var met = false
+            for e in 0..<(line.count - 1) where PlaneGeometry.segmentIntersection(p0, p1, line[e], line[e + 1]) != nil {
+                met = true
+                break
+            }
+            let chordStart = line[0], chordEnd = line[line.count - 1]
+            let chordLength = (chordEnd - chordStart).length
+            let s0 = PlaneGeometry.cross(chordStart, chordEnd, p0) / chordLength
+            let s1 = PlaneGeometry.cross(chordStart, chordEnd, p1) / chordLength
+            let margin = fence.fence.hysteresis ?? configuration.gateHysteresis
+            if let rejected {
+                if met {
+                    statistics.rejectedCrossings += 1
+                    emit(.rejectedCrossing(RejectedCrossing(gate: fence.fence.id, after: a.time, before: b.time, reason: rejected)))
+                }
+                passages[k].reset()
+                if abs(s1) > margin { passages[k].clearSide = s1 > 0 ? 1 : -1 }
+                continue
+            }
+            if met && (s0 > 0) != (s1 > 0) {
+                let fraction = min(1, max(0, s0 / (s0 - s1)))
+                if !passages[k].pending {
+                    passages[k].pending = true
+                    passages[k].firstPairStart = a.time
+                    if passages[k].clearSide == 0 { passages[k].clearSide = s0 > 0 ? 1 : -1 }
+                }
+                passages[k].lastPairEnd = b.time
+                passages[k].lastRawTime = a.time + (b.time - a.time) * fraction
+                passages[k].lastRawFraction = fraction
+            }
+            guard abs(s1) > margin else { continue }
+            let side = s1 > 0 ? 1 : -1
+            if side == passages[k].clearSide || passages[k].clearSide == 0 {
+                passages[k].pending = false  // back where it was: the zigzag was noise
+                passages[k].clearSide = side
+                continue
+            }
+            passages[k].clearSide = side
+            guard passages[k].pending else { continue }  // went round the end of the line
+            passages[k].pending = false
+            let crossing = fitCrossing(fence: fence, chordStart: chordStart, chordEnd: chordEnd,
+                                       passage: passages[k], a: a, b: b, forward: forward, side: side)
             statistics.crossings += 1
             emit(.cross(crossing))
             courseTracker?.crossed(crossing, emit: emit)
         }
+    }
+
+    /// The crossing time from a straight-line fit of the signed distance to the gate line against
+    /// time, over the recent fixes from 0.5 s before the first raw crossing's pair to 0.5 s after
+    /// the last one (at 10 Hz about ten fixes, which averages out the jitter). With only the two
+    /// fixes either side (1–2 Hz), a cubic through both that also matches their Doppler speeds
+    /// (the boat surges and slows within a stroke). Falls back to the last raw crossing's linear
+    /// interpolation if the fit is degenerate.
+    private func fitCrossing(fence: ProjectedFence, chordStart: PlanePoint, chordEnd: PlanePoint, passage: GatePassage,
+                             a: GPSFix, b: GPSFix, forward: PlanePoint?, side: Int) -> GateCrossing {
+        let from = passage.firstPairStart - 0.5, to = passage.lastPairEnd + 0.5
+        let chordLength = (chordEnd - chordStart).length
+        var n = 0.0, st = 0.0, ss = 0.0, stt = 0.0, sts = 0.0
+        var first: (time: Seconds, point: PlanePoint)?
+        var last: (time: Seconds, point: PlanePoint)?
+        var before: RecentFixes.Entry?, after: RecentFixes.Entry?
+        let t0 = passage.lastRawTime
+        recent.forEach { entry in
+            guard entry.time >= from, entry.time <= to else { return }
+            let p = fence.project(entry.point)
+            let s = PlaneGeometry.cross(chordStart, chordEnd, p) / chordLength
+            let t = entry.time - t0
+            n += 1; st += t; ss += s; stt += t * t; sts += t * s
+            if first == nil { first = (entry.time, p) }
+            last = (entry.time, p)
+            if entry.time <= t0 { before = entry } else if after == nil { after = entry }
+        }
+        var time = passage.lastRawTime
+        let denominator = n * stt - st * st
+        if n == 2, let before, let after, let cubic = Self.hermiteRoot(fence: fence, chordStart: chordStart, chordEnd: chordEnd,
+                                                                        before, after) {
+            time = cubic
+        } else if n >= 2, denominator > 1e-12 {
+            let slope = (n * sts - st * ss) / denominator
+            let intercept = (ss - slope * st) / n
+            if slope != 0, (slope > 0) == (side > 0) {
+                let fitted = t0 - intercept / slope
+                if fitted >= from, fitted <= to { time = fitted }
+            }
+        }
+        var step = PlanePoint(east: 0, north: 0)
+        var stepTime: Seconds = 0
+        if let first, let last, last.time > first.time {
+            step = last.point - first.point
+            stepTime = last.time - first.time
+        }
+        var speed = stepTime > 0 ? step.length / stepTime : 0
+        if let before, let after, let va = before.speed, let vb = after.speed, after.time > before.time {
+            let f = min(1, max(0, (time - before.time) / (after.time - before.time)))
+            speed = va + (vb - va) * f
+        }
+        var wrongWay = false
+        if let forward {
+            // Which side is "ahead" for this gate: the side the required bearing points to.
+            let ahead = PlaneGeometry.cross(chordStart, chordEnd, chordStart + forward) > 0 ? 1 : -1
+            wrongWay = side != ahead
+        }
+        // Where the fitted crossing lies on the pair that met the line last.
+        let pa = fence.project(a.point), pb = fence.project(b.point)
+        let f = b.time > a.time ? min(1, max(0, (time - a.time) / (b.time - a.time))) : 0.5
+        let at = pa + (pb - pa) * f
+        return GateCrossing(gate: fence.fence.id, time: time, position: fence.plane.unproject(east: at.east, north: at.north),
+                            speed: speed, heading: PlaneGeometry.bearing(of: step), wrongWay: wrongWay,
+                            fixInterval: passage.lastPairEnd - passage.firstPairStart)
+    }
+
+    /// The time the cubic Hermite curve of the signed distance between two fixes (values and
+    /// slopes from their positions and Doppler speeds along the pair's direction) is zero; `nil`
+    /// without speeds or without a sign change.
+    private static func hermiteRoot(fence: ProjectedFence, chordStart: PlanePoint, chordEnd: PlanePoint,
+                                    _ a: RecentFixes.Entry, _ b: RecentFixes.Entry) -> Seconds? {
+        guard let va = a.speed, let vb = b.speed else { return nil }
+        let pa = fence.project(a.point), pb = fence.project(b.point)
+        let chord = chordEnd - chordStart
+        let chordLength = chord.length
+        let s0 = PlaneGeometry.cross(chordStart, chordEnd, pa) / chordLength
+        let s1 = PlaneGeometry.cross(chordStart, chordEnd, pb) / chordLength
+        guard (s0 > 0) != (s1 > 0) else { return nil }
+        let step = pb - pa
+        let stepLength = step.length
+        let dt = b.time - a.time
+        guard stepLength > 0, dt > 0 else { return nil }
+        // Rate of change of the signed distance per unit speed along the step's direction.
+        let normalRate = (chord.east * step.north - chord.north * step.east) / (chordLength * stepLength)
+        let m0 = va * normalRate * dt, m1 = vb * normalRate * dt
+        // Keep the curve monotonic (a noisy speed must not fold it back over the line).
+        let secant = s1 - s0
+        guard m0 * secant > 0, m1 * secant > 0, m0 / secant < 3, m1 / secant < 3 else { return nil }
+        func h(_ u: Double) -> Double {
+            let u2 = u * u, u3 = u2 * u
+            return (2 * u3 - 3 * u2 + 1) * s0 + (u3 - 2 * u2 + u) * m0 + (-2 * u3 + 3 * u2) * s1 + (u3 - u2) * m1
+        }
+        var lo = 0.0, hi = 1.0
+        for _ in 0..<40 {
+            let mid = (lo + hi) / 2
+            if (h(mid) > 0) == (s0 > 0) { lo = mid } else { hi = mid }
+        }
+        return a.time + dt * (lo + hi) / 2
     }
 
     // MARK: - Areas

@@ -6,6 +6,9 @@ public struct FenceMonitorConfiguration: Sendable, Equatable {
     public var hysteresis: Metres = 2
     /// Error estimate assumed for a fix that gives none (metres, like a receiver's ~95 % radius).
     public var assumedAccuracy: Metres = 5
+    /// Gates: how far beyond the line (metres) a fix must be for the boat to count as on that
+    /// side, for gates that give no `hysteresis_m`. Larger than the fix-to-fix jitter.
+    public var gateHysteresis: Metres = 2
     /// Fixes whose error estimate is larger than this are not used at all (counted as unusable).
     public var maximumAccuracy: Metres = 50
     /// An area change becomes final only after the boat has been clearly on the new side for
