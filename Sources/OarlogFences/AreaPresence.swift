@@ -7,7 +7,10 @@ import OarlogCore
 /// (the fence's hysteresis plus the fix's error estimate): clearly inside if d < −m, clearly
 /// outside if d > m, otherwise undecided (undecided fixes change nothing). A change of side is
 /// a candidate from the first clear fix on the new side and becomes final (the event is
-/// emitted) once it has held for the confirmation time with no clear fix on the old side.
+/// emitted) once it has held for the confirmation time with no clear fix on the old side and
+/// the mean signed distance of the fixes since its first clear fix is itself beyond the margin
+/// (else the candidate is dropped: noise at the edge gives lone clear fixes, a boat that really
+/// crossed keeps going).
 /// The event's time is the latest raw boundary crossing before the first clear fix,
 /// interpolated between the two fixes either side of it.
 struct AreaPresence: Sendable {
@@ -17,6 +20,9 @@ struct AreaPresence: Sendable {
     private var candidate: Side?
     private var candidateSince: Seconds = 0
     private var candidateEventTime: Seconds = 0
+    /// Sum and count of the signed distances since the candidate's first clear fix.
+    private var candidateSum: Metres = 0
+    private var candidateCount = 0
     private var enteredAt: Seconds?
     private var dwellReported = false
     /// Last fix used: time and signed distance (for the raw crossing interpolation).
@@ -55,6 +61,8 @@ struct AreaPresence: Sendable {
             } else if candidate != clear {
                 candidate = clear
                 candidateSince = time
+                candidateSum = 0
+                candidateCount = 0
                 if let crossing = lastRawCrossing, crossing >= lastClearTime, crossing <= time {
                     candidateEventTime = crossing
                 } else {
@@ -62,9 +70,20 @@ struct AreaPresence: Sendable {
                 }
             }
         }
-        if let candidate, time - candidateSince >= confirmation {
-            commit(candidate, fence: fence, emit: emit)
-            lastClearTime = time
+        if let candidate {
+            candidateSum += distance
+            candidateCount += 1
+            if time - candidateSince >= confirmation {
+                // Final only if the fixes since the first clear one are, on average, beyond the
+                // margin on the new side: one lucky fix at the edge is not enough.
+                let mean = candidateSum / Double(candidateCount)
+                if candidate == .inside ? mean < -margin : mean > margin {
+                    commit(candidate, fence: fence, emit: emit)
+                    lastClearTime = time
+                } else {
+                    self.candidate = nil
+                }
+            }
         }
         if side == .inside, !dwellReported, let dwell = fence.dwellTime, let enteredAt, time - enteredAt >= dwell {
             dwellReported = true
