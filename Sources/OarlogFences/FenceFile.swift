@@ -238,10 +238,10 @@ private struct FenceParsing {
             let (e, n) = plane.project(p)
             return PlanePoint(east: e, north: n)
         }
-        if abs(PlaneGeometry.doubleSignedArea(flat)) < 1e-6 { throw failure("\(what) has no area") }
         if let (a, b) = PlaneGeometry.firstSelfIntersection(flat) {
             throw failure("\(what) intersects itself (edges \(a) and \(b) cross)")
         }
+        if abs(PlaneGeometry.doubleSignedArea(flat)) < 1e-6 { throw failure("\(what) has no area") }
         return points
     }
 }

@@ -110,7 +110,7 @@ public enum PlaneGeometry {
         guard n >= 4 else { return nil }
         for i in 0..<n {
             let a0 = ring[i], a1 = ring[(i + 1) % n]
-            for j in (i + 2)..<n {
+            for j in stride(from: i + 2, to: n, by: 1) {
                 if i == 0 && j == n - 1 { continue }  // the two edges meeting at point 0
                 let b0 = ring[j], b1 = ring[(j + 1) % n]
                 if segmentsTouch(a0, a1, b0, b1) { return (i, j) }
