@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "OarlogPipeline", targets: ["OarlogPipeline"]),
         .library(name: "OarlogSimulator", targets: ["OarlogSimulator"]),
         .library(name: "OarlogReport", targets: ["OarlogReport"]),
+        .library(name: "OarlogGPS", targets: ["OarlogGPS"]),
         .library(name: "OarlogFences", targets: ["OarlogFences"]),
     ],
     dependencies: [
@@ -35,20 +36,26 @@ let package = Package(
         .target(name: "OarlogReport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogFences"]),
         // The accuracy evaluation on real recordings and simulated sessions (`oarlog evaluate`, EvaluationTests).
         .target(name: "OarlogEvaluation", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator"]),
+        // libgps (Debian libgps-dev) behind a shim header that hides gpsd API differences.
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        // A live GPS source: a running gpsd read through libgps, one fix per epoch, reconnecting.
+        .target(name: "OarlogGPS", dependencies: ["CGPS", "OarlogCore", "OarlogPipeline"]),
         .executableTarget(
             name: "oarlog",
             dependencies: [
-                "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation",
+                "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS",
                 "OarlogFences",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "OarlogCoreTests", dependencies: ["OarlogCore"]),
         .testTarget(name: "OarlogDSPTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogSimulator", "OarlogTrace"]),
-        .testTarget(name: "OarlogTraceTests", dependencies: ["OarlogCore", "OarlogTrace"]),
+        .testTarget(name: "OarlogTraceTests", dependencies: ["OarlogCore", "OarlogTrace"], exclude: ["Fixtures"]),
         .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator"]),
         .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogCore", "OarlogSimulator", "OarlogTrace"]),
         .testTarget(name: "OarlogReportTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogReport"]),
+        .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogTrace", "OarlogGPS"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "EvaluationTests", dependencies: ["OarlogCore", "OarlogEvaluation"]),
         .testTarget(name: "OarlogFencesTests", dependencies: [
             "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogFences", "OarlogReport",

@@ -14,6 +14,10 @@ public struct AnalyzerConfiguration: Sendable, Equatable {
         case reference
     }
     public var strokeSource: StrokeSource = .automatic
+    /// How the sensor's surge axis is found (estimated, or a configured axis such as `+x`).
+    public var mounting = MountingEstimatorConfiguration()
+    /// Stroke detector tuning.
+    public var strokeDetection = StrokeDetectorConfiguration()
     public var distance = DistanceConfiguration()
     /// Live split averaging (SpeedCoach-like): default the mean speed over 5 s.
     public var splitAveraging: SplitAveraging = .seconds(5)

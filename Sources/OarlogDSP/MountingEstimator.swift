@@ -181,7 +181,12 @@ public struct MountingEstimator: Sendable {
     private mutating func updateAxis() {
         switch configuration.axis {
         case .estimated:
-            axis = principalHorizontalAxis(start: axis, iterations: 4)
+            // With no motion (a rest, the boat drifting) the covariance is sensor noise and its
+            // principal axis wanders at random; following it could carry the axis round to the
+            // stern by the time the crew restarts. Keep the last axis until there is motion again.
+            let candidate = principalHorizontalAxis(start: axis, iterations: 4)
+            let minimum = Double(configuration.minimumMotion)
+            if axis == nil || variance(along: candidate) >= minimum * minimum { axis = candidate }
         case .fixed(let given):
             let g = unitGravity
             let h = given - (given * g).sum() * g

@@ -93,8 +93,8 @@ public struct SessionSummary: Sendable, Equatable {
 public struct RowingAnalyzer: Sendable {
     public let configuration: AnalyzerConfiguration
     public private(set) var distance: DistanceAccumulator
-    private var mounting = MountingEstimator()
-    private var detector = StrokeDetector()
+    /// Mounting estimation and stroke detection on the accelerometer.
+    private var strokeStage: SurgeStrokeDetector
     private var speed: SpeedEstimator
     private var split: SplitCalculator
     private var rate: AnalyzerStrokeRateAverage
@@ -120,6 +120,7 @@ public struct RowingAnalyzer: Sendable {
     public init(configuration: AnalyzerConfiguration = .init()) {
         self.configuration = configuration
         distance = DistanceAccumulator(configuration: configuration.distance)
+        strokeStage = SurgeStrokeDetector(mounting: configuration.mounting, detector: configuration.strokeDetection)
         speed = SpeedEstimator(window: configuration.splitAveraging.windowSeconds ?? 5)
         split = SplitCalculator(averaging: configuration.splitAveraging, minimumSpeed: configuration.stoppedSpeed)
         rate = AnalyzerStrokeRateAverage(strokes: configuration.rateSmoothingStrokes)
@@ -137,9 +138,11 @@ public struct RowingAnalyzer: Sendable {
         switch record {
         case .accel(let sample):
             accelerometerSeen = true
-            if configuration.strokeSource != .reference, let surge = mounting.surge(of: sample),
-               let stroke = detector.process(time: sample.time, surge: surge) {
-                add(stroke, emit: emit)
+            if configuration.strokeSource != .reference {
+                // Strokes are rare (one per ~2 s): the array allocates only when one is found.
+                var found: [StrokeEvent] = []
+                strokeStage.process(sample) { found.append($0) }
+                for stroke in found { add(stroke, emit: emit) }
             }
         case .fix(let fix):
             distance.process(fix)
@@ -164,6 +167,11 @@ public struct RowingAnalyzer: Sendable {
     }
 
     public mutating func finish(emit: (AnalyzerEvent) -> Void) {
+        if configuration.strokeSource != .reference {
+            var found: [StrokeEvent] = []
+            strokeStage.finish { found.append($0) }
+            for stroke in found { add(stroke, emit: emit) }
+        }
         distance.finish()
         if let c = current {
             if pending.isFull { releaseOldest(emit: emit) }
@@ -172,6 +180,9 @@ public struct RowingAnalyzer: Sendable {
         }
         releasePending(final: true, emit: emit)
     }
+
+    /// The accelerometer mounting as estimated so far (gravity, surge axis), for a mounting check.
+    public var mounting: MountingEstimator { strokeStage.mounting }
 
     public var summary: SessionSummary {
         totals.summary(distance: distance.usedFixes > 0 ? distance.distance : nil,

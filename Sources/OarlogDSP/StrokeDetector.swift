@@ -40,6 +40,7 @@ public struct StrokeDetector: Sendable {
     private var boxSum: Float = 0
     private var boxTimeSum: Seconds = 0
     private var boxCount = 0
+    private var firstSample: (time: Seconds, value: Float)? = nil
 
     // Internal-rate stage.
     private var highPass = Biquad(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
@@ -55,6 +56,10 @@ public struct StrokeDetector: Sendable {
     private var recoveryTrough: Float = 0          // band-passed, this recovery (negative)
     private var driveAmplitude: Float = 0          // remembered, band-passed
     private var recoveryAmplitude: Float = 0
+    private var driveThreshold: Float = 0          // band-passed level that recognises a drive
+    private var armThreshold: Float = 0            // band-passed level (negative) that arms it
+    private var minimumTriggerInterval: Seconds = 0 // the refractory period
+    private var decayAfter: Seconds = 2            // amplitudes fade this long after a drive
     private var triggerTime: Seconds = -.infinity
     private var pendingCatch: (time: Seconds, index: Int) = (0, 0)
     private var lastCatch: Seconds? = nil
@@ -67,6 +72,7 @@ public struct StrokeDetector: Sendable {
 
     public init(configuration: StrokeDetectorConfiguration = .init()) {
         self.configuration = configuration
+        updateThresholds()
     }
 
     /// The input sample rate the detector currently assumes (from the timestamps), if known.
@@ -92,17 +98,36 @@ public struct StrokeDetector: Sendable {
     public mutating func process(time: Seconds, surge: MetresPerSecondSquared, emit: (StrokeEvent) -> Void) {
         let dt = time - lastInputTime
         guard dt > 0, surge.isFinite else { return }
-        if lastInputTime.isFinite {
-            if dt > gapLimit {
-                reset(emit: emit)
-            } else {
-                let clamped = intervalEstimate > 0 ? min(dt, 2 * intervalEstimate) : dt
-                intervalEstimate = intervalEstimate > 0 ? intervalEstimate + 0.1 * (clamped - intervalEstimate) : dt
-                if abs(intervalEstimate / designedInterval - 1) > 0.25 { redesign(interval: intervalEstimate, emit: emit) }
-            }
+        if !lastInputTime.isFinite || designedInterval == 0 && dt > configuration.gapThreshold {
+            // The first sample (after a start or a gap) waits for the second: the interval
+            // between them sets the decimation before anything is filtered.
+            if lastInputTime.isFinite { reset(emit: emit) }
+            firstSample = (time, surge)
+            lastInputTime = time
+            return
+        }
+        if let first = firstSample {
+            firstSample = nil
+            intervalEstimate = dt
+            redesign(interval: dt, emit: emit)
+            accumulate(time: first.time, value: first.value, emit: emit)
+        } else if dt > gapLimit {
+            reset(emit: emit)
+            firstSample = (time, surge)
+            lastInputTime = time
+            return
+        } else {
+            let clamped = min(dt, 2 * intervalEstimate)
+            intervalEstimate += 0.1 * (clamped - intervalEstimate)
+            if abs(intervalEstimate / designedInterval - 1) > 0.25 { redesign(interval: intervalEstimate, emit: emit) }
         }
         lastInputTime = time
-        boxSum += surge
+        accumulate(time: time, value: surge, emit: emit)
+    }
+
+    @inline(__always)
+    private mutating func accumulate(time: Seconds, value: Float, emit: (StrokeEvent) -> Void) {
+        boxSum += value
         boxTimeSum += time
         boxCount += 1
         if boxCount >= decimation { flushBox(emit: emit) }
@@ -119,6 +144,11 @@ public struct StrokeDetector: Sendable {
             if dt > max(configuration.gapThreshold, 5 * max(sampleInterval, intervalEstimate)) { reset(emit: emit) }
         }
         intervalEstimate = sampleInterval
+        if let first = firstSample {
+            firstSample = nil
+            redesign(interval: sampleInterval, emit: emit)
+            accumulate(time: first.time, value: first.value, emit: emit)
+        }
         if designedInterval == 0 || abs(sampleInterval / designedInterval - 1) > 0.01 {
             redesign(interval: sampleInterval, emit: emit)
         }
@@ -132,9 +162,16 @@ public struct StrokeDetector: Sendable {
         let d = decimation
         let scale = 1 / Float(d)
         let centre = Double(d - 1) * 0.5
+        let base = UnsafeRawPointer(block.baseAddress!)
         while i + d <= n {
-            var sum: Float = 0
-            for k in 0..<d { sum += block[i + k] }
+            var k = 0
+            var lanes = SIMD4<Float>.zero
+            while k + 4 <= d {
+                lanes += base.loadUnaligned(fromByteOffset: (i + k) * 4, as: SIMD4<Float>.self)
+                k += 4
+            }
+            var sum = lanes.sum()
+            while k < d { sum += block[i + k]; k += 1 }
             step(time: startTime + (Double(i) + centre) * sampleInterval, value: sum * scale, emit: emit)
             i += d
         }
@@ -147,6 +184,7 @@ public struct StrokeDetector: Sendable {
     /// Ends the stream: a stroke whose drive is still in progress is emitted with what is known.
     public mutating func finish(emit: (StrokeEvent) -> Void) {
         if let event = overflow { emit(event); overflow = nil }
+        firstSample = nil
         if boxCount > 0 { flushBox(emit: emit) }
         if phase == .drive, let now = history.count > 0 ? history.time(history.count - 1) : nil {
             completeStroke(now: now, emit: emit)
@@ -188,6 +226,7 @@ public struct StrokeDetector: Sendable {
     private mutating func reset(emit: (StrokeEvent) -> Void) {
         if phase == .drive, history.count > 0 { completeStroke(now: history.time(history.count - 1), emit: emit) }
         boxSum = 0; boxTimeSum = 0; boxCount = 0
+        firstSample = nil
         intervalEstimate = 0
         designedInterval = 0
         filtersPrimed = false
@@ -200,6 +239,7 @@ public struct StrokeDetector: Sendable {
         lastCatch = nil
         lastFinish = -.infinity
         period = 0
+        updateThresholds()
     }
 
     // MARK: Internal-rate stage
@@ -218,17 +258,14 @@ public struct StrokeDetector: Sendable {
 
         switch phase {
         case .recovery:
-            if time - triggerTime > max(1.5 * period, 2) {
+            if time - triggerTime > decayAfter {
                 driveAmplitude *= amplitudeDecay
                 recoveryAmplitude *= amplitudeDecay
+                updateThresholds()
             }
-            let fraction = configuration.thresholdFraction
             if band < recoveryTrough { recoveryTrough = band }
-            if !armed && band < -max(0.5 * configuration.minimumDriveAmplitude, fraction * recoveryAmplitude) {
-                armed = true
-            }
-            if armed && band > max(configuration.minimumDriveAmplitude, fraction * driveAmplitude)
-                && time - triggerTime >= refractory {
+            if band < armThreshold { armed = true }
+            if armed && band > driveThreshold && time - triggerTime >= minimumTriggerInterval {
                 recogniseDrive(now: time)
             }
         case .drive:
@@ -237,7 +274,15 @@ public struct StrokeDetector: Sendable {
         }
     }
 
-    private var refractory: Seconds { max(0.8 * 60 / configuration.maximumRate, 0.5 * period) }
+    /// Recomputes the thresholds and the refractory period after the amplitudes or the period
+    /// changed.
+    private mutating func updateThresholds() {
+        let fraction = configuration.thresholdFraction
+        driveThreshold = max(configuration.minimumDriveAmplitude, fraction * driveAmplitude)
+        armThreshold = -max(0.5 * configuration.minimumDriveAmplitude, fraction * recoveryAmplitude)
+        minimumTriggerInterval = max(0.8 * 60 / configuration.maximumRate, 0.5 * period)
+        decayAfter = max(1.5 * period, 2)
+    }
 
     private mutating func recogniseDrive(now: Seconds) {
         phase = .drive
@@ -278,5 +323,6 @@ public struct StrokeDetector: Sendable {
         phase = .recovery
         armed = false
         recoveryTrough = 0
+        updateThresholds()
     }
 }

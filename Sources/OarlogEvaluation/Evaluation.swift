@@ -26,7 +26,10 @@ public enum Evaluation {
         rows += quiske(dataDirectory: dataDirectory)
         rows += nkLogbook(dataDirectory: dataDirectory)
         rows += speedCoach(dataDirectory: dataDirectory)
-        if simulated { rows += simulatedSessions() }
+        if simulated {
+            rows += simulatedSessions()
+            rows += simulatedWorkouts()
+        }
         return rows
     }
 
@@ -58,7 +61,9 @@ public enum Evaluation {
             let name = "quiske chained" + (rate.map { " @\(Int($0)) Hz" } ?? " (as recorded)")
             do {
                 var source = try QuiskeCurveReader(path: path, sampleRate: rate)
-                let truth = source.strokes.map(\.time)
+                // Every curve runs catch to catch; the first starts with the recording, after its
+                // catch dip, so only the later boundaries are observable catches.
+                let truth = Array(source.strokes.map(\.time).dropFirst())
                 let (_, collector) = try Pipeline.collect(&source, configuration: accelerometerOnly)
                 let match = StrokeMatch.match(detected: collector.strokes.map(\.stroke.catchTime), truth: truth, tolerance: quiskeTolerance)
                 rows.append(strokeRow(dataset: name, match: match, tolerance: quiskeTolerance))
@@ -76,7 +81,7 @@ public enum Evaluation {
         do {
             var source = try NKLogbookReader(path: dataDirectory + "/rowingdata/nk_logbook.csv")
             let (summary, collector) = try Pipeline.collect(&source)
-            var rows = [distanceRow(dataset: name, summary: summary, references: collector.references, tolerance: nkDistanceTolerance)]
+            var rows = [distanceRow(dataset: name, summary: summary, collector: collector, tolerance: nkDistanceTolerance)]
             // Per-stroke split: ours (from our GPS processing over the device's stroke times) against the device's pace.
             var deviceSplitAt: [Seconds: SecondsPer500m] = [:]
             for r in collector.references { if let s = r.split { deviceSplitAt[r.time] = s } }
@@ -106,7 +111,7 @@ public enum Evaluation {
         do {
             var source = try SpeedCoachReader(path: dataDirectory + "/rowingdata/SpeedCoach2Linkv1.27.csv")
             let (summary, collector) = try Pipeline.collect(&source)
-            return [distanceRow(dataset: name, summary: summary, references: collector.references, tolerance: speedCoachDistanceTolerance)]
+            return [distanceRow(dataset: name, summary: summary, collector: collector, tolerance: speedCoachDistanceTolerance)]
         } catch {
             return [.failure(dataset: name, check: "distance", "\(error)")]
         }
@@ -154,6 +159,31 @@ public enum Evaluation {
         return rows
     }
 
+    /// Full workouts: warm-up paddling, pieces from 18 to 40 spm, rests to a stop and standing
+    /// restarts — the detector must follow every change of rate and every restart.
+    public static func simulatedWorkouts(accelRates: [Hertz] = [25, 100], mountings: [String] = ["flat", "tilted", "upside-down"],
+                                         minutes: Double = 20) -> [EvaluationRow] {
+        var rows: [EvaluationRow] = []
+        for mountingName in mountings {
+            for accelRate in accelRates {
+                let name = "simulated workout \(mountingName) @\(Int(accelRate)) Hz, \(Int(minutes)) min with rests"
+                do {
+                    var configuration = try SimulationConfiguration.fromOptions(
+                        minutes: minutes, accelHz: accelRate, profile: "workout", mounting: mountingName, seed: UInt64(accelRate) &+ 77)
+                    configuration.gpsDropoutsPerHour = 4
+                    var simulator = try BoatSimulator(configuration: configuration)
+                    let (_, collector) = try Pipeline.collect(&simulator, configuration: accelerometerOnly)
+                    let match = StrokeMatch.match(detected: collector.strokes.map(\.stroke.catchTime),
+                                                  truth: simulator.groundTruth.strokes.map(\.catchTime), tolerance: simulatedTolerance)
+                    rows.append(strokeRow(dataset: name, match: match, tolerance: simulatedTolerance))
+                } catch {
+                    rows.append(.failure(dataset: name, check: "strokes", "\(error)"))
+                }
+            }
+        }
+        return rows
+    }
+
     // MARK: helpers
 
     static var accelerometerOnly: AnalyzerConfiguration {
@@ -174,8 +204,11 @@ public enum Evaluation {
             passed: match.missed == 0 && match.extra == 0 && match.truthCount > 0)
     }
 
-    static func distanceRow(dataset: String, summary: SessionSummary, references: [ReferenceStroke], tolerance: Double) -> EvaluationRow {
-        let device = references.compactMap(\.distance).max()
+    /// Our total distance against the device's: its session summary when the export has one,
+    /// else its distance at the last stroke.
+    static func distanceRow(dataset: String, summary: SessionSummary, collector: StrokeCollector, tolerance: Double) -> EvaluationRow {
+        let device = collector.metadata["device_total_distance_m"].flatMap(Double.init)
+            ?? collector.references.compactMap(\.distance).max()
         let ours = summary.distance
         var error: Double?
         if let device, let ours, device > 0 { error = (ours - device) / device }

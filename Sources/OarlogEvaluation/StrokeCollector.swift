@@ -7,12 +7,14 @@ import OarlogPipeline
 public final class StrokeCollector: PipelineSink {
     public private(set) var strokes: [StrokeMetrics] = []
     public private(set) var references: [ReferenceStroke] = []
+    public private(set) var metadata: [String: String] = [:]
     public init() {}
     public var wantsRawRecords: Bool { true }
     public func receive(_ event: PipelineEvent) {
         switch event {
         case .analysis(.stroke(let m)): strokes.append(m)
         case .record(.reference(let r)): references.append(r)
+        case .record(.metadata(let key, let value)): metadata[key] = value
         default: break
         }
     }

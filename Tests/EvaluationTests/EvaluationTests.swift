@@ -40,4 +40,8 @@ final class EvaluationTests: XCTestCase {
     func testSimulatedSessionsExactCountAndTiming() throws {
         try check(Evaluation.simulatedSessions())
     }
+
+    func testSimulatedWorkoutsWithRestsAndRestarts() throws {
+        try check(Evaluation.simulatedWorkouts())
+    }
 }

@@ -1,0 +1,72 @@
+import ArgumentParser
+import OarlogCore
+import OarlogDSP
+import OarlogPipeline
+import OarlogReport
+import OarlogTrace
+
+/// `oarlog replay TRACE`: runs a recorded trace through the pipeline and prints a summary.
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replay a recorded sensor trace through the pipeline and print a coxswain's summary.",
+        discussion: """
+            Examples:
+              oarlog replay samples/sim-workout.csv
+              oarlog replay trace.csv --strokes          one row per stroke
+              oarlog replay trace.csv --json --strokes   machine-readable, with the stroke list
+              oarlog replay trace.csv --realtime         paced by the trace clock (or --speed 10)
+            """
+    )
+
+    @Argument(help: "The trace file (native CSV, SpeedCoach CSV, NK LiNK Logbook CSV, Talos log, Quiske CSV).")
+    var trace: String
+
+    @Option(help: "The trace format: \(TraceFormat.allCases.map(\.rawValue).joined(separator: ", ")) (default: detected).")
+    var format: TraceFormat?
+
+    @Flag(help: "Print one row per stroke (with --json: include `stroke_list`).")
+    var strokes = false
+
+    @Flag(help: "Print one JSON object instead of tables.")
+    var json = false
+
+    @Flag(help: "Pace the replay by the trace clock (real time).")
+    var realtime = false
+
+    @Option(help: "Pace the replay at this many times real time (e.g. 10).")
+    var speed: Double?
+
+    @OptionGroup(title: "Analysis")
+    var analysis: AnalysisOptions
+
+    func validate() throws {
+        if let speed, !(speed > 0 && speed.isFinite) {
+            throw ValidationError("--speed must be a positive number, e.g. --speed 10")
+        }
+    }
+
+    func run() throws {
+        SignalFlag.install()
+        var source = try openTrace(trace, format: format)
+        let facts = SessionFacts()
+        var sinks: [any PipelineSink] = [facts]
+        if json {
+            sinks.append(JSONReportSink(source: trace, includeStrokes: strokes, facts: facts) { StandardStreams.write($0) })
+        } else if strokes {
+            sinks.append(StrokeTablePrinter { StandardStreams.write($0 + "\n") })
+        }
+        if let progress = ProgressReporter.ifTerminal() { sinks.append(progress) }
+        let pacing: Pacing = speed.map { .clock(speed: $0) } ?? (realtime ? .clock(speed: 1) : .asFastAsPossible)
+        var pipeline = Pipeline(analyzer: RowingAnalyzer(configuration: try analysis.analyzerConfiguration()), sinks: sinks, pacing: pacing)
+        let summary = try pipeline.run(&source, shouldStop: { SignalFlag.interrupted })
+        if json {
+            StandardStreams.write("\n")
+        } else {
+            if strokes { StandardStreams.write("\n") }
+            StandardStreams.write(SummaryTable.render(title: "Oarlog replay — \(trace)", summary: summary, facts: facts))
+        }
+        reportSkips(of: source, path: trace)
+    }
+}
+
+extension TraceFormat: ExpressibleByArgument {}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import OarlogCore
+import OarlogReport
+import OarlogSimulator
+import OarlogTrace
+
+/// `oarlog simulate`: writes a simulated session as a native trace plus its ground truth.
+struct Simulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Simulate a rowing session: a native CSV trace and a ground-truth file beside it.",
+        discussion: """
+            Example: oarlog simulate --minutes 10 --rate 24 --accel-hz 100 --gps-hz 1 -o sim.csv
+            writes sim.csv (replay it with `oarlog replay sim.csv`) and sim.truth.csv (every stroke's
+            catch time, rate, drive and recovery, and the true distance). See docs/SIMULATOR.md.
+            """
+    )
+
+    @Option(help: "Session length in minutes.")
+    var minutes: Double = 10
+
+    @Option(help: "Stroke rate (spm) for the constant profile.")
+    var rate: Double = 24
+
+    @Option(help: "Profile: constant, workout (warm-up, pieces 18–40 spm, rests), ladder, or a list such as 300:18@0.5,60:rest,120:24.")
+    var profile: String = "constant"
+
+    @Option(name: .customLong("accel-hz"), help: "Accelerometer sample rate (Hz).")
+    var accelHz: Double = 100
+
+    @Option(name: .customLong("gps-hz"), help: "GPS fix rate (Hz).")
+    var gpsHz: Double = 1
+
+    @Option(help: "Sensor mounting: flat, upright, tilted, upside-down, or yaw=30,pitch=-80,roll=10.")
+    var mounting: String = "flat"
+
+    @Option(help: "Sensor noise: none, low, normal, high or a multiplier.")
+    var noise: String = "normal"
+
+    @Option(name: .customLong("gps-dropouts"), help: "Mean GPS outages per hour.")
+    var gpsDropouts: Double = 4
+
+    @Option(help: "Random seed (the same seed gives the same session).")
+    var seed: UInt64 = 1
+
+    @Option(name: .shortAndLong, help: "The trace file to write (the truth goes beside it as NAME.truth.csv).")
+    var output: String
+
+    @Option(name: .customLong("start-utc"), help: "UTC of the start, ISO 8601 (e.g. 2026-05-02T07:00:00Z).")
+    var startUTC: String?
+
+    @Option(help: "Heading at the start, degrees from true north.")
+    var heading: Double?
+
+    @Option(help: "Course shape: straight or curving.")
+    var course: String?
+
+    func run() throws {
+        let configuration = try SimulationConfiguration.fromOptions(
+            minutes: minutes, rate: rate, accelHz: accelHz, gpsHz: gpsHz, profile: profile, mounting: mounting,
+            seed: seed, noise: noise, startUTC: startUTC, heading: heading, course: course, dropoutsPerHour: gpsDropouts)
+        try configuration.validate()
+        // Only the recent strokes are kept in memory: the truth file is written as the session goes.
+        var simulator = try BoatSimulator(configuration: configuration, truthRetention: .recent(64))
+        var trace = try TraceWriter(path: output, metadata: [])
+        let truthPath = GroundTruthWriter.truthPath(forTracePath: output)
+        var records = 0
+        let truth = try simulator.run(truthPath: truthPath) { record in
+            try trace.write(record)
+            records += 1
+        }
+        try trace.close()
+        StandardStreams.error("wrote \(output) (\(records) records) and \(truthPath): \(truth.strokeCount) strokes, "
+                              + RowingFormat.distance(truth.distance) + " in " + RowingFormat.duration(truth.elapsed) + "\n")
+    }
+}
