@@ -13,9 +13,11 @@ let package = Package(
         .library(name: "OarlogSimulator", targets: ["OarlogSimulator"]),
         .library(name: "OarlogReport", targets: ["OarlogReport"]),
         .library(name: "OarlogGPS", targets: ["OarlogGPS"]),
+        .library(name: "OarlogFences", targets: ["OarlogFences"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // Value types shared by everything: time, samples, fixes, strokes, units, geodesy. No I/O.
@@ -24,12 +26,14 @@ let package = Package(
         .target(name: "OarlogDSP", dependencies: ["OarlogCore"]),
         // Trace input/output: the native CSV trace and the foreign formats (SpeedCoach, NK LiNK, Talos).
         .target(name: "OarlogTrace", dependencies: ["OarlogCore"]),
+        // Geofences, timing gates and courses: GeoJSON fences, the streaming FenceMonitor, CourseTracker.
+        .target(name: "OarlogFences", dependencies: ["OarlogCore"]),
         // Sources merged in time order, the DSP applied, events fanned out to sinks.
-        .target(name: "OarlogPipeline", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace"]),
+        .target(name: "OarlogPipeline", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences"]),
         // A rowing-boat simulator with ground truth, for tests, demos and benchmarks.
         .target(name: "OarlogSimulator", dependencies: ["OarlogCore", "OarlogTrace"]),
         // What a person reads: split/time formatting, the summary and stroke tables, JSON reports.
-        .target(name: "OarlogReport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline"]),
+        .target(name: "OarlogReport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogFences"]),
         // The accuracy evaluation on real recordings and simulated sessions (`oarlog evaluate`, EvaluationTests).
         .target(name: "OarlogEvaluation", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator"]),
         // libgps (Debian libgps-dev) behind a shim header that hides gpsd API differences.
@@ -40,6 +44,7 @@ let package = Package(
             name: "oarlog",
             dependencies: [
                 "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS",
+                "OarlogFences",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -52,5 +57,9 @@ let package = Package(
         .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogTrace", "OarlogGPS"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "EvaluationTests", dependencies: ["OarlogCore", "OarlogEvaluation"]),
+        .testTarget(name: "OarlogFencesTests", dependencies: [
+            "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogFences", "OarlogReport",
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
     ]
 )

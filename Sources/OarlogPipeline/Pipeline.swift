@@ -1,5 +1,6 @@
 import OarlogCore
 import OarlogDSP
+import OarlogFences
 
 /// The streaming rowing pipeline: one source of records in time order (a replay, a merge of live
 /// device readers) → the DSP (`RowingAnalyzer`) → every sink. The same code runs live, in replay
@@ -8,15 +9,20 @@ public struct Pipeline {
     public var analyzer: RowingAnalyzer
     public var sinks: [any PipelineSink]
     public var pacer: Pacer
+    /// The optional geofence stage: fed every fix and every completed stroke; its events go to
+    /// the sinks as `.fence`. Its statistics (rejected crossings…) stay readable after `run`.
+    public var fences: FenceMonitor?
     /// Records seen, by kind (for progress and statistics).
     public private(set) var recordCount = 0
     /// Trace time of the latest record.
     public private(set) var latestTime: Seconds?
 
-    public init(analyzer: RowingAnalyzer = RowingAnalyzer(), sinks: [any PipelineSink] = [], pacing: Pacing = .asFastAsPossible) {
+    public init(analyzer: RowingAnalyzer = RowingAnalyzer(), sinks: [any PipelineSink] = [], pacing: Pacing = .asFastAsPossible,
+                fences: FenceMonitor? = nil) {
         self.analyzer = analyzer
         self.sinks = sinks
         self.pacer = Pacer(pacing)
+        self.fences = fences
     }
 
     /// Runs the source to its end and returns the session's summary. `shouldStop` is polled
@@ -26,7 +32,19 @@ public struct Pipeline {
         let rawSinks = sinks.filter { $0.wantsRawRecords }
         let allSinks = sinks
         var sinkError: Error?
+        let emitFence: (FenceEvent) -> Void = { event in
+            guard sinkError == nil else { return }
+            do {
+                for sink in allSinks { try sink.receive(.fence(event)) }
+            } catch {
+                sinkError = error
+            }
+        }
+        // The fence monitor lives in a local while the run goes on (the closures below cannot
+        // capture `self`); it is put back at the end.
+        var monitor = fences
         let emit: (AnalyzerEvent) -> Void = { event in
+            if case .stroke(let metrics) = event { monitor?.stroke(metrics) }
             guard sinkError == nil else { return }
             do {
                 for sink in allSinks { try sink.receive(.analysis(event)) }
@@ -34,6 +52,7 @@ public struct Pipeline {
                 sinkError = error
             }
         }
+        defer { fences = monitor }
         while let record = try source.next() {
             recordCount &+= 1
             if let t = record.time {
@@ -41,6 +60,7 @@ public struct Pipeline {
                 latestTime = t
             }
             analyzer.process(record, emit: emit)
+            if case .fix(let fix) = record { monitor?.process(fix, emit: emitFence) }
             if !rawSinks.isEmpty {
                 for sink in rawSinks { try sink.receive(.record(record)) }
             }
@@ -48,6 +68,7 @@ public struct Pipeline {
             if shouldStop() { break }
         }
         analyzer.finish(emit: emit)
+        monitor?.finish(emit: emitFence)
         if let sinkError { throw sinkError }
         let summary = analyzer.summary
         for sink in allSinks { try sink.finish(summary: summary) }

@@ -1,11 +1,14 @@
 import OarlogCore
 import OarlogDSP
+import OarlogFences
 
 /// What flows from the pipeline to its sinks: the raw records as they arrived (for a recorder or
 /// a live plot) and what the DSP concluded from them.
 public enum PipelineEvent: Sendable, Equatable {
     case record(TraceRecord)
     case analysis(AnalyzerEvent)
+    /// Geofence, gate and course events (only when the pipeline has a fence monitor).
+    case fence(FenceEvent)
 }
 
 /// A consumer of pipeline events: a terminal display, a JSON writer, a session recorder.

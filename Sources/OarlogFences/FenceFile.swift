@@ -1,0 +1,247 @@
+import OarlogCore
+
+/// Something wrong in a fence file: which file, which feature (index and name) and what.
+public struct FenceFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    /// The feature concerned (`nil` for a problem with the file as a whole).
+    public var feature: FenceID?
+    public var message: String
+    public init(file: String, feature: FenceID?, _ message: String) {
+        self.file = file
+        self.feature = feature
+        self.message = message
+    }
+    public var description: String {
+        if let feature { return "\(file): feature \(feature.index) '\(feature.name)': \(message)" }
+        return "\(file): \(message)"
+    }
+}
+
+/// The fences (and the course, if its gates have roles) that a GeoJSON file defines.
+///
+/// Accepted: a `FeatureCollection` (or one `Feature`) whose features are
+/// - `Point` with `radius_m` > 0: a circular area;
+/// - `Polygon` (outer ring and holes; rings closed, at least 4 positions, not self-intersecting):
+///   an area;
+/// - `LineString` (2 positions or more): a gate, with `direction_deg` (the bearing the boat must
+///   travel, ±90°) or none/`"direction": "either"`, and `role` `start` / `marker` / `finish` and
+///   optionally `distance_m` (from the start line) to make it part of the course.
+/// Areas take `dwell_s` and `hysteresis_m`. Every feature takes `name`. Other properties (map tool
+/// styling) are ignored. Positions are GeoJSON's [longitude, latitude(, altitude)].
+public struct FenceFile: Sendable, Equatable {
+    public var fences: [Fence]
+    public var course: Course?
+
+    public init(fences: [Fence], course: Course?) {
+        self.fences = fences
+        self.course = course
+    }
+
+    /// Parses GeoJSON text; `file` names it in errors.
+    public static func parse(_ text: String, file: String = "<fences>") throws -> FenceFile {
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(text)
+        } catch let error as JSONSyntaxError {
+            throw FenceFileError(file: file, feature: nil, "not valid JSON: \(error)")
+        }
+        let features: [JSONValue]
+        switch root["type"] {
+        case .string("FeatureCollection"):
+            guard case .array(let list)? = root["features"] else {
+                throw FenceFileError(file: file, feature: nil, "a FeatureCollection needs a \"features\" array")
+            }
+            features = list
+        case .string("Feature"):
+            features = [root]
+        case .string(let other):
+            throw FenceFileError(file: file, feature: nil, "expected a FeatureCollection or a Feature, got type \"\(other)\"")
+        default:
+            throw FenceFileError(file: file, feature: nil, "expected a GeoJSON object with \"type\": \"FeatureCollection\"")
+        }
+        var fences: [Fence] = []
+        for (index, feature) in features.enumerated() {
+            fences.append(try FenceParsing(file: file, index: index, feature: feature).fence())
+        }
+        var courseName = "course"
+        if case .string(let n)? = root["name"] { courseName = n }
+        return FenceFile(fences: fences, course: try makeCourse(fences, name: courseName, file: file))
+    }
+
+    /// The course the fences' gate roles define (`nil` when no gate has a role).
+    public func courseFromRoles(name: String = "course", file: String = "<fences>") throws -> Course? {
+        try Self.makeCourse(fences, name: name, file: file)
+    }
+
+    /// The course formed by the gates with a `role`: start, markers (by `distance_m` when every
+    /// marker has one, else in file order), finish. Distances from `distance_m`, else measured
+    /// between the gates' midpoints.
+    static func makeCourse(_ fences: [Fence], name: String, file: String) throws -> Course? {
+        let gates = fences.filter { $0.courseRole != nil }
+        guard !gates.isEmpty else { return nil }
+        let starts = gates.filter { $0.courseRole == .start }
+        let finishes = gates.filter { $0.courseRole == .finish }
+        guard starts.count == 1 else {
+            throw FenceFileError(file: file, feature: starts.dropFirst().first?.id,
+                                 starts.isEmpty ? "the course has no gate with \"role\": \"start\""
+                                               : "the course has more than one start gate")
+        }
+        guard finishes.count == 1 else {
+            throw FenceFileError(file: file, feature: finishes.dropFirst().first?.id,
+                                 finishes.isEmpty ? "the course has no gate with \"role\": \"finish\""
+                                                  : "the course has more than one finish gate")
+        }
+        var markers = gates.filter { $0.courseRole == .marker }
+        if markers.allSatisfy({ $0.courseDistance != nil }) {
+            markers.sort { $0.courseDistance! < $1.courseDistance! }
+        }
+        let ordered = [starts[0]] + markers + [finishes[0]]
+        var distances: [Metres] = []
+        if ordered.dropFirst().allSatisfy({ $0.courseDistance != nil }) {
+            distances = ordered.map { $0.courseRole == .start ? ($0.courseDistance ?? 0) : $0.courseDistance! }
+            let origin = distances[0]
+            distances = distances.map { $0 - origin }
+        } else {
+            var total: Metres = 0
+            distances = [0]
+            for k in 1..<ordered.count {
+                total += Geodesy.distance(from: midpoint(ordered[k - 1]), to: midpoint(ordered[k]))
+                distances.append(total)
+            }
+        }
+        for k in 1..<ordered.count where distances[k] <= distances[k - 1] {
+            throw FenceFileError(file: file, feature: ordered[k].id,
+                                 "course distance \(distances[k]) m is not beyond the previous gate's \(distances[k - 1]) m")
+        }
+        return Course(name: name, gates: ordered.map(\.id), distances: distances)
+    }
+
+    /// The middle of a gate line (its point halfway along, in its tangent plane).
+    static func midpoint(_ fence: Fence) -> GeoPoint {
+        guard case .gate(let line, _) = fence.shape else { return GeoPoint(latitude: 0, longitude: 0) }
+        let plane = LocalTangentPlane(origin: line[0])
+        let end = plane.project(line[line.count - 1])
+        return plane.unproject(east: end.east / 2, north: end.north / 2)
+    }
+}
+
+/// Reads one GeoJSON feature into a fence, naming it in every error.
+private struct FenceParsing {
+    let file: String
+    let index: Int
+    let feature: JSONValue
+    let id: FenceID
+
+    init(file: String, index: Int, feature: JSONValue) {
+        self.file = file
+        self.index = index
+        self.feature = feature
+        var name = "feature \(index)"
+        if case .string(let n)? = feature["properties"]?["name"], !n.isEmpty { name = n }
+        id = FenceID(index: index, name: name)
+    }
+
+    func failure(_ message: String) -> FenceFileError { FenceFileError(file: file, feature: id, message) }
+
+    func number(_ key: String) throws -> Double? {
+        guard let value = feature["properties"]?[key], value != .null else { return nil }
+        guard case .number(let x) = value else { throw failure("property \(key) must be a number, got \(value.typeName)") }
+        return x
+    }
+
+    func fence() throws -> Fence {
+        guard case .string("Feature")? = feature["type"] else { throw failure("expected \"type\": \"Feature\"") }
+        if let p = feature["properties"], p != .null, case .object = p {} else if let p = feature["properties"], p != .null {
+            throw failure("properties must be an object, got \(p.typeName)")
+        }
+        guard let geometry = feature["geometry"], case .object = geometry else { throw failure("has no geometry") }
+        guard case .string(let type)? = geometry["type"] else { throw failure("geometry has no type") }
+        guard let coordinates = geometry["coordinates"] else { throw failure("geometry has no coordinates") }
+        let dwell = try number("dwell_s")
+        let hysteresis = try number("hysteresis_m")
+        if let dwell, !(dwell >= 0) { throw failure("dwell_s must be ≥ 0, got \(dwell)") }
+        if let hysteresis, !(hysteresis >= 0) { throw failure("hysteresis_m must be ≥ 0, got \(hysteresis)") }
+        switch type {
+        case "Point":
+            let centre = try position(coordinates, what: "the point")
+            guard let radius = try number("radius_m") else {
+                throw failure("a Point fence needs a radius_m property (the circle's radius in metres)")
+            }
+            guard radius > 0, radius.isFinite else { throw failure("radius_m must be > 0, got \(radius)") }
+            return Fence(id: id, shape: .circle(centre: centre, radius: radius), dwellTime: dwell, hysteresis: hysteresis)
+        case "Polygon":
+            guard case .array(let ringValues) = coordinates, !ringValues.isEmpty else {
+                throw failure("Polygon coordinates must be an array of rings")
+            }
+            var rings: [[GeoPoint]] = []
+            for (k, ringValue) in ringValues.enumerated() {
+                rings.append(try ring(ringValue, what: k == 0 ? "the outer ring" : "hole \(k)"))
+            }
+            return Fence(id: id, shape: .polygon(outer: rings[0], holes: Array(rings.dropFirst())),
+                         dwellTime: dwell, hysteresis: hysteresis)
+        case "LineString":
+            guard case .array(let values) = coordinates else { throw failure("LineString coordinates must be an array of positions") }
+            let line = try values.enumerated().map { try position($1, what: "position \($0)") }
+            guard line.count >= 2 else { throw failure("a gate LineString needs at least 2 positions, got \(line.count)") }
+            let plane = LocalTangentPlane(origin: line[0])
+            for k in 1..<line.count {
+                let a = plane.project(line[k - 1]), b = plane.project(line[k])
+                let length = ((a.east - b.east) * (a.east - b.east) + (a.north - b.north) * (a.north - b.north)).squareRoot()
+                guard length > 0.01 else { throw failure("positions \(k - 1) and \(k) of the gate are the same point") }
+            }
+            var direction = GateDirection.either
+            if let bearing = try number("direction_deg") {
+                guard bearing.isFinite else { throw failure("direction_deg must be a finite bearing") }
+                direction = .bearing(Geodesy.normalizedBearing(bearing))
+            } else if let d = feature["properties"]?["direction"], d != .null, d != .string("either") {
+                throw failure("direction must be \"either\" (or give direction_deg, the bearing of travel)")
+            }
+            var role: CourseRole?
+            if let r = feature["properties"]?["role"], r != .null {
+                guard case .string(let text) = r, let parsed = CourseRole(rawValue: text.lowercased()) else {
+                    throw failure("role must be \"start\", \"marker\" or \"finish\"")
+                }
+                role = parsed
+            }
+            let distance = try number("distance_m")
+            if let distance, !(distance >= 0) { throw failure("distance_m must be ≥ 0, got \(distance)") }
+            if dwell != nil { throw failure("dwell_s applies to areas, not to a gate line") }
+            return Fence(id: id, shape: .gate(line: line, direction: direction), hysteresis: hysteresis,
+                         courseRole: role, courseDistance: distance)
+        case "MultiPolygon", "MultiPoint", "MultiLineString", "GeometryCollection":
+            throw failure("geometry type \(type) is not supported: split it into one feature per part")
+        default:
+            throw failure("unknown geometry type \"\(type)\"")
+        }
+    }
+
+    func position(_ value: JSONValue, what: String) throws -> GeoPoint {
+        guard case .array(let xs) = value, xs.count >= 2, case .number(let lon) = xs[0], case .number(let lat) = xs[1] else {
+            throw failure("\(what) is not a [longitude, latitude] position")
+        }
+        guard (-180...180).contains(lon), (-90...90).contains(lat) else {
+            throw failure("\(what) [\(lon), \(lat)] is out of range (GeoJSON positions are [longitude, latitude])")
+        }
+        return GeoPoint(latitude: lat, longitude: lon)
+    }
+
+    func ring(_ value: JSONValue, what: String) throws -> [GeoPoint] {
+        guard case .array(let values) = value else { throw failure("\(what) is not an array of positions") }
+        var points = try values.enumerated().map { try position($1, what: "\(what) position \($0)") }
+        guard points.count >= 4 else { throw failure("\(what) has \(points.count) positions; a closed ring needs at least 4") }
+        guard points.first == points.last else {
+            throw failure("\(what) is not closed: its last position must repeat the first")
+        }
+        points.removeLast()
+        let plane = LocalTangentPlane(origin: points[0])
+        let flat = points.map { p -> PlanePoint in
+            let (e, n) = plane.project(p)
+            return PlanePoint(east: e, north: n)
+        }
+        if let (a, b) = PlaneGeometry.firstSelfIntersection(flat) {
+            throw failure("\(what) intersects itself (edges \(a) and \(b) cross)")
+        }
+        if abs(PlaneGeometry.doubleSignedArea(flat)) < 1e-6 { throw failure("\(what) has no area") }
+        return points
+    }
+}
