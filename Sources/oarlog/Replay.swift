@@ -1,6 +1,7 @@
 import ArgumentParser
 import OarlogCore
 import OarlogDSP
+import OarlogFences
 import OarlogPipeline
 import OarlogReport
 import OarlogTrace
@@ -36,6 +37,9 @@ struct Replay: ParsableCommand {
     @Option(help: "Pace the replay at this many times real time (e.g. 10).")
     var speed: Double?
 
+    @Option(help: "GeoJSON fences or a course (docs/FENCES.md): show enter/exit/dwell and gate crossings as they happen.")
+    var fences: String?
+
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
 
@@ -55,9 +59,11 @@ struct Replay: ParsableCommand {
         } else if strokes {
             sinks.append(StrokeTablePrinter { StandardStreams.write($0 + "\n") })
         }
+        let monitor = try fences.map { FenceMonitor(try FenceFile.load(path: $0)) }
+        if monitor != nil && !json { sinks.append(FenceEventPrinter { StandardStreams.write($0 + "\n") }) }
         if let progress = ProgressReporter.ifTerminal() { sinks.append(progress) }
         let pacing: Pacing = speed.map { .clock(speed: $0) } ?? (realtime ? .clock(speed: 1) : .asFastAsPossible)
-        var pipeline = Pipeline(analyzer: RowingAnalyzer(configuration: try analysis.analyzerConfiguration()), sinks: sinks, pacing: pacing)
+        var pipeline = Pipeline(analyzer: RowingAnalyzer(configuration: try analysis.analyzerConfiguration()), sinks: sinks, pacing: pacing, fences: monitor)
         let summary = try pipeline.run(&source, shouldStop: { SignalFlag.interrupted })
         if json {
             StandardStreams.write("\n")
@@ -66,6 +72,9 @@ struct Replay: ParsableCommand {
             StandardStreams.write(SummaryTable.render(title: "Oarlog replay — \(trace)", summary: summary, facts: facts))
         }
         reportSkips(of: source, path: trace)
+        if let statistics = pipeline.fences?.statistics, statistics.rejectedCrossings > 0 {
+            StandardStreams.error("note: \(statistics.rejectedCrossings) gate crossings rejected (implausible gap or jump between fixes)\n")
+        }
     }
 }
 
