@@ -1,20 +1,309 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OarlogCore
 
-/// Tuning of the stroke detector. Defaults suit 14–45 spm at 25 Hz–1 kHz.
-public struct StrokeDetectorConfiguration: Sendable, Equatable {
-    public init() {}
-}
-
 /// Finds strokes in the boat's surge (fore-aft) acceleration, sample by sample.
-/// STUB: the real detector replaces this file.
+///
+/// How it works:
+/// 1. The input is averaged over blocks of `D` samples down to about `internalRate` (the stroke
+///    band is below 2 Hz, so nothing of value is lost and the rest is cheap). The sample rate is
+///    estimated from the timestamps and followed as it changes; a time gap resets the detector.
+/// 2. A band-pass (two Butterworth biquads, `bandLow`…`bandHigh`) turns each stroke into one
+///    clean cycle: a negative lobe over the late recovery and the catch dip, a positive lobe over
+///    the drive.
+/// 3. A drive is recognised when the band-passed signal, having first fallen below the
+///    recovery threshold, rises above the drive threshold — both a fraction of the recent
+///    amplitudes, never below `minimumDriveAmplitude` — and at least a refractory period (half
+///    the recent stroke period, at least 80 % of the shortest period) after the last drive.
+/// 4. The catch is then timed on the un-filtered (decimated) signal kept in a short history:
+///    the minimum of the catch dip just before the drive, with a zero-delay [1 2 1] smoothing
+///    and parabolic interpolation, so its time carries no filter delay.
+/// 5. When the band-passed drive lobe ends, the stroke is emitted with its drive duration
+///    (catch to the first fall of the acceleration below its running mean after the drive's
+///    peak), the peak acceleration and the rate from the previous catch.
+///
+/// The event is emitted at the end of the drive, so `recoveryDuration` is `nil`; use
+/// `StrokeEvent.completed(nextCatch:)` when the next stroke arrives.
 public struct StrokeDetector: Sendable {
-    public var configuration: StrokeDetectorConfiguration
+    public let configuration: StrokeDetectorConfiguration
+
+    private enum Phase: Sendable { case recovery, drive }
+
+    // Input stage.
+    private var lastInputTime: Seconds = -.infinity
+    private var intervalEstimate: Seconds = 0        // 0 = unknown
+    private var designedInterval: Seconds = 0        // input interval the filters are designed for
+    private var decimation = 1
+    private var boxSum: Float = 0
+    private var boxTimeSum: Seconds = 0
+    private var boxCount = 0
+    private var firstSample: (time: Seconds, value: Float)? = nil
+
+    // Internal-rate stage.
+    private var highPass = Biquad(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
+    private var lowPass = Biquad(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
+    private var filtersPrimed = false
+    private var level: Float = 0                  // slow running mean of the surge
+    private var levelAlpha: Float = 0.01
+    private var amplitudeDecay: Float = 1          // per internal sample, once strokes stop
+    private var history = StrokeSignalHistory()
+    private var phase = Phase.recovery
+    private var armed = false
+    private var drivePeak: Float = 0               // band-passed, this drive
+    private var recoveryTrough: Float = 0          // band-passed, this recovery (negative)
+    private var driveAmplitude: Float = 0          // remembered, band-passed
+    private var recoveryAmplitude: Float = 0
+    private var triggerTime: Seconds = -.infinity
+    private var pendingCatch: (time: Seconds, index: Int) = (0, 0)
+    private var lastCatch: Seconds? = nil
+    private var lastFinish: Seconds = -.infinity
+    private var period: Seconds = 0                // recent catch-to-catch period, 0 = unknown
+    private var overflow: StrokeEvent? = nil
+
+    /// Strokes emitted so far.
+    public private(set) var strokeCount = 0
+
     public init(configuration: StrokeDetectorConfiguration = .init()) {
         self.configuration = configuration
     }
+
+    /// The input sample rate the detector currently assumes (from the timestamps), if known.
+    public var estimatedSampleRate: Hertz? { intervalEstimate > 0 ? 1 / intervalEstimate : nil }
+
+    // MARK: Public entry points
+
     /// Feeds one surge sample (m/s², gravity removed, positive = boat speeding up).
-    /// Returns a stroke when one has been recognised.
+    /// Returns a stroke when one has been recognised. Samples whose time does not advance are
+    /// ignored.
     public mutating func process(time: Seconds, surge: MetresPerSecondSquared) -> StrokeEvent? {
-        nil
+        var result = overflow
+        var extra: StrokeEvent? = nil
+        overflow = nil
+        process(time: time, surge: surge) { event in
+            if result == nil { result = event } else { extra = event }
+        }
+        overflow = extra
+        return result
+    }
+
+    /// Feeds one surge sample; `emit` is called for each stroke recognised.
+    public mutating func process(time: Seconds, surge: MetresPerSecondSquared, emit: (StrokeEvent) -> Void) {
+        let dt = time - lastInputTime
+        guard dt > 0, surge.isFinite else { return }
+        if !lastInputTime.isFinite || designedInterval == 0 && dt > configuration.gapThreshold {
+            // The first sample (after a start or a gap) waits for the second: the interval
+            // between them sets the decimation before anything is filtered.
+            if lastInputTime.isFinite { reset(emit: emit) }
+            firstSample = (time, surge)
+            lastInputTime = time
+            return
+        }
+        if let first = firstSample {
+            firstSample = nil
+            intervalEstimate = dt
+            redesign(interval: dt, emit: emit)
+            accumulate(time: first.time, value: first.value, emit: emit)
+        } else if dt > gapLimit {
+            reset(emit: emit)
+            firstSample = (time, surge)
+            lastInputTime = time
+            return
+        } else {
+            let clamped = min(dt, 2 * intervalEstimate)
+            intervalEstimate += 0.1 * (clamped - intervalEstimate)
+            if abs(intervalEstimate / designedInterval - 1) > 0.25 { redesign(interval: intervalEstimate, emit: emit) }
+        }
+        lastInputTime = time
+        accumulate(time: time, value: surge, emit: emit)
+    }
+
+    @inline(__always)
+    private mutating func accumulate(time: Seconds, value: Float, emit: (StrokeEvent) -> Void) {
+        boxSum += value
+        boxTimeSum += time
+        boxCount += 1
+        if boxCount >= decimation { flushBox(emit: emit) }
+    }
+
+    /// Feeds a block of uniformly sampled surge values (m/s²): sample `i` is at
+    /// `startTime + i * sampleInterval`. The fast path for recorded data.
+    public mutating func process(block: UnsafeBufferPointer<Float>, startTime: Seconds,
+                                 sampleInterval: Seconds, emit: (StrokeEvent) -> Void) {
+        guard block.count > 0, sampleInterval > 0 else { return }
+        if lastInputTime.isFinite {
+            let dt = startTime - lastInputTime
+            if dt <= 0 { return }
+            if dt > max(configuration.gapThreshold, 5 * max(sampleInterval, intervalEstimate)) { reset(emit: emit) }
+        }
+        intervalEstimate = sampleInterval
+        if let first = firstSample {
+            firstSample = nil
+            redesign(interval: sampleInterval, emit: emit)
+            accumulate(time: first.time, value: first.value, emit: emit)
+        }
+        if designedInterval == 0 || abs(sampleInterval / designedInterval - 1) > 0.01 {
+            redesign(interval: sampleInterval, emit: emit)
+        }
+        let n = block.count
+        var i = 0
+        // Complete a box left over from the previous call.
+        while boxCount > 0 && i < n {
+            boxSum += block[i]; boxTimeSum += startTime + Double(i) * sampleInterval; boxCount += 1; i += 1
+            if boxCount >= decimation { flushBox(emit: emit) }
+        }
+        let d = decimation
+        let scale = 1 / Float(d)
+        let centre = Double(d - 1) * 0.5
+        while i + d <= n {
+            var sum: Float = 0
+            for k in 0..<d { sum += block[i + k] }
+            step(time: startTime + (Double(i) + centre) * sampleInterval, value: sum * scale, emit: emit)
+            i += d
+        }
+        while i < n {
+            boxSum += block[i]; boxTimeSum += startTime + Double(i) * sampleInterval; boxCount += 1; i += 1
+        }
+        lastInputTime = startTime + Double(n - 1) * sampleInterval
+    }
+
+    /// Ends the stream: a stroke whose drive is still in progress is emitted with what is known.
+    public mutating func finish(emit: (StrokeEvent) -> Void) {
+        if let event = overflow { emit(event); overflow = nil }
+        firstSample = nil
+        if boxCount > 0 { flushBox(emit: emit) }
+        if phase == .drive, let now = history.count > 0 ? history.time(history.count - 1) : nil {
+            completeStroke(now: now, emit: emit)
+        }
+    }
+
+    // MARK: Input stage
+
+    private var gapLimit: Seconds { max(configuration.gapThreshold, 5 * intervalEstimate) }
+
+    private mutating func flushBox(emit: (StrokeEvent) -> Void) {
+        let n = Float(boxCount)
+        let value = boxSum / n
+        let time = boxTimeSum / Double(boxCount)
+        boxSum = 0; boxTimeSum = 0; boxCount = 0
+        if designedInterval == 0 { redesign(interval: intervalEstimate > 0 ? intervalEstimate : 1 / configuration.internalRate, emit: emit) }
+        step(time: time, value: value, emit: emit)
+    }
+
+    /// Chooses the decimation for the input interval and designs the filters for the resulting
+    /// internal rate. Filter state is kept (a rate change mid-stream is not a gap).
+    private mutating func redesign(interval: Seconds, emit: (StrokeEvent) -> Void) {
+        if boxCount > 0 {
+            let pendingValue = boxSum / Float(boxCount), pendingTime = boxTimeSum / Double(boxCount)
+            boxSum = 0; boxTimeSum = 0; boxCount = 0
+            if designedInterval > 0 { step(time: pendingTime, value: pendingValue, emit: emit) }
+        }
+        designedInterval = interval
+        decimation = max(1, Int((1 / (interval * configuration.internalRate)).rounded(.down)))
+        let internalRate = 1 / (interval * Double(decimation))
+        highPass.setCoefficients(from: .highPass(cutoff: configuration.bandLow, sampleRate: internalRate))
+        lowPass.setCoefficients(from: .lowPass(cutoff: configuration.bandHigh, sampleRate: internalRate))
+        levelAlpha = Float(1 - exp(-1 / (internalRate * 4)))  // 4 s running mean
+        amplitudeDecay = Float(exp(-1 / (internalRate * configuration.amplitudeDecayTime)))
+    }
+
+    /// Forgets the signal (a gap): a drive in progress is emitted with what is known; the stroke
+    /// count carries on, the next stroke has no rate.
+    private mutating func reset(emit: (StrokeEvent) -> Void) {
+        if phase == .drive, history.count > 0 { completeStroke(now: history.time(history.count - 1), emit: emit) }
+        boxSum = 0; boxTimeSum = 0; boxCount = 0
+        firstSample = nil
+        intervalEstimate = 0
+        designedInterval = 0
+        filtersPrimed = false
+        history.removeAll()
+        phase = .recovery
+        armed = false
+        drivePeak = 0; recoveryTrough = 0
+        driveAmplitude = 0; recoveryAmplitude = 0
+        triggerTime = -.infinity
+        lastCatch = nil
+        lastFinish = -.infinity
+        period = 0
+    }
+
+    // MARK: Internal-rate stage
+
+    @inline(__always)
+    private mutating func step(time: Seconds, value: Float, emit: (StrokeEvent) -> Void) {
+        if !filtersPrimed {
+            highPass.settle(at: value)
+            lowPass.settle(at: 0)
+            level = value
+            filtersPrimed = true
+        }
+        let band = lowPass.process(highPass.process(value))
+        level += levelAlpha * (value - level)
+        history.append(time: time, value: value)
+
+        switch phase {
+        case .recovery:
+            if time - triggerTime > max(1.5 * period, 2) {
+                driveAmplitude *= amplitudeDecay
+                recoveryAmplitude *= amplitudeDecay
+            }
+            let fraction = configuration.thresholdFraction
+            if band < recoveryTrough { recoveryTrough = band }
+            if !armed && band < -max(0.5 * configuration.minimumDriveAmplitude, fraction * recoveryAmplitude) {
+                armed = true
+            }
+            if armed && band > max(configuration.minimumDriveAmplitude, fraction * driveAmplitude)
+                && time - triggerTime >= refractory {
+                recogniseDrive(now: time)
+            }
+        case .drive:
+            if band > drivePeak { drivePeak = band }
+            if band < 0 || time - triggerTime > 3 { completeStroke(now: time, emit: emit) }
+        }
+    }
+
+    private var refractory: Seconds { max(0.8 * 60 / configuration.maximumRate, 0.5 * period) }
+
+    private mutating func recogniseDrive(now: Seconds) {
+        phase = .drive
+        triggerTime = now
+        drivePeak = 0
+        var window = configuration.catchSearchWindow
+        if period > 0 { window = min(window, max(0.5 * period, 0.5)) }
+        let from = max(now - window, lastFinish)
+        if let dip = history.extremum(from: from, to: now, sign: -1) {
+            pendingCatch = (dip.time, dip.index)
+        } else {
+            pendingCatch = (now, history.count - 1)
+        }
+    }
+
+    private mutating func completeStroke(now: Seconds, emit: (StrokeEvent) -> Void) {
+        let catchTime = pendingCatch.time
+        let peak = history.extremum(from: catchTime, to: now, sign: 1)
+        let finish = peak.flatMap { history.downwardCrossing(of: level, after: $0.index) } ?? now
+        let fraction: Float = 0.3
+        driveAmplitude = driveAmplitude == 0 ? drivePeak : driveAmplitude + fraction * (drivePeak - driveAmplitude)
+        recoveryAmplitude = recoveryAmplitude == 0 ? -recoveryTrough : recoveryAmplitude + fraction * (-recoveryTrough - recoveryAmplitude)
+        var rate: StrokesPerMinute? = nil
+        if let previous = lastCatch {
+            let p = catchTime - previous
+            if p > 0 && p <= 60 / configuration.minimumRate {
+                rate = 60 / p
+                period = p
+            } else {
+                period = 0
+            }
+        }
+        strokeCount += 1
+        emit(StrokeEvent(index: strokeCount, catchTime: catchTime, driveDuration: max(0, finish - catchTime),
+                         recoveryDuration: nil, peakAcceleration: peak?.value ?? 0, strokeRate: rate))
+        lastCatch = catchTime
+        lastFinish = finish
+        phase = .recovery
+        armed = false
+        recoveryTrough = 0
     }
 }

@@ -1,0 +1,61 @@
+import OarlogCore
+
+/// Where the boat's bow points in the sensor's axes.
+public enum MountingAxis: Sendable, Equatable {
+    /// Estimated from the motion (the default).
+    case estimated
+    /// Given: a vector in sensor axes pointing to the bow (need not be unit length, nor exactly
+    /// horizontal: its horizontal part is used).
+    case fixed(SIMD3<Double>)
+
+    /// Parses `+x`, `-y`, `z`, or three comma-separated numbers (`0.7,-0.7,0`); `auto` or
+    /// `estimated` for estimation. `nil` if the text is none of these.
+    public init?(_ text: String) {
+        let t = text.lowercased().filter { !$0.isWhitespace }
+        switch t {
+        case "auto", "estimated", "estimate": self = .estimated; return
+        case "x", "+x": self = .fixed(SIMD3(1, 0, 0)); return
+        case "-x": self = .fixed(SIMD3(-1, 0, 0)); return
+        case "y", "+y": self = .fixed(SIMD3(0, 1, 0)); return
+        case "-y": self = .fixed(SIMD3(0, -1, 0)); return
+        case "z", "+z": self = .fixed(SIMD3(0, 0, 1)); return
+        case "-z": self = .fixed(SIMD3(0, 0, -1)); return
+        default:
+            let parts = t.split(separator: ",").compactMap { Double($0) }
+            guard parts.count == 3, t.split(separator: ",").count == 3 else { return nil }
+            let v = SIMD3(parts[0], parts[1], parts[2])
+            guard (v * v).sum() > 1e-12 else { return nil }
+            self = .fixed(v)
+        }
+    }
+}
+
+/// Tuning of the mounting estimator.
+public struct MountingEstimatorConfiguration: Sendable, Equatable {
+    public var axis: MountingAxis = .estimated
+    /// Gravity is the low-pass of the raw vector with this time constant (after a plain average
+    /// over `gravitySettlingTime`). Default 5 s: a stroke's acceleration averages out.
+    public var gravityTimeConstant: Seconds = 5
+    /// Nothing is returned before this much data has been averaged for gravity. Default 1 s.
+    public var gravitySettlingTime: Seconds = 1
+    /// Memory of the horizontal covariance whose principal axis is the surge axis. Default 10 s.
+    public var axisTimeConstant: Seconds = 10
+    /// How often the axis (and, while settling, the decision) is recomputed. Default 0.25 s.
+    public var axisUpdateInterval: Seconds = 0.25
+    /// The axis is only trusted once the RMS acceleration along it reaches this (m/s²): a boat
+    /// sitting still has no surge axis to find. Default 0.3 m/s².
+    public var minimumMotion: MetresPerSecondSquared = 0.3
+    /// The sign is only decided after this much motion (two strokes or so: a first stroke
+    /// from rest can look unlike the rest). Default 5 s.
+    public var motionBeforeSign: Seconds = 5
+    /// How clearly the stroke's asymmetry must show before the sign is decided (see
+    /// `MountingEstimator`). Default 0.8.
+    public var signConfidence: Double = 0.8
+    /// The asymmetry is measured over (and, once settled, the samples are replayed from) at most
+    /// this much of the recent past. Default 10 s.
+    public var settlingWindow: Seconds = 10
+    /// Samples kept while settling (bounds memory: 16384 covers 10 s up to 1.6 kHz).
+    public var historyCapacity: Int = 16384
+
+    public init(axis: MountingAxis = .estimated) { self.axis = axis }
+}

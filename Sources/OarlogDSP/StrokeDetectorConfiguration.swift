@@ -1,0 +1,40 @@
+import OarlogCore
+
+/// Tuning of the stroke detector. The defaults suit sculling and sweep boats from 14 to 45 spm,
+/// at accelerometer rates from 25 Hz to 1 kHz, from light paddling to racing pressure.
+public struct StrokeDetectorConfiguration: Sendable, Equatable {
+    /// Slowest stroke rate: a longer catch-to-catch period is a pause, so the next stroke gets no
+    /// rate. Default 12 spm.
+    public var minimumRate: StrokesPerMinute = 12
+    /// Fastest stroke rate: sets the shortest time between two strokes (the refractory period is
+    /// at least 80 % of its period). Default 50 spm.
+    public var maximumRate: StrokesPerMinute = 50
+    /// The input is averaged over blocks of an integer number of samples down to no less than
+    /// this rate before filtering (cheap, and the stroke band is far below it). Default 25 Hz.
+    public var internalRate: Hertz = 25
+    /// Detection band-pass, low edge (removes the residual gravity/tilt offset). Default 0.1 Hz.
+    public var bandLow: Hertz = 0.1
+    /// Detection band-pass, high edge (keeps the stroke's fundamental and second harmonic up to
+    /// 45 spm). Default 2 Hz.
+    public var bandHigh: Hertz = 2
+    /// The smallest drive recognised: the band-passed surge must rise above this (m/s²) however
+    /// quiet the recent strokes were, so a boat sitting still or gliding to a stop does not
+    /// trigger. Default 0.45 m/s² (a real phone trace: drives 1.6–3.2 m/s², the wobble after
+    /// the crew stopped 0.27 m/s²).
+    public var minimumDriveAmplitude: MetresPerSecondSquared = 0.45
+    /// The band-passed surge must rise above this fraction of the recent drive amplitude (and
+    /// fall below this fraction of the recent recovery amplitude before the next stroke).
+    /// Default 0.35.
+    public var thresholdFraction: Float = 0.35
+    /// How the remembered stroke amplitude fades once strokes stop (so easy paddling after hard
+    /// work is recognised). Time constant, default 2 s.
+    public var amplitudeDecayTime: Seconds = 2
+    /// A time step longer than this (or than 5 sample intervals, whichever is longer) is a gap in
+    /// the data: the detector resets rather than bridging it. Default 0.25 s.
+    public var gapThreshold: Seconds = 0.25
+    /// The catch (the minimum of the catch dip) is searched at most this far before the moment
+    /// the drive is recognised. Default 1.2 s (and at most half the recent stroke period).
+    public var catchSearchWindow: Seconds = 1.2
+
+    public init() {}
+}

@@ -1,0 +1,98 @@
+import OarlogCore
+
+/// The last few seconds of the (decimated) surge signal with its times, kept so that the catch,
+/// the drive's peak and the finish can be timed precisely once a stroke has been recognised.
+/// A fixed-size ring: it never allocates after `init`.
+struct StrokeSignalHistory: Sendable {
+    static let capacity = 512  // ≥ 10 s at the internal rate (< 50 Hz)
+    static let mask = capacity - 1
+    private var times: [Seconds]
+    private var values: [Float]
+    /// Total number of samples ever appended (the newest has number `count - 1`).
+    private(set) var count = 0
+
+    init() {
+        times = [Seconds](repeating: 0, count: Self.capacity)
+        values = [Float](repeating: 0, count: Self.capacity)
+    }
+
+    @inline(__always)
+    mutating func append(time: Seconds, value: Float) {
+        let slot = count & Self.mask
+        times[slot] = time
+        values[slot] = value
+        count &+= 1
+    }
+
+    mutating func removeAll() { count = 0 }
+
+    /// Number of the oldest sample still held.
+    var oldest: Int { max(0, count - Self.capacity) }
+    func time(_ n: Int) -> Seconds { times[n & Self.mask] }
+    func value(_ n: Int) -> Float { values[n & Self.mask] }
+
+    /// The value lightly smoothed with a symmetric [1 2 1]/4 kernel (zero delay).
+    func smoothed(_ n: Int) -> Float {
+        let lo = max(oldest, n - 1), hi = min(count - 1, n + 1)
+        return (value(lo) + 2 * value(n) + value(hi)) * 0.25
+    }
+
+    /// The first sample at or after `time` (searching back from the newest), or `nil` if none.
+    func firstIndex(atOrAfter time: Seconds) -> Int? {
+        guard count > 0 else { return nil }
+        var n = count - 1
+        guard self.time(n) >= time else { return nil }
+        while n > oldest && self.time(n - 1) >= time { n -= 1 }
+        return n
+    }
+
+    /// Time and value of the extreme (minimum if `sign` = -1, maximum if +1) within
+    /// `from...to`: located on the [1 2 1]-smoothed signal (robust to noise), then refined on the
+    /// samples themselves — the largest of the three around it and a parabola through its
+    /// neighbours (the smoothing would pull the extreme of an asymmetric dip towards its slow
+    /// side).
+    func extremum(from: Seconds, to: Seconds, sign: Float) -> (time: Seconds, value: Float, index: Int)? {
+        guard let first = firstIndex(atOrAfter: from) else { return nil }
+        var best = first
+        var bestValue = sign * smoothed(first)
+        var n = first + 1
+        while n < count && time(n) <= to {
+            let v = sign * smoothed(n)
+            if v > bestValue { bestValue = v; best = n }
+            n += 1
+        }
+        for k in [best - 1, best + 1] where k >= max(oldest, first) && k < n && sign * value(k) > sign * value(best) {
+            best = k
+        }
+        let y1 = Double(sign * value(best))
+        guard best > oldest, best < count - 1 else { return (time(best), value(best), best) }
+        // Parabola through (t0,y0) (0,y1) (t2,y2), possibly unevenly spaced.
+        let t0 = time(best - 1) - time(best), t2 = time(best + 1) - time(best)
+        let y0 = Double(sign * value(best - 1)), y2 = Double(sign * value(best + 1))
+        let d0 = (y0 - y1) / t0, d2 = (y2 - y1) / t2   // slopes from the centre
+        let a = (d2 - d0) / (t2 - t0)
+        guard a < 0 else { return (time(best), value(best), best) }
+        let b = d0 - a * t0  // y = y1 + b·t + a·t²
+        let tv = min(max(-b / (2 * a), t0 / 2), t2 / 2)
+        let peak = y1 + b * tv + a * tv * tv
+        return (time(best) + tv, sign * Float(peak), best)
+    }
+
+    /// The first downward crossing of `level` by the smoothed signal after sample `start`,
+    /// linearly interpolated; `nil` if it has not happened yet.
+    func downwardCrossing(of level: Float, after start: Int) -> Seconds? {
+        var n = max(start, oldest)
+        var previous = smoothed(n) - level
+        n += 1
+        while n < count {
+            let v = smoothed(n) - level
+            if previous >= 0 && v < 0 {
+                let f = Double(previous / (previous - v))
+                return time(n - 1) + f * (time(n) - time(n - 1))
+            }
+            previous = v
+            n += 1
+        }
+        return nil
+    }
+}
