@@ -2,24 +2,67 @@ import OarlogCore
 
 /// What the analyzer reports as it goes.
 public enum AnalyzerEvent: Sendable, Equatable {
-    /// A completed stroke with its GPS-derived figures (emitted at the next catch, or at finish).
+    /// A completed stroke with its GPS-derived figures (emitted once the next catch is known and
+    /// GPS covers it, or at finish).
     case stroke(StrokeMetrics)
+    /// Current figures for a coxswain display, at most every `AnalyzerConfiguration.liveInterval`.
+    case live(LiveFigures)
+}
+
+/// What a coxswain display shows right now. `nil` = unknown or not applicable (stopped, no GPS).
+public struct LiveFigures: Sendable, Equatable {
+    public var time: Seconds
+    /// Time since the first record.
+    public var elapsed: Seconds
+    /// Session distance so far (final up to `DistanceAccumulator.settledTime`).
+    public var distance: Metres
+    /// Averaged boat speed (receiver speed, or from positions when the receiver gives none).
+    public var speed: MetresPerSecond?
+    /// Live split, averaged as configured; `nil` when stopped.
+    public var split: SecondsPer500m?
+    /// Smoothed stroke rate; `nil` when no stroke within a pause length.
+    public var strokeRate: StrokesPerMinute?
+    public var strokes: Int
+    public init(time: Seconds, elapsed: Seconds, distance: Metres, speed: MetresPerSecond?,
+                split: SecondsPer500m?, strokeRate: StrokesPerMinute?, strokes: Int) {
+        self.time = time
+        self.elapsed = elapsed
+        self.distance = distance
+        self.speed = speed
+        self.split = split
+        self.strokeRate = strokeRate
+        self.strokes = strokes
+    }
 }
 
 /// Session totals, as on a coxswain's summary table. `nil` = the sensor gave no data.
+/// Definitions are in `SummaryAccumulator`.
 public struct SessionSummary: Sendable, Equatable {
+    /// Last record time − first record time.
     public var elapsed: Seconds?
     public var distance: Metres?
     public var strokes: Int
     public var averageStrokeRate: StrokesPerMinute?
     public var maxStrokeRate: StrokesPerMinute?
+    /// Moving time / distance × 500.
     public var averageSplit: SecondsPer500m?
+    /// Fastest per-stroke split (fastest live split when there are no strokes).
     public var bestSplit: SecondsPer500m?
     public var distancePerStroke: Metres?
+    /// Time the boat was moving according to GPS.
+    public var movingTime: Seconds?
+    /// GPS fixes rejected as implausible jumps.
+    public var rejectedFixes: Int
+    /// Times the GPS track restarted after a run of rejected fixes (no distance across).
+    public var reanchors: Int
+    /// `.gap` records per sensor.
+    public var gpsGaps: Int
+    public var accelerometerGaps: Int
     public init(elapsed: Seconds? = nil, distance: Metres? = nil, strokes: Int = 0,
                 averageStrokeRate: StrokesPerMinute? = nil, maxStrokeRate: StrokesPerMinute? = nil,
                 averageSplit: SecondsPer500m? = nil, bestSplit: SecondsPer500m? = nil,
-                distancePerStroke: Metres? = nil) {
+                distancePerStroke: Metres? = nil, movingTime: Seconds? = nil, rejectedFixes: Int = 0,
+                reanchors: Int = 0, gpsGaps: Int = 0, accelerometerGaps: Int = 0) {
         self.elapsed = elapsed
         self.distance = distance
         self.strokes = strokes
@@ -28,15 +71,215 @@ public struct SessionSummary: Sendable, Equatable {
         self.averageSplit = averageSplit
         self.bestSplit = bestSplit
         self.distancePerStroke = distancePerStroke
+        self.movingTime = movingTime
+        self.rejectedFixes = rejectedFixes
+        self.reanchors = reanchors
+        self.gpsGaps = gpsGaps
+        self.accelerometerGaps = accelerometerGaps
     }
 }
 
 /// The whole rowing DSP in one streaming value: mounting → stroke detection → rate; GPS → speed,
 /// split, distance; strokes joined with distance. Feed records in time order.
-/// STUB: the real analyzer replaces this file.
+///
+/// Strokes come from the accelerometer, or in GPS-only traces from the device's `.reference`
+/// strokes (see `AnalyzerConfiguration.StrokeSource`); GPS-only strokes have no drive data
+/// (`driveDuration` and `peakAcceleration` are 0). A stroke spans its catch to the next catch;
+/// its figures are: cumulative distance at its catch and distance per stroke, interpolated from
+/// the distance track at the catch times; split from the mean receiver (Doppler) speed over the
+/// stroke when every fix in it had one (Doppler is far less noisy than the difference of two
+/// positions 3 s apart), else from the distance per stroke. Memory is bounded and nothing is
+/// allocated per sample.
 public struct RowingAnalyzer: Sendable {
-    public init() {}
-    public mutating func process(_ record: TraceRecord, emit: (AnalyzerEvent) -> Void) {}
-    public mutating func finish(emit: (AnalyzerEvent) -> Void) {}
-    public var summary: SessionSummary { SessionSummary() }
+    public let configuration: AnalyzerConfiguration
+    public private(set) var distance: DistanceAccumulator
+    private var mounting = MountingEstimator()
+    private var detector = StrokeDetector()
+    private var speed: SpeedEstimator
+    private var split: SplitCalculator
+    private var rate: AnalyzerStrokeRateAverage
+    private var totals = SummaryAccumulator()
+
+    private struct PendingStroke: Sendable {
+        var stroke: StrokeEvent
+        var end: Seconds?
+        var smoothedRate: StrokesPerMinute?
+    }
+    private var pending: GPSRingBuffer<PendingStroke>
+    /// The newest stroke, whose next catch is not known yet.
+    private var current: PendingStroke?
+    private var referenceIndex = 0
+    private var lastReferenceTime: Seconds?
+    private var accelerometerSeen = false
+    private var gpsGaps = 0
+    private var accelerometerGaps = 0
+    private var firstTime: Seconds?
+    private var now: Seconds = 0
+    private var lastLive: Seconds = -.infinity
+
+    public init(configuration: AnalyzerConfiguration = .init()) {
+        self.configuration = configuration
+        distance = DistanceAccumulator(configuration: configuration.distance)
+        speed = SpeedEstimator(window: configuration.splitAveraging.windowSeconds ?? 5)
+        split = SplitCalculator(averaging: configuration.splitAveraging, minimumSpeed: configuration.stoppedSpeed)
+        rate = AnalyzerStrokeRateAverage(strokes: configuration.rateSmoothingStrokes)
+        let filler = PendingStroke(stroke: StrokeEvent(index: 0, catchTime: 0, driveDuration: 0, recoveryDuration: nil,
+                                                       peakAcceleration: 0, strokeRate: nil), end: nil, smoothedRate: nil)
+        pending = GPSRingBuffer(capacity: 64, filler: filler)
+    }
+
+    public mutating func process(_ record: TraceRecord, emit: (AnalyzerEvent) -> Void) {
+        if let t = record.time, t.isFinite {
+            if firstTime == nil { firstTime = t }
+            now = max(now, t)
+            totals.observeTime(t)
+        }
+        switch record {
+        case .accel(let sample):
+            accelerometerSeen = true
+            if configuration.strokeSource != .reference, let surge = mounting.surge(of: sample),
+               let stroke = detector.process(time: sample.time, surge: surge) {
+                add(stroke, emit: emit)
+            }
+        case .fix(let fix):
+            distance.process(fix)
+            if let v = fix.speed { speed.add(time: fix.time, speed: v) }
+        case .reference(let r):
+            if usesReferenceStrokes { addReference(r, emit: emit) }
+        case .gap(let g):
+            switch g.sensor {
+            case .gps: gpsGaps += 1
+            case .accelerometer: accelerometerGaps += 1
+            }
+        case .note, .metadata:
+            break
+        }
+        releasePending(final: false, emit: emit)
+        if configuration.liveInterval > 0, now - lastLive >= configuration.liveInterval, firstTime != nil {
+            lastLive = now
+            let figures = live
+            if let s = figures.split { totals.observeLiveSplit(s) }
+            emit(.live(figures))
+        }
+    }
+
+    public mutating func finish(emit: (AnalyzerEvent) -> Void) {
+        distance.finish()
+        if let c = current {
+            if pending.isFull { releaseOldest(emit: emit) }
+            pending.append(c)
+            current = nil
+        }
+        releasePending(final: true, emit: emit)
+    }
+
+    public var summary: SessionSummary {
+        totals.summary(distance: distance.usedFixes > 0 ? distance.distance : nil,
+                       movingTime: distance.usedFixes > 0 ? distance.movingTime : nil,
+                       rejectedFixes: distance.rejectedFixes, reanchors: distance.reanchors,
+                       gpsGaps: gpsGaps, accelerometerGaps: accelerometerGaps)
+    }
+
+    /// Current figures (what a `.live` event carries).
+    public var live: LiveFigures {
+        let v = averagedSpeed
+        let rateNow: StrokesPerMinute?
+        if let c = current, now - c.stroke.catchTime <= configuration.maximumStrokePeriod {
+            rateNow = c.smoothedRate
+        } else {
+            rateNow = nil
+        }
+        return LiveFigures(time: now, elapsed: now - (firstTime ?? now), distance: distance.distance,
+                           speed: v, split: split.split(speed: v), strokeRate: rateNow, strokes: totals.strokes)
+    }
+
+    private var usesReferenceStrokes: Bool {
+        switch configuration.strokeSource {
+        case .reference: return true
+        case .accelerometer: return false
+        case .automatic: return !accelerometerSeen
+        }
+    }
+
+    /// Speed averaged as configured: receiver speed over the window, else from the distance track.
+    private var averagedSpeed: MetresPerSecond? {
+        let window = configuration.splitAveraging.windowSeconds ?? 5
+        var windowSpeed = speed.averageSpeed(now: now)
+        if windowSpeed == nil, let settled = distance.settledTime, now - settled <= window + configuration.distance.coarseSmoothingWindow,
+           let d1 = distance.history.distance(at: settled) {
+            let start = max(settled - window, distance.history.oldestTime ?? settled)
+            if settled - start > 0.5, let d0 = distance.history.distance(at: start) {
+                windowSpeed = (d1 - d0) / (settled - start)
+            }
+        }
+        return split.speed(now: now, windowSpeed: windowSpeed, staleAfter: 2 * configuration.maximumStrokePeriod)
+    }
+
+    private mutating func addReference(_ r: ReferenceStroke, emit: (AnalyzerEvent) -> Void) {
+        if let last = lastReferenceTime, r.time <= last { return }
+        referenceIndex += 1
+        var strokeRate: StrokesPerMinute?
+        if let last = lastReferenceTime, r.time - last <= configuration.maximumStrokePeriod,
+           r.time - last >= configuration.minimumStrokePeriod {
+            strokeRate = 60 / (r.time - last)
+        }
+        lastReferenceTime = r.time
+        add(StrokeEvent(index: referenceIndex, catchTime: r.time, driveDuration: 0, recoveryDuration: nil,
+                        peakAcceleration: 0, strokeRate: strokeRate), emit: emit)
+    }
+
+    private mutating func add(_ stroke: StrokeEvent, emit: (AnalyzerEvent) -> Void) {
+        if var c = current {
+            c.end = stroke.catchTime
+            if c.stroke.recoveryDuration == nil, c.stroke.driveDuration > 0 {
+                let recovery = stroke.catchTime - c.stroke.catchTime - c.stroke.driveDuration
+                if recovery > 0 { c.stroke.recoveryDuration = recovery }
+            }
+            if pending.isFull { releaseOldest(emit: emit) }
+            pending.append(c)
+        }
+        current = PendingStroke(stroke: stroke, end: nil, smoothedRate: rate.add(stroke.strokeRate))
+    }
+
+    /// Emits completed strokes whose next catch is covered by the distance track (or that have
+    /// waited long enough, or all at the end).
+    private mutating func releasePending(final: Bool, emit: (AnalyzerEvent) -> Void) {
+        let lag = distance.isSmoothingCoarsePositions ? configuration.distance.coarseSmoothingWindow / 2 : 0
+        while let p = pending.first {
+            let end = p.end ?? p.stroke.catchTime
+            let covered = distance.settledTime.map { $0 >= end } ?? false
+            guard final || covered || now - end > lag + configuration.maximumWaitForGPS else { return }
+            releaseOldest(emit: emit)
+        }
+    }
+
+    private mutating func releaseOldest(emit: (AnalyzerEvent) -> Void) {
+        guard let p = pending.first else { return }
+        pending.removeFirst()
+        let m = metrics(of: p)
+        totals.add(m)
+        if let dps = m.distancePerStroke, let end = p.end {
+            split.addStroke(end: end, duration: end - p.stroke.catchTime, distance: dps)
+        } else if p.end != nil {
+            split.resetStrokes()
+        }
+        emit(.stroke(m))
+    }
+
+    private func metrics(of p: PendingStroke) -> StrokeMetrics {
+        let start = p.stroke.catchTime
+        let startDistance = distance.history.distance(at: start)
+        var m = StrokeMetrics(stroke: p.stroke, smoothedRate: p.smoothedRate, distance: startDistance)
+        guard let end = p.end, end > start, end - start <= configuration.maximumStrokePeriod else { return m }
+        if let d0 = startDistance, let d1 = distance.history.distance(at: end) {
+            m.distancePerStroke = d1 - d0
+        }
+        let period = end - start
+        if let v = distance.history.meanReceiverSpeed(from: start, to: end) {
+            m.split = Double.split(fromSpeed: v, minimumSpeed: configuration.stoppedSpeed)
+        } else if let dps = m.distancePerStroke {
+            m.split = Double.split(fromSpeed: dps / period, minimumSpeed: configuration.stoppedSpeed)
+        }
+        return m
+    }
 }

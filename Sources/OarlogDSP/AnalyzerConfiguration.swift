@@ -1,0 +1,36 @@
+import OarlogCore
+
+/// Tuning of the whole analyzer. Defaults suit rowing in any boat class.
+public struct AnalyzerConfiguration: Sendable, Equatable {
+    /// Where strokes come from.
+    public enum StrokeSource: Sendable, Equatable {
+        /// The accelerometer when the trace has one; otherwise the device's `.reference` strokes
+        /// (GPS-only exports from a SpeedCoach or NK LiNK). Reference strokes are used only until
+        /// the first accelerometer sample is seen.
+        case automatic
+        /// Only strokes our detector finds in the accelerometer.
+        case accelerometer
+        /// Only the reference strokes' times.
+        case reference
+    }
+    public var strokeSource: StrokeSource = .automatic
+    public var distance = DistanceConfiguration()
+    /// Live split averaging (SpeedCoach-like): default the mean speed over 5 s.
+    public var splitAveraging: SplitAveraging = .seconds(5)
+    /// Below this speed there is no split (the boat is stopped): 500 / 0.5 = 16:40 per 500 m.
+    public var stoppedSpeed: MetresPerSecond = 0.5
+    /// A catch-to-catch span longer than this (slower than 8 spm) is a pause, not a stroke: such a
+    /// stroke gets no rate, split or distance per stroke.
+    public var maximumStrokePeriod: Seconds = 7.5
+    /// A catch-to-catch span shorter than this (faster than 50 spm) is a glitch (a doubled stroke
+    /// record, a detector double-trigger), not a stroke rate: the stroke gets no rate.
+    public var minimumStrokePeriod: Seconds = 1.2
+    /// Strokes averaged for the smoothed stroke rate.
+    public var rateSmoothingStrokes: Int = 4
+    /// Interval between `.live` events; 0 = no live events.
+    public var liveInterval: Seconds = 0.5
+    /// A completed stroke waits for GPS to cover its next catch at most this long beyond the
+    /// coarse-position smoothing lag, then is emitted with what is known.
+    public var maximumWaitForGPS: Seconds = 5
+    public init() {}
+}

@@ -1,0 +1,29 @@
+import OarlogCore
+
+/// Smoothed stroke rate: the mean of the last few strokes' rates, restarted after a pause (a
+/// stroke without a rate), so the first strokes of a piece are not dragged down by the rest.
+/// Averaged as periods (harmonic mean of rates), which is strokes over time.
+public struct AnalyzerStrokeRateAverage: Sendable {
+    private var periods: GPSRingBuffer<Seconds>
+
+    public init(strokes: Int = 4) {
+        periods = GPSRingBuffer(capacity: max(1, strokes), filler: 0)
+    }
+
+    /// Adds a stroke's rate (`nil` after a pause) and returns the smoothed rate.
+    public mutating func add(_ rate: StrokesPerMinute?) -> StrokesPerMinute? {
+        guard let r = rate, r.isFinite, r > 0 else {
+            periods.removeAll()
+            return nil
+        }
+        periods.append(60 / r)
+        return current
+    }
+
+    public var current: StrokesPerMinute? {
+        guard !periods.isEmpty else { return nil }
+        var sum = 0.0
+        for i in 0..<periods.count { sum += periods[i] }
+        return 60 * Double(periods.count) / sum
+    }
+}

@@ -1,0 +1,71 @@
+import OarlogCore
+
+/// The recent course of the session distance over time, for figures at moments between fixes
+/// (a catch falls between two fixes): cumulative distance, and the running integral of the
+/// receiver's speed, at each processed fix. Bounded: the oldest points drop out.
+public struct DistanceHistory: Sendable {
+    struct Point: Sendable {
+        var time: Seconds
+        var distance: Metres
+        /// ∫ receiver speed dt so far (trapezoid between fixes), metres.
+        var speedIntegral: Metres
+        /// How many fix intervals so far had no receiver speed at one end (their integral is unknown).
+        var intervalsWithoutSpeed: Int
+    }
+    private var points: GPSRingBuffer<Point>
+
+    public init(capacity: Int = 1024) {
+        points = GPSRingBuffer(capacity: capacity, filler: Point(time: 0, distance: 0, speedIntegral: 0, intervalsWithoutSpeed: 0))
+    }
+
+    /// Time of the newest point: distance is known up to here.
+    public var newestTime: Seconds? { points.last?.time }
+    public var oldestTime: Seconds? { points.first?.time }
+
+    mutating func append(_ p: Point) {
+        if let last = points.last, p.time <= last.time {
+            // Same instant again: keep the newer values.
+            points[points.count - 1] = p
+            return
+        }
+        points.append(p)
+    }
+
+    /// Index of the last point at or before `time`, if `time` lies within the history.
+    private func bracket(_ time: Seconds) -> Int? {
+        guard let first = points.first, let last = points.last, time >= first.time, time <= last.time else { return nil }
+        var lo = 0, hi = points.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if points[mid].time <= time { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    /// Cumulative distance at `time`, interpolated linearly between the fixes around it; `nil`
+    /// outside the stored history (before the first fix, or not yet known).
+    public func distance(at time: Seconds) -> Metres? {
+        guard let i = bracket(time) else { return nil }
+        let a = points[i]
+        guard i + 1 < points.count else { return a.distance }
+        let b = points[i + 1]
+        let u = (time - a.time) / (b.time - a.time)
+        return a.distance + u * (b.distance - a.distance)
+    }
+
+    /// Mean receiver speed over [start, end] from the trapezoid integral of the fixes' speeds;
+    /// `nil` unless every fix interval touching the span had a receiver speed at both ends.
+    public func meanReceiverSpeed(from start: Seconds, to end: Seconds) -> MetresPerSecond? {
+        guard end > start, let i = bracket(start), let j = bracket(end) else { return nil }
+        let jEnd = (j + 1 < points.count && points[j].time < end) ? j + 1 : j
+        guard points[jEnd].intervalsWithoutSpeed == points[i].intervalsWithoutSpeed else { return nil }
+        func integral(_ t: Seconds, _ k: Int) -> Metres {
+            let a = points[k]
+            guard k + 1 < points.count, t > a.time else { return a.speedIntegral }
+            let b = points[k + 1]
+            let u = (t - a.time) / (b.time - a.time)
+            return a.speedIntegral + u * (b.speedIntegral - a.speedIntegral)
+        }
+        return (integral(end, j) - integral(start, i)) / (end - start)
+    }
+}

@@ -1,0 +1,64 @@
+import OarlogCore
+
+/// Builds the session summary from the analyzer's strokes and GPS totals.
+///
+/// Definitions:
+/// - elapsed: last record time − first record time (wall time of the trace, pauses included).
+/// - movingTime: time the GPS judged the boat moving (see `DistanceAccumulator.movingTime`).
+/// - averageSplit: movingTime / distance × 500 — the split of the rowing itself, pauses excluded
+///   (a SpeedCoach divides elapsed time instead, so its figure is slower when there were stops).
+/// - bestSplit: the fastest per-stroke split; with no strokes, the fastest averaged live split.
+/// - averageStrokeRate: strokes over rowing time, 60 × n / Σ periods, over strokes that have a
+///   rate (pauses excluded); maxStrokeRate: the highest smoothed rate (one-off detector glitches
+///   do not count).
+/// - distancePerStroke: distance / strokes.
+public struct SummaryAccumulator: Sendable {
+    public private(set) var strokes = 0
+    private var ratedStrokes = 0
+    private var ratedPeriods: Seconds = 0
+    private var maxRate: StrokesPerMinute?
+    private var bestStrokeSplit: SecondsPer500m?
+    private var bestLiveSplit: SecondsPer500m?
+    private var firstTime: Seconds?
+    private var lastTime: Seconds?
+
+    public init() {}
+
+    public mutating func observeTime(_ t: Seconds) {
+        if firstTime == nil { firstTime = t }
+        lastTime = max(lastTime ?? t, t)
+    }
+
+    public mutating func add(_ m: StrokeMetrics) {
+        strokes += 1
+        if let r = m.stroke.strokeRate, r.isFinite, r > 0 {
+            ratedStrokes += 1
+            ratedPeriods += 60 / r
+        }
+        if let r = m.smoothedRate ?? m.stroke.strokeRate { maxRate = max(maxRate ?? r, r) }
+        if let s = m.split { bestStrokeSplit = min(bestStrokeSplit ?? s, s) }
+    }
+
+    public mutating func observeLiveSplit(_ s: SecondsPer500m) {
+        bestLiveSplit = min(bestLiveSplit ?? s, s)
+    }
+
+    public func summary(distance: Metres?, movingTime: Seconds?, rejectedFixes: Int, reanchors: Int,
+                        gpsGaps: Int, accelerometerGaps: Int) -> SessionSummary {
+        var s = SessionSummary()
+        if let a = firstTime, let b = lastTime { s.elapsed = b - a }
+        s.distance = distance
+        s.strokes = strokes
+        s.averageStrokeRate = ratedPeriods > 0 ? 60 * Double(ratedStrokes) / ratedPeriods : nil
+        s.maxStrokeRate = maxRate
+        if let d = distance, d >= 1, let t = movingTime, t > 0 { s.averageSplit = t / d * 500 }
+        s.bestSplit = strokes > 0 ? (bestStrokeSplit ?? bestLiveSplit) : bestLiveSplit
+        if let d = distance, strokes > 0 { s.distancePerStroke = d / Double(strokes) }
+        s.movingTime = movingTime
+        s.rejectedFixes = rejectedFixes
+        s.reanchors = reanchors
+        s.gpsGaps = gpsGaps
+        s.accelerometerGaps = accelerometerGaps
+        return s
+    }
+}

@@ -1,0 +1,139 @@
+/// One line of a foreign CSV export split into fields (RFC 4180 quoting within a line: a field
+/// in `"` may hold commas, `""` is one `"`). For the small device exports, which allocate a
+/// String per field; the native trace never goes through here.
+struct CSVRow {
+    private(set) var fields: [String] = []
+    /// 1-based byte column where each field starts, for error messages.
+    private(set) var columns: [Int] = []
+    let file: String
+    private(set) var line = 0
+
+    init(file: String) { self.file = file }
+
+    var count: Int { fields.count }
+
+    subscript(_ index: Int) -> String { index < fields.count ? fields[index] : "" }
+
+    /// Whether every field is empty (the exports pad blank lines with commas).
+    var isBlank: Bool { fields.allSatisfy { $0.isEmpty } }
+
+    mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
+        self.line = line
+        fields.removeAll(keepingCapacity: true)
+        columns.removeAll(keepingCapacity: true)
+        let n = bytes.count
+        var i = 0
+        var scratch: [UInt8] = []
+        while true {
+            columns.append(i + 1)
+            if i < n && bytes[i] == ASCII.quote {
+                scratch.removeAll(keepingCapacity: true)
+                var j = i + 1
+                while true {
+                    guard j < n else {
+                        throw TraceError(.malformed, file: file, line: line, column: i + 1,
+                                         "expected a closing '\"' for the quoted field, found end of line")
+                    }
+                    if bytes[j] == ASCII.quote {
+                        if j + 1 < n && bytes[j + 1] == ASCII.quote { scratch.append(ASCII.quote); j += 2; continue }
+                        j += 1
+                        break
+                    }
+                    scratch.append(bytes[j])
+                    j += 1
+                }
+                guard j == n || bytes[j] == ASCII.comma else {
+                    throw TraceError(.malformed, file: file, line: line, column: j + 1,
+                                     "expected ',' after the quoted field, found \(TraceError.quoted(UnsafeBufferPointer(rebasing: bytes[j...])))")
+                }
+                fields.append(try scratch.withUnsafeBufferPointer { try text($0, column: i + 1) })
+                i = j
+            } else {
+                var j = i
+                while j < n && bytes[j] != ASCII.comma { j += 1 }
+                fields.append(try text(UnsafeBufferPointer(rebasing: bytes[i..<j]), column: i + 1))
+                i = j
+            }
+            if i >= n { break }
+            i += 1   // the comma
+            if i == n { columns.append(i + 1); fields.append(""); break }
+        }
+    }
+
+    private func text(_ bytes: UnsafeBufferPointer<UInt8>, column: Int) throws -> String {
+        guard let s = UTF8Check.string(bytes) else {
+            throw TraceError(.notText, file: file, line: line, column: column, "field is not valid UTF-8")
+        }
+        return s
+    }
+
+    func error(field index: Int, _ message: String) -> TraceError {
+        TraceError(.malformed, file: file, line: line, column: index < columns.count ? columns[index] : nil, message)
+    }
+
+    /// A number in field `index`; nil when empty or marked unknown with `unknownMarker`.
+    func number(_ index: Int, _ name: String, unknownMarker: String = "---") throws -> Double? {
+        let s = self[index]
+        if s.isEmpty || s == unknownMarker { return nil }
+        guard let v = Double(s), v.isFinite else {
+            throw error(field: index, "expected a number for \(name), found \(s.debugDescription)")
+        }
+        return v
+    }
+}
+
+/// Civil dates and times for metadata (no Foundation).
+enum CivilTime {
+    /// Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's algorithm).
+    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    /// The date of a day count since 1970-01-01.
+    static func civil(daysSince1970 z0: Int) -> (year: Int, month: Int, day: Int) {
+        let z = z0 + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// `2021-03-30T11:13:05.000Z` for milliseconds since 1970-01-01 UTC.
+    static func iso8601(millisecondsSince1970 ms: Int64) -> String {
+        let days = Int((ms >= 0 ? ms : ms - 86_399_999) / 86_400_000)
+        let msOfDay = Int(ms - Int64(days) * 86_400_000)
+        let (y, m, d) = civil(daysSince1970: days)
+        let s = msOfDay / 1000
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(s / 3600, 2)):\(pad(s / 60 % 60, 2)):\(pad(s % 60, 2)).\(pad(msOfDay % 1000, 3))Z"
+    }
+
+    static func pad(_ v: Int, _ width: Int) -> String {
+        let s = String(v)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+
+    /// Seconds from `[[HH:]MM:]SS[.f]` (SpeedCoach elapsed times and splits); nil if not that.
+    static func seconds(clock s: String) -> Double? {
+        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count) else { return nil }
+        var total = 0.0
+        for (k, part) in parts.enumerated() {
+            let isLast = k == parts.count - 1
+            guard !part.isEmpty, part.allSatisfy({ $0.isASCII && ($0.isNumber || (isLast && $0 == ".")) }),
+                  let v = Double(part), v >= 0 else { return nil }
+            if !isLast && v != v.rounded() { return nil }
+            total = total * 60 + v
+        }
+        return total
+    }
+}

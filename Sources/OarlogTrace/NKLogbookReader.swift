@@ -1,0 +1,157 @@
+import OarlogCore
+
+/// Reads an NK LiNK Logbook CSV export: a proper CSV (quoted fields with commas) whose rows are
+/// not in time order and mix record kinds (column `type`; 0 = one stroke; the others are
+/// interval and split records).
+///
+/// Because the strokes are out of order, this format forces the reader to buffer them: it
+/// reads the whole file once at open, keeps only the per-stroke records in a compact struct
+/// array (one session: ~100 bytes per stroke), and sorts them by `elapsedTime` (then
+/// `sessionStrokeIndex`). Everything after that streams from the array.
+///
+/// Yields metadata (`source_format`, `start_utc` = the first stroke's `timestamp` minus its
+/// `elapsedTime`, i.e. the session start; `device_session_id`, `device_total_strokes`,
+/// `device_total_distance_m` from the last stroke), then per stroke, at `elapsedTime`/1000 s,
+/// a `.fix` (7-decimal latitude/longitude, `gpsInstaSpeed`, UTC from `timestamp`) and a
+/// `.reference` (`gpsTotalDistance`, `gpsPace` ms/500 m → s/500 m, `strokeRate`,
+/// `gpsInstaSpeed`, `strokeCount`, `gpsDistStroke`). A zero pace or a 0,0 position is unknown.
+/// Rows of other types are counted as skipped with reason `otherRecordType`.
+public struct NKLogbookReader: RecordSource, TraceStatisticsReporting {
+    /// One per-stroke record, compact: what the reader keeps of a row.
+    struct Stroke {
+        var elapsedMs: Int64
+        var timestampMs: Int64?
+        var index: Int64
+        var latitude: Double?, longitude: Double?
+        var speed: Double?, distance: Double?, paceMsPer500m: Double?
+        var rate: Double?, count: Int?, perStroke: Double?
+        var line: Int
+    }
+
+    public let path: String
+    private var strokes: [Stroke] = []
+    private var metadata: [TraceRecord] = []
+    private var metadataIndex = 0
+    private var strokeIndex = 0
+    /// The reference record of the current stroke, delivered after its fix.
+    private var pendingReference: TraceRecord?
+    private var counts = TraceReadStatistics()
+    private var lines = 0
+
+    public var statistics: TraceReadStatistics {
+        var s = counts
+        s.linesRead = lines
+        return s
+    }
+
+    /// Reads and sorts the per-stroke records. Throws if the header lacks the NK columns, or a
+    /// stroke row has a value that is not a number.
+    public init(path: String) throws {
+        self.path = path
+        var input = try ChunkedLineBuffer(path: path)
+        var row = CSVRow(file: path)
+        guard let headerBytes = try input.nextLine() else {
+            throw TraceError(.empty, file: path, "the file is empty")
+        }
+        try row.parse(headerBytes, line: 1)
+        let header = row.fields
+        func column(_ name: String) throws -> Int {
+            guard let k = header.firstIndex(of: name) else {
+                throw TraceError(.malformed, file: path, line: 1, column: 1,
+                                 "expected a column \(name.debugDescription) in the NK Logbook header")
+            }
+            return k
+        }
+        let cType = try column("type"), cElapsed = try column("elapsedTime")
+        let cTimestamp = header.firstIndex(of: "timestamp"), cIndex = header.firstIndex(of: "sessionStrokeIndex")
+        let cSession = header.firstIndex(of: "sessionId")
+        let cLat = try column("latitude"), cLon = try column("longitude")
+        let cSpeed = header.firstIndex(of: "gpsInstaSpeed"), cDistance = header.firstIndex(of: "gpsTotalDistance")
+        let cPace = header.firstIndex(of: "gpsPace"), cRate = header.firstIndex(of: "strokeRate")
+        let cCount = header.firstIndex(of: "strokeCount"), cPerStroke = header.firstIndex(of: "gpsDistStroke")
+
+        var sessionId: String?
+        while true {
+            let line = input.lineNumber
+            guard let bytes = try input.nextLine() else { break }
+            try row.parse(bytes, line: line)
+            if row.isBlank { counts.blankLines += 1; continue }
+            guard row.count == header.count else {
+                throw row.error(field: row.count - 1, "expected \(header.count) fields, found \(row.count)")
+            }
+            guard row[cType] == "0" else {
+                guard !row[cType].isEmpty, Int(row[cType]) != nil else {
+                    throw row.error(field: cType, "expected a record type (a whole number), found \(row[cType].debugDescription)")
+                }
+                counts.recordSkip(.otherRecordType, line: line)
+                continue
+            }
+            func number(_ k: Int?, _ name: String) throws -> Double? {
+                guard let k else { return nil }
+                return try row.number(k, name, unknownMarker: "")
+            }
+            func integer(_ k: Int?, _ name: String) throws -> Int64? {
+                guard let v = try number(k, name) else { return nil }
+                guard v == v.rounded(), abs(v) < 1e15 else {
+                    throw row.error(field: k!, "expected a whole number for \(name), found \(row[k!].debugDescription)")
+                }
+                return Int64(v)
+            }
+            guard let elapsed = try integer(cElapsed, "elapsedTime"), elapsed >= 0 else {
+                counts.recordSkip(.unusableRow, line: line)
+                continue
+            }
+            if sessionId == nil, let cSession, !row[cSession].isEmpty { sessionId = row[cSession] }
+            let pace = try number(cPace, "gpsPace")
+            strokes.append(Stroke(elapsedMs: elapsed, timestampMs: try integer(cTimestamp, "timestamp"),
+                                  index: try integer(cIndex, "sessionStrokeIndex") ?? 0,
+                                  latitude: try number(cLat, "latitude"), longitude: try number(cLon, "longitude"),
+                                  speed: try number(cSpeed, "gpsInstaSpeed"), distance: try number(cDistance, "gpsTotalDistance"),
+                                  paceMsPer500m: pace.flatMap { $0 > 0 ? $0 : nil },
+                                  rate: try number(cRate, "strokeRate"),
+                                  count: try integer(cCount, "strokeCount").map { Int($0) },
+                                  perStroke: try number(cPerStroke, "gpsDistStroke"), line: line))
+        }
+        lines = input.lineNumber - 1
+        strokes.sort { ($0.elapsedMs, $0.index, $0.line) < ($1.elapsedMs, $1.index, $1.line) }
+
+        metadata = [.metadata(key: "source_format", value: "NK LiNK Logbook CSV")]
+        if let first = strokes.first, let ts = first.timestampMs {
+            metadata.append(.metadata(key: "start_utc", value: CivilTime.iso8601(millisecondsSince1970: ts - first.elapsedMs)))
+        }
+        if let sessionId { metadata.append(.metadata(key: "device_session_id", value: sessionId)) }
+        if let last = strokes.last {
+            if let c = last.count { metadata.append(.metadata(key: "device_total_strokes", value: String(c))) }
+            if let d = last.distance { metadata.append(.metadata(key: "device_total_distance_m", value: d.description)) }
+        }
+        counts.metadataRecords = metadata.count
+    }
+
+    public mutating func next() throws -> TraceRecord? {
+        if metadataIndex < metadata.count {
+            metadataIndex += 1
+            return metadata[metadataIndex - 1]
+        }
+        if let r = pendingReference {
+            pendingReference = nil
+            return r
+        }
+        guard strokeIndex < strokes.count else { return nil }
+        let s = strokes[strokeIndex]
+        strokeIndex += 1
+        let time = Double(s.elapsedMs) / 1000
+        let reference = TraceRecord.reference(ReferenceStroke(
+            time: time, distance: s.distance, split: s.paceMsPer500m.map { $0 / 1000 }, strokeRate: s.rate,
+            speed: s.speed, strokeCount: s.count, distancePerStroke: s.perStroke))
+        counts.referenceRows += 1
+        if let lat = s.latitude, let lon = s.longitude, (-90...90).contains(lat), (-180...180).contains(lon),
+           !(lat == 0 && lon == 0) {
+            counts.fixRows += 1
+            pendingReference = reference
+            return .fix(GPSFix(time: time, utc: s.timestampMs.map { Double($0) / 1000 }, latitude: lat, longitude: lon,
+                               speed: s.speed))
+        }
+        counts.recordSkip(.noPosition, line: s.line)
+        return reference
+    }
+}

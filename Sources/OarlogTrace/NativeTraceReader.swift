@@ -1,0 +1,416 @@
+import OarlogCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Streams the native CSV trace (docs/TRACE_FORMAT.md) from a file, record by record, in
+/// bounded memory: the file is read in 256 KiB chunks into one reused buffer and parsed byte by
+/// byte; numeric rows allocate nothing. What is an error and what is a counted skip is the
+/// documented policy (docs/TRACE_FORMAT.md, "Reading policy"); `statistics` counts both kinds of
+/// line as it goes.
+///
+/// An error is final: the reader stays on the bad line and throws the same error again.
+/// The reader owns an open file; do not use two copies of one reader.
+public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
+    /// The format version this reader understands (`# oarlog-trace: 1`).
+    public static let formatVersion = "1"
+    /// Bytes read from the file at a time.
+    public static let defaultChunkBytes = 256 * 1024
+    /// A longer line is an error (`TraceError.lineTooLong`): no row of the format comes close.
+    public static let defaultMaxLineBytes = 64 * 1024
+
+    var input: ChunkedLineBuffer
+    private var counts = TraceReadStatistics()
+    /// Time of the last delivered (or skipped-for-NaN) data row; rows before it are skipped.
+    private var lastTime: Double = 0
+    /// Whether a data row has been consumed (a later `t,` header is then skipped).
+    private var sawDataRow = false
+
+    public var path: String { input.path }
+
+    /// Counts so far; final once `next()` has returned nil.
+    public var statistics: TraceReadStatistics {
+        var s = counts
+        s.linesRead = input.lineNumber - 1
+        return s
+    }
+
+    /// Opens `path`. Throws if it cannot be opened, is empty, or is not text (gzip, NUL bytes,
+    /// invalid UTF-8 in the first 4 KiB).
+    public init(path: String,
+                chunkBytes: Int = NativeTraceReader.defaultChunkBytes,
+                maxLineBytes: Int = NativeTraceReader.defaultMaxLineBytes) throws {
+        input = try ChunkedLineBuffer(path: path, chunkBytes: max(chunkBytes, 64), maxLineBytes: max(maxLineBytes, 64))
+    }
+
+    // MARK: Record by record
+
+    public mutating func next() throws -> TraceRecord? {
+        while true {
+            let ls = input.pos
+            if ls == input.end {
+                if input.atEOF { return try finish() }
+                try input.refill()
+                continue
+            }
+            let c = input.base[ls]
+            if Self.startsNumber(c) {
+                switch fastAccelRow(at: ls) {
+                case .sample(let sample, let nl):
+                    input.consumeLine(endingAt: nl)
+                    lastTime = sample.time
+                    counts.accelRows += 1
+                    sawDataRow = true
+                    return .accel(sample)
+                case .needMore:
+                    try input.refill()
+                    continue
+                case .other:
+                    if let record = try dataRow(at: ls) { return record }
+                }
+            } else if let record = try otherLine(at: ls) {
+                return record
+            }
+        }
+    }
+
+    // MARK: Accelerometer batches
+
+    /// Reads consecutive accelerometer rows straight into `buffer`, the fastest way through an
+    /// accel-heavy trace. Returns how many were written; it stops early at the first line that is
+    /// not a plain accel row (a fix, a note, metadata, a blank line, an error, a skip) and leaves
+    /// that line for `next()`. 0 with a non-empty buffer means: call `next()` (it returns nil at
+    /// the end of the trace).
+    public mutating func readAccel(into buffer: UnsafeMutableBufferPointer<AccelSample>) throws -> Int {
+        guard let out = buffer.baseAddress else { return 0 }
+        var n = 0
+        try accelLoop(maxCount: buffer.count) { out[n] = $0; n += 1 }
+        return n
+    }
+
+    /// `readAccel(into:)` for an array: replaces the contents of `samples` with up to `maxCount`
+    /// samples (capacity kept, so a reused array allocates nothing).
+    @discardableResult
+    public mutating func readAccel(into samples: inout [AccelSample], maxCount: Int) throws -> Int {
+        samples.removeAll(keepingCapacity: true)
+        samples.reserveCapacity(maxCount)
+        var n = 0
+        try accelLoop(maxCount: maxCount) { samples.append($0); n += 1 }
+        return n
+    }
+
+    @inline(__always)
+    private mutating func accelLoop(maxCount: Int, _ emit: (AccelSample) -> Void) throws {
+        var n = 0
+        defer {
+            counts.accelRows += n
+            if n > 0 { sawDataRow = true }
+        }
+        loop: while n < maxCount {
+            let ls = input.pos
+            if ls == input.end {
+                if input.atEOF { break }
+                try input.refill()
+                continue
+            }
+            switch fastAccelRow(at: ls) {
+            case .sample(let sample, let nl):
+                emit(sample)
+                n += 1
+                lastTime = sample.time
+                input.consumeLine(endingAt: nl)
+            case .needMore:
+                try input.refill()
+            case .other:
+                break loop
+            }
+        }
+    }
+
+    // MARK: Fast path
+
+    private enum FastAccel {
+        case sample(AccelSample, Int)
+        case needMore
+        /// Not a plain, valid, in-order accel row: the general path decides.
+        case other
+    }
+
+    @inline(__always)
+    private static func startsNumber(_ c: UInt8) -> Bool {
+        (c &- ASCII.zero) <= 9 || c == ASCII.minus || c == ASCII.plus || c == ASCII.dot
+    }
+
+    /// `t,accel,ax,ay,az` with finite values and `t` not before the last row.
+    @inline(__always)
+    private func fastAccelRow(at ls: Int) -> FastAccel {
+        let p = input.base
+        var i = ls
+        guard let t = DecimalParsing.fastDecimal(p, &i), p[i] == ASCII.comma,
+              p[i &+ 1] == 0x61, p[i &+ 2] == 0x63, p[i &+ 3] == 0x63, p[i &+ 4] == 0x65,
+              p[i &+ 5] == 0x6C, p[i &+ 6] == ASCII.comma   // "accel,"
+        else { return .other }
+        i &+= 7
+        let (x, sx) = DecimalParsing.scanFloat(p, &i)
+        guard sx == .number, p[i] == ASCII.comma else { return .other }
+        i &+= 1
+        let (y, sy) = DecimalParsing.scanFloat(p, &i)
+        guard sy == .number, p[i] == ASCII.comma else { return .other }
+        i &+= 1
+        let (z, sz) = DecimalParsing.scanFloat(p, &i)
+        guard sz == .number else { return .other }
+        if p[i] == ASCII.carriageReturn { i &+= 1 }
+        guard p[i] == ASCII.newline else { return .other }
+        if i == input.end && !input.atEOF { return .needMore }
+        guard t >= lastTime else { return .other }
+        return .sample(AccelSample(time: t, x: x, y: y, z: z), i)
+    }
+
+    // MARK: General path
+
+    /// Any data row, with full checks and messages. Returns nil when the line was consumed
+    /// without a record (a skip) or more input was read.
+    private mutating func dataRow(at ls: Int) throws -> TraceRecord? {
+        let nl = input.newline(from: ls)
+        guard input.isComplete(nl) else { try input.refill(); return nil }
+        try checkLength(ls, nl)
+        let p = input.base
+        let isUnterminatedLastLine = nl == input.end
+        var le = nl
+        if le > ls && p[le - 1] == ASCII.carriageReturn { le -= 1 }
+        var row = RowScanner(p: p, lineStart: ls, lineEnd: le, i: ls, file: input.path, line: input.lineNumber)
+        let line = input.lineNumber
+        do {
+            let (record, finite) = try parseDataRow(&row)
+            sawDataRow = true
+            guard let record else {
+                if isUnterminatedLastLine {
+                    return skip(.truncatedLastLine, nl: nl)
+                }
+                return skip(.unknownKind, nl: nl)
+            }
+            let t = record.time ?? 0
+            if !finite { lastTime = max(lastTime, 0); return skip(.nonFiniteValue, nl: nl) }
+            if t < 0 {
+                throw TraceError(.malformed, file: input.path, line: line, column: 1,
+                                 "expected a time ≥ 0 s, found \(row.found(at: ls))")
+            }
+            if t < lastTime { return skip(.timeWentBackward, nl: nl) }
+            lastTime = t
+            input.consumeLine(endingAt: nl)
+            counts.count(record)
+            return record
+        } catch let error as TraceError where error.kind == .malformed && isUnterminatedLastLine && counts.dataRows > 0 {
+            sawDataRow = true
+            return skip(.truncatedLastLine, nl: nl)
+        }
+    }
+
+    private mutating func skip(_ reason: TraceReadStatistics.SkipReason, nl: Int) -> TraceRecord? {
+        counts.recordSkip(reason, line: input.lineNumber)
+        input.consumeLine(endingAt: nl)
+        return nil
+    }
+
+    private func checkLength(_ ls: Int, _ nl: Int) throws {
+        if nl - ls > input.maxLineBytes {
+            throw TraceError(.lineTooLong, file: input.path, line: input.lineNumber, column: input.maxLineBytes + 1,
+                             "line is longer than \(input.maxLineBytes) bytes")
+        }
+    }
+
+    /// Parses `t,kind,...`. Returns nil for an unknown kind; `finite` is false when a value that
+    /// must be finite is NaN or infinite.
+    private func parseDataRow(_ row: inout RowScanner) throws -> (TraceRecord?, finite: Bool) {
+        let (t, tFinite) = try row.double("t")
+        try row.comma(before: "the row kind")
+        let kindStart = row.i
+        let kind = row.word()
+        guard let first = kind.first, first >= 0x61 && first <= 0x7A,
+              kind.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 &- ASCII.zero) <= 9 || $0 == 0x5F })
+        else {
+            throw row.error(at: kindStart, "expected a row kind (accel, gps, note, gap, ref), found \(row.found(at: kindStart))")
+        }
+        switch RowKind(kind) {
+        case .accel:
+            try row.comma(before: "ax")
+            let (x, fx) = try row.float("ax")
+            try row.comma(before: "ay")
+            let (y, fy) = try row.float("ay")
+            try row.comma(before: "az")
+            let (z, fz) = try row.float("az")
+            try row.endOfLine(after: "az")
+            return (.accel(AccelSample(time: t, x: x, y: y, z: z)), tFinite && fx && fy && fz)
+        case .gps:
+            try row.comma(before: "lat")
+            let latStart = row.i
+            let (lat, fLat) = try row.double("lat")
+            try row.comma(before: "lon")
+            let lonStart = row.i
+            let (lon, fLon) = try row.double("lon")
+            if fLat && !(-90...90).contains(lat) {
+                throw row.error(at: latStart, "expected a latitude in [-90, 90]°, found \(row.found(at: latStart))")
+            }
+            if fLon && !(-180...180).contains(lon) {
+                throw row.error(at: lonStart, "expected a longitude in [-180, 180]°, found \(row.found(at: lonStart))")
+            }
+            try row.comma(before: "speed_mps")
+            let speed = try row.optionalDouble("speed_mps")
+            try row.comma(before: "course_deg")
+            let course = try row.optionalDouble("course_deg")
+            try row.comma(before: "hacc_m")
+            let hacc = try row.optionalDouble("hacc_m")
+            var alt: Double? = nil
+            var utc: Double? = nil
+            if !row.atLineEnd {
+                try row.comma(before: "alt_m")
+                alt = try row.optionalDouble("alt_m")
+                if !row.atLineEnd {
+                    try row.comma(before: "utc_s")
+                    utc = try row.optionalDouble("utc_s")
+                    try row.endOfLine(after: "utc_s")
+                }
+            }
+            let fix = GPSFix(time: t, utc: utc, latitude: lat, longitude: lon, speed: speed, course: course,
+                             horizontalAccuracy: hacc, altitude: alt)
+            return (.fix(fix), tFinite && fLat && fLon)
+        case .note:
+            try row.comma(before: "the note text")
+            let text = try row.restOfLineText("the note text")
+            return (.note(Note(time: t, text: text)), tFinite)
+        case .gap:
+            try row.comma(before: "sensor")
+            let sensorStart = row.i
+            let sensorWord = row.word()
+            guard let sensor = SensorKind(rawValue: String(decoding: sensorWord, as: UTF8.self)) else {
+                throw row.error(at: sensorStart, "expected a sensor (accelerometer or gps), found \(row.found(at: sensorStart))")
+            }
+            try row.comma(before: "end_t")
+            let endStart = row.i
+            let (endTime, fEnd) = try row.double("end_t")
+            if tFinite && fEnd && endTime < t {
+                throw row.error(at: endStart, "expected end_t ≥ t (\(t)), found \(row.found(at: endStart))")
+            }
+            var reason = ""
+            if !row.atLineEnd {
+                try row.comma(before: "reason")
+                reason = try row.restOfLineText("reason")
+            }
+            return (.gap(Gap(sensor: sensor, start: t, end: endTime, reason: reason)), tFinite && fEnd)
+        case .ref:
+            try row.comma(before: "distance_m")
+            let distance = try row.optionalDouble("distance_m")
+            try row.comma(before: "split_s_per_500m")
+            let split = try row.optionalDouble("split_s_per_500m")
+            try row.comma(before: "rate_spm")
+            let rate = try row.optionalDouble("rate_spm")
+            try row.comma(before: "speed_mps")
+            let speed = try row.optionalDouble("speed_mps")
+            try row.comma(before: "stroke_count")
+            let count = try row.optionalCount("stroke_count")
+            var perStroke: Double? = nil
+            if !row.atLineEnd {
+                try row.comma(before: "distance_per_stroke_m")
+                perStroke = try row.optionalDouble("distance_per_stroke_m")
+                try row.endOfLine(after: "distance_per_stroke_m")
+            }
+            try row.endOfLine(after: "stroke_count")
+            let stroke = ReferenceStroke(time: t, distance: distance, split: split, strokeRate: rate, speed: speed,
+                                         strokeCount: count, distancePerStroke: perStroke)
+            return (.reference(stroke), tFinite)
+        case .unknown:
+            return (nil, tFinite)
+        }
+    }
+
+    /// Lines that do not start with a number: blank, `#` metadata or comment, `t,` header.
+    private mutating func otherLine(at ls: Int) throws -> TraceRecord? {
+        let nl = input.newline(from: ls)
+        guard input.isComplete(nl) else { try input.refill(); return nil }
+        try checkLength(ls, nl)
+        let p = input.base
+        var le = nl
+        if le > ls && p[le - 1] == ASCII.carriageReturn { le -= 1 }
+        var k = ls
+        while k < le && (p[k] == ASCII.space || p[k] == ASCII.tab) { k += 1 }
+        if k == le {
+            counts.blankLines += 1
+            input.consumeLine(endingAt: nl)
+            return nil
+        }
+        let c = p[ls]
+        if c == ASCII.hash {
+            let record = try metadata(ls + 1, le)
+            input.consumeLine(endingAt: nl)
+            if let record { counts.count(record) } else { counts.commentLines += 1 }
+            return record
+        }
+        if c == 0x74 && ls + 1 < le && p[ls + 1] == ASCII.comma {   // "t,"
+            if sawDataRow { return skip(.headerAfterData, nl: nl) }
+            counts.headerLines += 1
+            input.consumeLine(endingAt: nl)
+            return nil
+        }
+        let row = RowScanner(p: p, lineStart: ls, lineEnd: le, i: ls, file: input.path, line: input.lineNumber)
+        throw row.error(at: ls, "expected a data row (time, kind, values), '#' metadata or a 't,' header, found \(row.found(at: ls))")
+    }
+
+    /// `# key: value` → metadata; any other `#` line is a comment (nil).
+    private func metadata(_ start: Int, _ le: Int) throws -> TraceRecord? {
+        let p = input.base
+        var k = start
+        while k < le && (p[k] == ASCII.space || p[k] == ASCII.tab) { k += 1 }
+        let keyStart = k
+        while k < le && Self.isKeyByte(p[k]) { k += 1 }
+        let keyEnd = k
+        while k < le && (p[k] == ASCII.space || p[k] == ASCII.tab) { k += 1 }
+        guard keyEnd > keyStart, k < le, p[k] == ASCII.colon else { return nil }
+        k += 1
+        while k < le && (p[k] == ASCII.space || p[k] == ASCII.tab) { k += 1 }
+        var valueEnd = le
+        while valueEnd > k && (p[valueEnd - 1] == ASCII.space || p[valueEnd - 1] == ASCII.tab) { valueEnd -= 1 }
+        let key = String(decoding: UnsafeBufferPointer(start: p + keyStart, count: keyEnd - keyStart), as: UTF8.self)
+        guard let value = UTF8Check.string(UnsafeBufferPointer(start: p + k, count: valueEnd - k)) else {
+            throw TraceError(.notText, file: input.path, line: input.lineNumber, column: k - (start - 1) + 1,
+                             "metadata value for \(key) is not valid UTF-8")
+        }
+        if key == "oarlog-trace" && value != Self.formatVersion {
+            throw TraceError(.unsupportedVersion, file: input.path, line: input.lineNumber, column: k - (start - 1) + 1,
+                             "expected trace format version \(Self.formatVersion), found \"\(value)\"")
+        }
+        return .metadata(key: key, value: value)
+    }
+
+    @inline(__always)
+    private static func isKeyByte(_ c: UInt8) -> Bool {
+        (c &- ASCII.zero) <= 9 || (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A)
+            || c == 0x5F || c == ASCII.minus || c == ASCII.dot
+    }
+
+    private mutating func finish() throws -> TraceRecord? {
+        if counts.totalRecords == 0 && counts.totalSkipped == 0 {
+            throw TraceError(.empty, file: input.path, line: input.lineNumber,
+                             "no records: the file holds no data rows and no metadata")
+        }
+        return nil
+    }
+}
+
+/// The row kinds of the native format.
+enum RowKind {
+    case accel, gps, note, gap, ref, unknown
+
+    init(_ word: UnsafeBufferPointer<UInt8>) {
+        func equals(_ s: StaticString) -> Bool {
+            s.utf8CodeUnitCount == word.count && memcmp(s.utf8Start, word.baseAddress!, word.count) == 0
+        }
+        if equals("accel") { self = .accel }
+        else if equals("gps") { self = .gps }
+        else if equals("note") { self = .note }
+        else if equals("gap") { self = .gap }
+        else if equals("ref") { self = .ref }
+        else { self = .unknown }
+    }
+}

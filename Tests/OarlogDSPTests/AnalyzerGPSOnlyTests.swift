@@ -1,0 +1,137 @@
+import XCTest
+import OarlogCore
+@testable import OarlogDSP
+
+/// The analyzer on GPS plus a device's reference strokes (no accelerometer).
+final class AnalyzerGPSOnlyTests: XCTestCase {
+    /// 1 Hz fixes of a boat at `speed`, with reference strokes every `period` s while rowing.
+    private func session(speed: MetresPerSecond = 4, period: Seconds = 2.5, rowing: Seconds = 300,
+                         pause: ClosedRange<Seconds>? = nil) -> [TraceRecord] {
+        let start = GeoPoint(latitude: 52.2253, longitude: 6.8456)
+        var records: [TraceRecord] = [.metadata(key: "start_utc", value: "2026-05-02T07:14:03Z")]
+        var refTimes: [Seconds] = []
+        var t = 0.3
+        while t < rowing {
+            if pause.map({ !$0.contains(t) }) ?? true { refTimes.append(t) }
+            t += period
+        }
+        // Distance as a function of time: constant speed, stopped during the pause.
+        func along(_ t: Seconds) -> Metres {
+            guard let p = pause else { return speed * t }
+            if t < p.lowerBound { return speed * t }
+            if t < p.upperBound { return speed * p.lowerBound }
+            return speed * (t - (p.upperBound - p.lowerBound))
+        }
+        var ri = 0
+        for i in 0...Int(rowing) {
+            let ft = Double(i)
+            while ri < refTimes.count && refTimes[ri] <= ft {
+                records.append(.reference(ReferenceStroke(time: refTimes[ri])))
+                ri += 1
+            }
+            let p = Geodesy.destination(from: start, distance: along(ft), bearing: 80)
+            let moving = pause.map { !$0.contains(ft) } ?? true
+            records.append(.fix(GPSFix(time: ft, latitude: p.latitude, longitude: p.longitude,
+                                       speed: moving ? speed : 0.02, horizontalAccuracy: 3, mode: .threeD)))
+        }
+        return records
+    }
+
+    private func run(_ records: [TraceRecord], configuration: AnalyzerConfiguration = .init())
+        -> (strokes: [StrokeMetrics], live: [LiveFigures], summary: SessionSummary) {
+        var analyzer = RowingAnalyzer(configuration: configuration)
+        var strokes: [StrokeMetrics] = [], live: [LiveFigures] = []
+        let emit: (AnalyzerEvent) -> Void = { e in
+            switch e {
+            case .stroke(let m): strokes.append(m)
+            case .live(let l): live.append(l)
+            }
+        }
+        for r in records { analyzer.process(r, emit: emit) }
+        analyzer.finish(emit: emit)
+        return (strokes, live, analyzer.summary)
+    }
+
+    func testSteadyRowingGivesRateSplitAndDistancePerStroke() {
+        let (strokes, live, summary) = run(session())
+        XCTAssertEqual(strokes.count, 120)  // 0.3, 2.8, …, 297.8
+        XCTAssertEqual(strokes.map(\.stroke.index), Array(1...120))
+        for (k, m) in strokes.enumerated() {
+            XCTAssertEqual(m.distance ?? -1, 4 * (0.3 + 2.5 * Double(k)), accuracy: 0.01)
+            if k > 0 { XCTAssertEqual(m.stroke.strokeRate ?? 0, 24, accuracy: 1e-9) }
+            if k < 119 {
+                XCTAssertEqual(m.distancePerStroke ?? 0, 10, accuracy: 0.01)
+                XCTAssertEqual(m.split ?? 0, 125, accuracy: 0.01)
+            }
+        }
+        XCTAssertNil(strokes[0].stroke.strokeRate)
+        XCTAssertNil(strokes[119].distancePerStroke)  // last stroke: no next catch
+        XCTAssertEqual(strokes[10].smoothedRate ?? 0, 24, accuracy: 1e-9)
+        // Live figures at most every 0.5 s of trace time, with the right speed and split.
+        XCTAssertGreaterThan(live.count, 250)
+        for (a, b) in zip(live, live.dropFirst()) { XCTAssertGreaterThanOrEqual(b.time - a.time, 0.5) }
+        let mid = try! XCTUnwrap(live.first { $0.time >= 150 })
+        XCTAssertEqual(mid.split ?? 0, 125, accuracy: 0.01)
+        XCTAssertEqual(mid.strokeRate ?? 0, 24, accuracy: 1e-9)
+        XCTAssertEqual(mid.distance, 4 * mid.time, accuracy: 4.01)
+        // Summary.
+        XCTAssertEqual(summary.elapsed ?? 0, 300, accuracy: 1e-9)
+        XCTAssertEqual(summary.distance ?? 0, 1200, accuracy: 0.01)
+        XCTAssertEqual(summary.strokes, 120)
+        XCTAssertEqual(summary.averageStrokeRate ?? 0, 24, accuracy: 1e-9)
+        XCTAssertEqual(summary.maxStrokeRate ?? 0, 24, accuracy: 1e-9)
+        XCTAssertEqual(summary.averageSplit ?? 0, 125, accuracy: 0.01)
+        XCTAssertEqual(summary.bestSplit ?? 0, 125, accuracy: 0.01)
+        XCTAssertEqual(summary.distancePerStroke ?? 0, 10, accuracy: 0.01)
+        XCTAssertEqual(summary.rejectedFixes, 0)
+    }
+
+    func testPauseAddsNoDistanceAndAverageSplitUsesMovingTime() {
+        let (strokes, live, summary) = run(session(rowing: 400, pause: 150...250))
+        // 300 s of rowing at 4 m/s. The synthetic speed jumps 4 → 0 → 4 between fixes, which the
+        // trapezoid speed integral under the slow-speed cap blurs by about a metre at each end.
+        XCTAssertEqual(summary.distance ?? 0, 1200, accuracy: 2)
+        XCTAssertEqual(summary.movingTime ?? 0, 300, accuracy: 2)
+        XCTAssertEqual(summary.averageSplit ?? 0, 125, accuracy: 1)
+        XCTAssertEqual(summary.elapsed ?? 0, 400, accuracy: 1e-9)
+        // The stroke spanning the pause has no rate, split or distance per stroke.
+        let across = try! XCTUnwrap(strokes.first { $0.stroke.catchTime < 150 && $0.stroke.catchTime > 147 })
+        XCTAssertNil(across.split)
+        XCTAssertNil(across.distancePerStroke)
+        let after = try! XCTUnwrap(strokes.first { $0.stroke.catchTime > 250 })
+        XCTAssertNil(after.stroke.strokeRate)
+        // Stopped: no split and no rate on the display.
+        let stopped = try! XCTUnwrap(live.first { $0.time >= 200 })
+        XCTAssertNil(stopped.split)
+        XCTAssertNil(stopped.strokeRate)
+    }
+
+    func testGapsAreCountedAndAnAccelerometerTakesOverStrokes() {
+        var records = session(rowing: 60)
+        records.insert(.gap(Gap(sensor: .gps, start: 30, end: 31, reason: "gpsd restarted")), at: 40)
+        records.insert(.gap(Gap(sensor: .accelerometer, start: 31, end: 32, reason: "FIFO overflow")), at: 41)
+        let (_, _, summary) = run(records)
+        XCTAssertEqual(summary.gpsGaps, 1)
+        XCTAssertEqual(summary.accelerometerGaps, 1)
+        // With an accelerometer in the trace (automatic source), reference strokes are not used
+        // after its first sample.
+        var withAccel = session(rowing: 60)
+        withAccel.insert(.accel(AccelSample(time: 0, x: 0, y: 0, z: 9.8)), at: 1)
+        XCTAssertEqual(run(withAccel).strokes.count, 0)
+        var forced = AnalyzerConfiguration()
+        forced.strokeSource = .reference
+        XCTAssertEqual(run(withAccel, configuration: forced).strokes.count, 24)
+    }
+
+    func testNoGPSGivesNilDistanceFigures() {
+        let records: [TraceRecord] = (0..<20).map { .reference(ReferenceStroke(time: 1 + Double($0) * 3)) }
+        let (strokes, _, summary) = run(records)
+        XCTAssertEqual(strokes.count, 20)
+        XCTAssertTrue(strokes.allSatisfy { $0.split == nil && $0.distance == nil && $0.distancePerStroke == nil })
+        XCTAssertEqual(strokes[5].stroke.strokeRate ?? 0, 20, accuracy: 1e-9)
+        XCTAssertNil(summary.distance)
+        XCTAssertNil(summary.averageSplit)
+        XCTAssertNil(summary.distancePerStroke)
+        XCTAssertEqual(summary.averageStrokeRate ?? 0, 20, accuracy: 1e-9)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import OarlogCore
+import OarlogTrace
+import XCTest
+
+/// Paths and small helpers shared by the trace tests.
+enum TestPaths {
+    /// The package root (this file is Tests/OarlogTraceTests/TestSupport.swift).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func fixture(_ name: String) -> String {
+        packageRoot.appendingPathComponent("Tests/OarlogTraceTests/Fixtures").appendingPathComponent(name).path
+    }
+
+    /// A file of the real recorded data (../shared/data beside the checkout); fails clearly if
+    /// the data directory is missing.
+    static func sharedData(_ relative: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let dir = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
+        let path = dir.appendingPathComponent(relative).path
+        guard FileManager.default.fileExists(atPath: path) else {
+            XCTFail("real data missing: \(path) (expected ../shared/data beside the checkout)", file: file, line: line)
+            throw CocoaError(.fileNoSuchFile)
+        }
+        return path
+    }
+}
+
+/// A temporary directory removed when the test object goes away.
+final class TemporaryDirectory {
+    let url: URL
+    init() {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("oarlog-trace-tests-\(getpid())-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// Writes `bytes` to `name` and returns the path.
+    func file(_ name: String, bytes: [UInt8]) -> String {
+        let path = url.appendingPathComponent(name).path
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return path
+    }
+
+    func file(_ name: String, _ text: String) -> String { file(name, bytes: Array(text.utf8)) }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+}
+
+/// Everything a source yields, plus its statistics.
+func readAll<S: RecordSource & TraceStatisticsReporting>(_ source: inout S) throws -> [TraceRecord] {
+    var records: [TraceRecord] = []
+    while let r = try source.next() { records.append(r) }
+    return records
+}
+
+func readNative(_ path: String, chunkBytes: Int = NativeTraceReader.defaultChunkBytes,
+                maxLineBytes: Int = NativeTraceReader.defaultMaxLineBytes) throws -> ([TraceRecord], TraceReadStatistics) {
+    var reader = try NativeTraceReader(path: path, chunkBytes: chunkBytes, maxLineBytes: maxLineBytes)
+    let records = try readAll(&reader)
+    return (records, reader.statistics)
+}
+
+/// Asserts that `body` throws a `TraceError` of `kind` whose description starts with
+/// `file:line:column:` and contains `fragment`.
+func assertTraceError(kind: TraceError.Kind, location: String?, contains fragment: String,
+                      file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void) {
+    do {
+        try body()
+        XCTFail("expected a TraceError (\(kind)), got none", file: file, line: line)
+    } catch let error as TraceError {
+        XCTAssertEqual(error.kind, kind, "\(error)", file: file, line: line)
+        if let location {
+            XCTAssertTrue(error.description.hasPrefix(location + ": ") || error.description.contains("/" + location + ": "),
+                          "expected location \(location) in \(error)", file: file, line: line)
+        }
+        XCTAssertTrue(error.description.contains(fragment), "expected \(fragment.debugDescription) in \(error)",
+                      file: file, line: line)
+    } catch {
+        XCTFail("expected a TraceError, got \(error)", file: file, line: line)
+    }
+}
+
+/// A small deterministic generator (xorshift64*) for reproducible random tests.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
+    mutating func next() -> UInt64 {
+        state ^= state >> 12
+        state ^= state << 25
+        state ^= state >> 27
+        return state &* 0x2545_F491_4F6C_DD1D
+    }
+}
