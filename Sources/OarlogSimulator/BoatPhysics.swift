@@ -1,0 +1,159 @@
+import OarlogCore
+
+/// The boat's motion along the course: surge acceleration = stroke force − drag, integrated
+/// on a fixed 2 ms grid (midpoint Runge–Kutta for speed, trapezoid for distance), so the speed
+/// is exactly what the acceleration says and the truth does not depend on the sensor rates.
+/// Samples between grid points are taken with a partial step from the last grid point.
+///
+/// It also places the catches (from the `StrokePlanner`) and records each into the
+/// `GroundTruth` as the boat passes it.
+struct BoatPhysics: Sendable {
+    static let step: Seconds = 0.002
+
+    /// The boat's state at one instant.
+    struct State: Sendable {
+        var speed: MetresPerSecond
+        var distance: Metres
+        var east: Metres
+        var north: Metres
+        /// Noise-free surge acceleration, m/s².
+        var surge: Double
+    }
+
+    private var stepIndex: Int64 = 0
+    private(set) var speed: MetresPerSecond
+    private(set) var distance: Metres = 0
+    private(set) var east: Metres = 0
+    private(set) var north: Metres = 0
+    /// Size of the stroke-driven heave and pitch, following the crew's effort with a 3 s lag.
+    private(set) var motionLevel: Double
+    private var planner: StrokePlanner
+    private(set) var current: PlannedCatch?
+    private(set) var upcoming: PlannedCatch?
+    /// Last known stroke period, to carry the stroke phase through rests.
+    private(set) var lastPeriod: Seconds = 2.5
+    let course: CoursePlane
+    private let straightSin: Double
+    private let straightCos: Double
+    private let isStraight: Bool
+    var truth: GroundTruth
+
+    init(configuration: SimulationConfiguration, retention: GroundTruth.Retention) {
+        planner = StrokePlanner(profile: configuration.profile, duration: configuration.duration, seed: configuration.seed)
+        speed = planner.initialSpeed
+        motionLevel = planner.initialMotionLevel
+        course = CoursePlane(configuration: configuration)
+        isStraight = configuration.course == .straight
+        straightSin = _sin(course.heading)
+        straightCos = _cos(course.heading)
+        truth = GroundTruth(retention: retention)
+        upcoming = planner.next()
+        truth.update(elapsed: 0, distance: 0, speed: speed)
+    }
+
+    /// Time of the last grid point reached.
+    var time: Seconds { Double(stepIndex) * Self.step }
+
+    /// Stroke force per unit mass at `t` (drag excluded).
+    @inline(__always)
+    func strokeAcceleration(at t: Seconds) -> Double {
+        (current?.strokeAcceleration(at: t) ?? 0) + (upcoming?.strokeAcceleration(at: t) ?? 0)
+    }
+
+    private func isForceFree(at t: Seconds) -> Bool {
+        (current.map { $0.isFinished(at: t) } ?? true) && (upcoming.map { t <= $0.time - $0.runIn } ?? true)
+    }
+
+    /// Speed `dt` after the last grid point (0 ≤ dt ≤ step), midpoint rule.
+    @inline(__always)
+    private func speed(after dt: Seconds) -> MetresPerSecond {
+        let t0 = time
+        let a0 = strokeAcceleration(at: t0) - BoatResponse.drag(speed)
+        let vMid = speed + 0.5 * dt * a0
+        let aMid = strokeAcceleration(at: t0 + 0.5 * dt) - BoatResponse.drag(vMid)
+        return speed + dt * aMid
+    }
+
+    /// The state at `t`, which must lie in [time, time + step].
+    func state(at t: Seconds) -> State {
+        let dt = t - time
+        let v = dt > 0 ? speed(after: dt) : speed
+        let ds = dt * (speed + v) / 2
+        let bearingSin: Double, bearingCos: Double
+        if isStraight {
+            bearingSin = straightSin
+            bearingCos = straightCos
+        } else {
+            let b = course.bearing(atDistance: distance + ds / 2)
+            bearingSin = _sin(b)
+            bearingCos = _cos(b)
+        }
+        return State(speed: v, distance: distance + ds, east: east + ds * bearingSin, north: north + ds * bearingCos,
+                     surge: strokeAcceleration(at: t) - BoatResponse.drag(v))
+    }
+
+    /// Heading of the boat at its current distance, radians clockwise from north.
+    var bearing: Double { course.bearing(atDistance: distance) }
+
+    /// Runs the grid forward to the last grid point at or before `t`.
+    mutating func advance(to t: Seconds) {
+        while Double(stepIndex + 1) * Self.step <= t {
+            stepOnce()
+        }
+    }
+
+    /// Runs to `end` exactly (the session's end), records any catch left, and closes the truth.
+    mutating func finish(at end: Seconds) {
+        advance(to: end)
+        if let up = upcoming, up.time <= end { recordCatch(up) }
+        let final = state(at: end)
+        truth.update(elapsed: end, distance: final.distance, speed: final.speed)
+        truth.markComplete()
+    }
+
+    private mutating func recordCatch(_ stroke: PlannedCatch) {
+        let atCatch = state(at: stroke.time)
+        var rate: StrokesPerMinute?
+        if let previous = stroke.previousCatchTime { rate = 60 / (stroke.time - previous) }
+        truth.record(GroundTruthStroke(
+            index: stroke.index, catchTime: stroke.time, strokeRate: rate, driveDuration: stroke.driveDuration,
+            recoveryDuration: stroke.period.map { $0 - stroke.driveDuration }, distance: atCatch.distance,
+            catchAcceleration: MetresPerSecondSquared(atCatch.surge), profileRate: stroke.rate))
+    }
+
+    private mutating func stepOnce() {
+        let nextTime = Double(stepIndex + 1) * Self.step
+        if let up = upcoming, up.time <= nextTime { recordCatch(up) }
+        let v1 = speed(after: Self.step)
+        let ds = Self.step * (speed + v1) / 2
+        if isStraight {
+            east += ds * straightSin
+            north += ds * straightCos
+        } else {
+            let b = course.bearing(atDistance: distance + ds / 2)
+            east += ds * _sin(b)
+            north += ds * _cos(b)
+        }
+        distance += ds
+        speed = v1
+        stepIndex += 1
+        if let up = upcoming, up.time <= nextTime {
+            current = up
+            upcoming = planner.next()
+            if let period = up.period { lastPeriod = period }
+        }
+        if abs(speed) < BoatResponse.stopSpeed && isForceFree(at: nextTime) { speed = 0 }
+        var target = 0.0
+        if let current, current.period != nil || !current.isFinished(at: nextTime) { target = current.motionLevel }
+        motionLevel += (target - motionLevel) * Self.step / 3
+        truth.update(elapsed: nextTime, distance: distance, speed: speed)
+    }
+
+    /// The catch at or before `t` (looking at the upcoming one too, for a sample just past it),
+    /// and the period to use for the stroke phase.
+    func latestCatch(at t: Seconds) -> (time: Seconds, period: Seconds)? {
+        if let up = upcoming, up.time <= t { return (up.time, up.period ?? lastPeriod) }
+        if let current { return (current.time, current.period ?? lastPeriod) }
+        return nil
+    }
+}

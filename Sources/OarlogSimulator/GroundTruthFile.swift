@@ -1,0 +1,80 @@
+import OarlogCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A ground-truth CSV read back (what `GroundTruthWriter` wrote): for evaluations that run on
+/// files rather than beside the simulator.
+public struct GroundTruthFile: Sendable {
+    public var metadata: [String: String] = [:]
+    public var strokes: [GroundTruthStroke] = []
+    /// From the `total` row; `nil` if the file has none (cut short).
+    public var totalStrokes: Int?
+    public var totalDistance: Metres?
+    public var duration: Seconds?
+
+    public init() {}
+
+    /// Reads and parses the file at `path`.
+    public static func read(path: String) throws -> GroundTruthFile {
+        guard let handle = fopen(path, "r") else {
+            throw SimulationConfigurationError("cannot read the truth file '\(path)' (errno \(errno))")
+        }
+        defer { fclose(handle) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, handle)
+            if count <= 0 { break }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+        return try parse(String(decoding: bytes, as: UTF8.self), name: path)
+    }
+
+    /// Parses truth CSV text; errors name the line.
+    public static func parse(_ text: String, name: String = "truth") throws -> GroundTruthFile {
+        var result = GroundTruthFile()
+        var lineNumber = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            var line = Substring(rawLine)
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            if line.isEmpty || line.hasPrefix("kind,") { continue }
+            if line.hasPrefix("#") {
+                let body = line.dropFirst()
+                if let colon = body.firstIndex(of: ":") {
+                    result.metadata[String(body[..<colon]).trimmingSpaces()] = String(body[body.index(after: colon)...]).trimmingSpaces()
+                }
+                continue
+            }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            func fail(_ what: String) -> SimulationConfigurationError {
+                SimulationConfigurationError("\(name):\(lineNumber): \(what)")
+            }
+            switch fields[0] {
+            case "stroke":
+                guard fields.count >= 7, let index = Int(fields[1]), let catchTime = Double(fields[2]),
+                      let drive = Double(fields[4]), let distance = Double(fields[6]) else {
+                    throw fail("expected stroke,index,catch_t,rate_spm,drive_s,recovery_s,distance_m[,catch_accel_mps2,profile_rate_spm]")
+                }
+                result.strokes.append(GroundTruthStroke(
+                    index: index, catchTime: catchTime, strokeRate: Double(fields[3]), driveDuration: drive,
+                    recoveryDuration: Double(fields[5]), distance: distance,
+                    catchAcceleration: fields.count > 7 ? Float(fields[7]) ?? .nan : .nan,
+                    profileRate: fields.count > 8 ? Double(fields[8]) ?? .nan : .nan))
+            case "total":
+                guard fields.count >= 3, let strokes = Int(fields[1]), let distance = Double(fields[2]) else {
+                    throw fail("expected total,strokes,distance_m[,duration_s]")
+                }
+                result.totalStrokes = strokes
+                result.totalDistance = distance
+                result.duration = fields.count > 3 ? Double(fields[3]) : nil
+            default:
+                throw fail("unknown row kind '\(fields[0])'")
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,94 @@
+import OarlogCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a session's ground truth as CSV (format in docs/SIMULATOR.md):
+///
+/// ```
+/// # oarlog-truth: 1
+/// # start_utc: 2026-05-02T07:00:00.000Z
+/// kind,index,catch_t,rate_spm,drive_s,recovery_s,distance_m,catch_accel_mps2,profile_rate_spm
+/// stroke,1,0.500000,,0.9276,1.5786,0.000,-5.130,24.0
+/// total,240,2423.123,600.000
+/// ```
+///
+/// Streaming use: after each record from the simulator call `writeNew(from:)`, and `finish`
+/// once the simulator has returned `nil`; the truth can then be kept with `.recent(n)`
+/// retention so nothing grows with the session.
+public struct GroundTruthWriter {
+    public let path: String
+    private var file: UnsafeMutablePointer<FILE>?
+    /// Index of the last stroke written.
+    public private(set) var lastWrittenIndex = 0
+
+    /// The truth file beside a trace: `sim.csv` → `sim.truth.csv` (`name` → `name.truth.csv`).
+    public static func truthPath(forTracePath tracePath: String) -> String {
+        if tracePath.hasSuffix(".csv") { return String(tracePath.dropLast(4)) + ".truth.csv" }
+        return tracePath + ".truth.csv"
+    }
+
+    /// Creates (or replaces) the file and writes the header with `metadata` lines.
+    public init(path: String, metadata: [(key: String, value: String)]) throws {
+        self.path = path
+        guard let handle = fopen(path, "w") else {
+            throw SimulationConfigurationError("cannot write the truth file '\(path)' (errno \(errno))")
+        }
+        file = handle
+        var header = "# oarlog-truth: 1\n"
+        for entry in metadata { header += "# \(entry.key): \(entry.value)\n" }
+        header += "kind,index,catch_t,rate_spm,drive_s,recovery_s,distance_m,catch_accel_mps2,profile_rate_spm\n"
+        try put(header)
+    }
+
+    /// Writes one stroke row. Strokes must come in index order.
+    public mutating func write(_ stroke: GroundTruthStroke) throws {
+        var row = "stroke,\(stroke.index),\(formatFixed(stroke.catchTime, decimals: 6)),"
+        row += (stroke.strokeRate.map { formatFixed($0, decimals: 3) } ?? "") + ","
+        row += formatFixed(stroke.driveDuration, decimals: 4) + ","
+        row += (stroke.recoveryDuration.map { formatFixed($0, decimals: 4) } ?? "") + ","
+        row += formatFixed(stroke.distance, decimals: 3) + ","
+        row += formatFixed(Double(stroke.catchAcceleration), decimals: 3) + ","
+        row += formatFixed(stroke.profileRate, decimals: 1) + "\n"
+        try put(row)
+        lastWrittenIndex = stroke.index
+    }
+
+    /// Writes the strokes of `truth` not yet written. Throws if some were already dropped from
+    /// a `.recent(n)` window (call more often or keep a larger window) — never skips silently.
+    public mutating func writeNew(from truth: GroundTruth) throws {
+        guard truth.strokeCount > lastWrittenIndex else { return }
+        guard let first = truth.strokes.first, first.index <= lastWrittenIndex + 1 else {
+            throw SimulationConfigurationError(
+                "truth strokes \(lastWrittenIndex + 1)… left the retained window before being written")
+        }
+        for stroke in truth.strokes where stroke.index > lastWrittenIndex {
+            try write(stroke)
+        }
+    }
+
+    /// Writes the remaining strokes and the `total` row, and closes the file. `truth` must be
+    /// complete (the simulator has returned `nil`).
+    public mutating func finish(truth: GroundTruth) throws {
+        guard truth.isComplete else {
+            throw SimulationConfigurationError("the truth is not complete: run the simulator to its end first")
+        }
+        try writeNew(from: truth)
+        try put("total,\(truth.strokeCount),\(formatFixed(truth.distance, decimals: 3)),\(formatFixed(truth.elapsed, decimals: 3))\n")
+        try close()
+    }
+
+    /// Closes the file (also done by `finish`).
+    public mutating func close() throws {
+        guard let handle = file else { return }
+        file = nil
+        if fclose(handle) != 0 { throw SimulationConfigurationError("closing the truth file '\(path)' failed (errno \(errno))") }
+    }
+
+    private func put(_ text: String) throws {
+        guard let file else { throw SimulationConfigurationError("the truth file '\(path)' is closed") }
+        if fputs(text, file) < 0 { throw SimulationConfigurationError("writing the truth file '\(path)' failed (errno \(errno))") }
+    }
+}

@@ -1,0 +1,139 @@
+import OarlogCore
+
+/// A configuration value the simulator could not accept; the message says which and why.
+public struct SimulationConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Everything that defines a simulated session. The same configuration (seed included) always
+/// gives the same records and the same ground truth.
+public struct SimulationConfiguration: Sendable, Equatable {
+    /// The course the boat follows.
+    public enum Course: Sendable, Equatable {
+        /// A straight line at `heading` from the start point.
+        case straight
+        /// A river-like meander: the heading swings ±`amplitude` degrees about `heading` with a
+        /// period of `wavelength` metres along the course.
+        case curving(amplitude: Degrees, wavelength: Metres)
+    }
+
+    /// Session length.
+    public var duration: Seconds
+    public var profile: SimulationProfile
+    /// Accelerometer sample rate; sample k is at exactly k / accelRate seconds.
+    public var accelRate: Hertz = 100
+    /// GPS fix rate; fix j is at exactly j / gpsRate seconds (unless it drops out).
+    public var gpsRate: Hertz = 1
+    public var mounting: Mounting = .flat
+    public var seed: UInt64 = 1
+
+    // Accelerometer errors.
+    /// White noise standard deviation per axis, m/s².
+    public var accelNoise: Double = 0.05
+    /// Standard deviation of the constant per-axis bias drawn from the seed, m/s².
+    public var accelBias: Double = 0.08
+
+    /// Boat motion besides surge: heave at the stroke frequency and its harmonic, pitch with the
+    /// stroke, slow roll and wave chop. Off gives a level boat with surge only.
+    public var boatMotion: Bool = true
+
+    // GPS errors.
+    /// Standard deviation of the slowly wandering (Gauss–Markov, 30 s) position error per axis, metres.
+    public var gpsWander: Metres = 1.5
+    /// Standard deviation of the white position error per axis, metres.
+    public var gpsJitter: Metres = 0.4
+    /// Standard deviation of the receiver's speed error, m/s.
+    public var gpsSpeedNoise: MetresPerSecond = 0.05
+    /// Mean number of GPS outages per hour (0: none). Each lasts 3–20 s; no fixes come in it.
+    public var gpsDropoutsPerHour: Double = 4
+
+    // Place and time.
+    public var startLatitude: Degrees = 51.4873
+    public var startLongitude: Degrees = -0.2241
+    /// Course at the start, degrees clockwise from true north.
+    public var heading: Degrees = 92.5
+    public var course: Course = .straight
+    /// UTC of t = 0, seconds since 1970-01-01.
+    public var startUTC: Double = UTCTime.epochSeconds(year: 2026, month: 5, day: 2, hour: 7)
+
+    public init(duration: Seconds, profile: SimulationProfile) {
+        self.duration = duration
+        self.profile = profile
+    }
+
+    /// Rowing at `rate` for `minutes`, flying start.
+    public init(minutes: Double, rate: StrokesPerMinute = 24) {
+        self.init(duration: minutes * 60, profile: .constant(rate: rate, duration: minutes * 60))
+    }
+
+    public var minutes: Double {
+        get { duration / 60 }
+        set { duration = newValue * 60 }
+    }
+
+    /// Multiplies every noise level (accelerometer noise and bias, GPS position, speed) by
+    /// `scale`; 0 makes the sensors perfect (GPS outages are set separately).
+    public func withNoise(scale: Double) -> SimulationConfiguration {
+        var copy = self
+        copy.accelNoise *= scale
+        copy.accelBias *= scale
+        copy.gpsWander *= scale
+        copy.gpsJitter *= scale
+        copy.gpsSpeedNoise *= scale
+        return copy
+    }
+
+    /// Parses a noise level: `none` (0), `low` (0.5), `normal` (1), `high` (2.5) or a number
+    /// (a multiplier on the default noise levels).
+    public static func parseNoiseScale(_ text: String) throws -> Double {
+        switch text.trimmingSpaces().lowercased() {
+        case "none", "off": return 0
+        case "low": return 0.5
+        case "normal", "default": return 1
+        case "high": return 2.5
+        case let other:
+            guard let value = Double(other), value >= 0, value.isFinite else {
+                throw SimulationConfigurationError("noise '\(text)': expected none, low, normal, high or a multiplier ≥ 0")
+            }
+            return value
+        }
+    }
+
+    /// Checks the values make a session the simulator can produce.
+    public func validate() throws {
+        guard duration > 0, duration.isFinite else { throw SimulationConfigurationError("duration must be > 0 s") }
+        guard accelRate >= 1, accelRate <= 10_000 else {
+            throw SimulationConfigurationError("accelerometer rate \(accelRate) Hz is outside 1–10000 Hz")
+        }
+        guard gpsRate > 0, gpsRate <= 50 else { throw SimulationConfigurationError("GPS rate \(gpsRate) Hz is outside (0, 50] Hz") }
+        guard abs(startLatitude) < 85, abs(startLongitude) <= 180 else {
+            throw SimulationConfigurationError("start position \(startLatitude), \(startLongitude) is out of range")
+        }
+        for value in [accelNoise, accelBias, gpsWander, gpsJitter, gpsSpeedNoise, gpsDropoutsPerHour] {
+            guard value >= 0, value.isFinite else { throw SimulationConfigurationError("noise levels must be ≥ 0") }
+        }
+        for segment in profile.segments {
+            guard segment.duration >= 0 else { throw SimulationConfigurationError("profile segment with negative duration") }
+            if case .rowing(let rate, let power) = segment.activity {
+                guard rate >= 10, rate <= 60 else { throw SimulationConfigurationError("rate \(rate) spm is outside 10–60") }
+                guard power > 0, power <= 2 else { throw SimulationConfigurationError("power \(power) is outside (0, 2]") }
+            }
+        }
+    }
+
+    /// The `# key: value` lines a trace of this session carries.
+    public var metadata: [(key: String, value: String)] {
+        [
+            ("start_utc", UTCTime.iso8601(startUTC)),
+            ("device", "oarlog-simulator"),
+            ("accel_hz", formatFixed(accelRate, decimals: accelRate.rounded() == accelRate ? 0 : 3)),
+            ("gps_hz", formatFixed(gpsRate, decimals: gpsRate.rounded() == gpsRate ? 0 : 3)),
+            ("mounting", mounting.description),
+            ("profile", profile.name),
+            ("seed", String(seed)),
+            ("duration_s", formatFixed(duration, decimals: 3)),
+        ]
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import OarlogCore
+@testable import OarlogSimulator
+import XCTest
+
+/// Everything a test wants from one simulated session.
+struct SimulatedSession {
+    var accel: [AccelSample] = []
+    var boatFrames: [BoatSimulator.BoatFrameSample] = []
+    var fixes: [GPSFix] = []
+    var metadata: [(key: String, value: String)] = []
+    var truth: GroundTruth
+}
+
+/// Runs a session to its end, keeping every record (tests only: sessions of minutes).
+func simulate(_ configuration: SimulationConfiguration, keepBoatFrames: Bool = true) throws -> SimulatedSession {
+    var simulator = try BoatSimulator(configuration: configuration)
+    var session = SimulatedSession(truth: simulator.groundTruth)
+    var lastTime = -1.0
+    while let record = try simulator.next() {
+        if let t = record.time {
+            XCTAssertGreaterThanOrEqual(t, lastTime, "records out of time order")
+            lastTime = t
+        }
+        switch record {
+        case .accel(let sample):
+            session.accel.append(sample)
+            if keepBoatFrames, let frame = simulator.lastBoatFrame { session.boatFrames.append(frame) }
+        case .fix(let fix): session.fixes.append(fix)
+        case .metadata(let key, let value): session.metadata.append((key, value))
+        default: XCTFail("unexpected record \(record)")
+        }
+    }
+    session.truth = simulator.groundTruth
+    return session
+}
+
+/// A quiet configuration: no sensor noise, no GPS outages.
+func noiseFree(_ configuration: SimulationConfiguration) -> SimulationConfiguration {
+    var quiet = configuration.withNoise(scale: 0)
+    quiet.gpsDropoutsPerHour = 0
+    return quiet
+}
+
+/// Great-circle distance on the sphere the simulator uses (haversine).
+func haversine(_ a: GPSFix, _ b: GPSFix) -> Double {
+    let r = 6_371_008.8
+    let toRadians = Double.pi / 180
+    let dLat = (b.latitude - a.latitude) * toRadians
+    let dLon = (b.longitude - a.longitude) * toRadians
+    let h = sin(dLat / 2) * sin(dLat / 2)
+        + cos(a.latitude * toRadians) * cos(b.latitude * toRadians) * sin(dLon / 2) * sin(dLon / 2)
+    return 2 * r * asin(min(1, h.squareRoot()))
+}
+
+/// The shared real-data directory (`../shared/data` beside the package root).
+func sharedDataDirectory() throws -> URL {
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    let data = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
+    guard FileManager.default.fileExists(atPath: data.path) else {
+        XCTFail("real data directory missing: expected \(data.path) (shared/ beside the checkout)")
+        throw CocoaError(.fileNoSuchFile)
+    }
+    return data
+}
+
+func mean(_ values: [Double]) -> Double {
+    values.reduce(0, +) / Double(max(1, values.count))
+}
