@@ -35,6 +35,20 @@ final class DetectorRun: @unchecked Sendable {
         guard slices > 0 else { throw BenchDataError("\(BenchFiles.surgePath): fewer than \(samplesPerIteration) samples") }
         surge = Array(all[0..<(slices * samplesPerIteration)])
     }
+
+    /// Feeds the next 1 M-sample slice to the detector through `detect`.
+    @inline(__always)
+    func step(_ detect: (inout StrokeDetector, UnsafeBufferPointer<Float>, Seconds, Seconds) -> Int) {
+        let start = slice * samplesPerIteration
+        let found = surge.withUnsafeBufferPointer { all in
+            detect(&detector, UnsafeBufferPointer(rebasing: all[start..<(start + samplesPerIteration)]),
+                   Double(samplesDone) / BenchFiles.sampleRate, 1 / BenchFiles.sampleRate)
+        }
+        strokes &+= found
+        samplesDone &+= samplesPerIteration
+        slice = (slice + 1) % (surge.count / samplesPerIteration)
+        blackHole(strokes)
+    }
 }
 
 /// The whole analyzer (mounting, detection, rate; GPS speed, split, distance; the join) fed
@@ -80,20 +94,18 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(benchmark)
     }
 
-    // (1) The stroke detector alone over float32 surge: samples/s, and no allocation.
-    Benchmark("StrokeDetector.surge",
+    // (1) The stroke detector alone over float32 surge, block path: samples/s, no allocation.
+    Benchmark("StrokeDetector.block",
               configuration: .init(scalingFactor: .mega, thresholds: noMallocs)) { benchmark, run in
-        let start = run.slice * samplesPerIteration
-        let found = run.surge.withUnsafeBufferPointer { all in
-            detectStrokes(&run.detector,
-                          surge: UnsafeBufferPointer(rebasing: all[start..<(start + samplesPerIteration)]),
-                          startTime: Double(run.samplesDone) / BenchFiles.sampleRate,
-                          sampleInterval: 1 / BenchFiles.sampleRate)
-        }
-        run.strokes &+= found
-        run.samplesDone &+= samplesPerIteration
-        run.slice = (run.slice + 1) % (run.surge.count / samplesPerIteration)
-        blackHole(run.strokes)
+        run.step(detectStrokes)
+    } setup: {
+        try DetectorRun()
+    }
+
+    // (1b) The same sample by sample (the live path).
+    Benchmark("StrokeDetector.perSample",
+              configuration: .init(scalingFactor: .mega, thresholds: noMallocs)) { benchmark, run in
+        run.step(detectStrokesPerSample)
     } setup: {
         try DetectorRun()
     }
