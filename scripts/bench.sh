@@ -82,9 +82,14 @@ EOF
 
 [ "$QUICK" -eq 1 ] && exit 0
 
-# 5. The package-benchmark suite; `thresholds check` runs it and fails if the hot loops allocate
-#    (Benchmarks/Thresholds/*.p90.json: mallocCountTotal 0).
+# 5. The package-benchmark suite, stored as baseline `bench` (Benchmarks/.benchmarkBaselines,
+#    not committed), printed with --scale (the starred metrics, time and mallocs, per measured
+#    iteration of 1 M samples, or per whole CSV file), then checked against the static thresholds:
+#    the check fails (non-zero exit) if a hot loop allocates (Benchmarks/Thresholds/*.p90.json,
+#    mallocCountTotal 0).
 cd Benchmarks
-swift package --allow-writing-to-package-directory benchmark --target OarlogThroughput --no-progress
-swift package --allow-writing-to-package-directory benchmark thresholds check --target OarlogThroughput \
+BM=(swift package --allow-writing-to-package-directory benchmark)
+"${BM[@]}" baseline update bench --target OarlogThroughput --no-progress --quiet
+"${BM[@]}" baseline read bench --target OarlogThroughput --no-progress --scale
+"${BM[@]}" thresholds check bench --target OarlogThroughput \
     --filter 'Harness.*' --filter 'StrokeDetector.*' --filter 'RowingAnalyzer.*' --no-progress

@@ -98,6 +98,44 @@ do {
         let best = times.min()!
         print(#"{"side": "oarlog", "rows": \#(rows), "strokes": \#(strokes), "repeats": \#(repeats), "best_s": \#(best), "median_s": \#(median(times)), "rows_per_s": \#(Double(rows) / best)}"#)
 
+    case "breakdown":
+        // Where the replay's time goes: the reader alone, the reader's batch accel path, the
+        // analyzer on in-memory records of the same length, and the whole pipeline.
+        let path = arguments.first ?? BenchFiles.tracePath
+        let rows = try countDataRows(path)
+        func best(_ body: () throws -> Void) rethrows -> Double {
+            var t = Double.infinity
+            for _ in 0..<3 {
+                let started = clock.now
+                try body()
+                t = min(t, seconds(clock.now - started))
+            }
+            return t
+        }
+        var records = 0
+        let readOnly = try best {
+            var reader = try csvTraceSource(path: path)
+            records = 0
+            while try reader.next() != nil { records &+= 1 }
+        }
+        let accelRows = rows - rows / 101  // one fix per 100 accel rows
+        let surge = try readFloat32File(BenchFiles.surgePath)
+        var strokes = 0
+        let analyzerOnly = try best {
+            var session = InMemorySession(surge: surge, sampleLimit: accelRows)
+            var analyzer = RowingAnalyzer()
+            strokes = 0
+            while let record = session.next() {
+                analyzer.process(record) { if case .stroke = $0 { strokes &+= 1 } }
+            }
+        }
+        let whole = try best {
+            var source = try csvTraceSource(path: path)
+            var pipeline = Pipeline()
+            _ = try pipeline.run(&source)
+        }
+        print(#"{"rows": \#(rows), "records": \#(records), "reader_rows_per_s": \#(Double(rows) / readOnly), "analyzer_records_per_s": \#(Double(rows) / analyzerOnly), "analyzer_strokes": \#(strokes), "pipeline_rows_per_s": \#(Double(rows) / whole)}"#)
+
     default:
         fail("unknown command \(command)")
     }
