@@ -33,6 +33,9 @@ let clock = ContinuousClock()
 func seconds(_ d: Duration) -> Double {
     Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
 }
+/// Keeps a value alive so the optimiser cannot drop the work that made it.
+@inline(never) func blackHole<T>(_ value: T) {}
+
 func median(_ xs: [Double]) -> Double {
     let s = xs.sorted()
     return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
@@ -83,34 +86,25 @@ do {
         print(#"{"trace": "\#(tracePath)", "accel_rows": \#(rows), "rows": \#(written)}"#)
 
     case "replay":
+        // The whole replay (CSV → reader → analyzer → pipeline), and where its time goes: the
+        // reader alone, and the analyzer alone on in-memory records of the same length.
         let repeats = option("--repeats", default: 3)
         let path = arguments.first ?? BenchFiles.tracePath
         let rows = try countDataRows(path)
-        var times: [Double] = []
+        func best(_ body: () throws -> Void) rethrows -> (best: Double, median: Double) {
+            var times: [Double] = []
+            for _ in 0..<repeats {
+                let started = clock.now
+                try body()
+                times.append(seconds(clock.now - started))
+            }
+            return (times.min()!, median(times))
+        }
         var strokes = 0
-        for _ in 0..<repeats {
-            let started = clock.now
+        let whole = try best {
             var source = try csvTraceSource(path: path)
             var pipeline = Pipeline()
             strokes = try pipeline.run(&source).strokes
-            times.append(seconds(clock.now - started))
-        }
-        let best = times.min()!
-        print(#"{"side": "oarlog", "rows": \#(rows), "strokes": \#(strokes), "repeats": \#(repeats), "best_s": \#(best), "median_s": \#(median(times)), "rows_per_s": \#(Double(rows) / best)}"#)
-
-    case "breakdown":
-        // Where the replay's time goes: the reader alone, the reader's batch accel path, the
-        // analyzer on in-memory records of the same length, and the whole pipeline.
-        let path = arguments.first ?? BenchFiles.tracePath
-        let rows = try countDataRows(path)
-        func best(_ body: () throws -> Void) rethrows -> Double {
-            var t = Double.infinity
-            for _ in 0..<3 {
-                let started = clock.now
-                try body()
-                t = min(t, seconds(clock.now - started))
-            }
-            return t
         }
         var records = 0
         let readOnly = try best {
@@ -118,23 +112,15 @@ do {
             records = 0
             while try reader.next() != nil { records &+= 1 }
         }
-        let accelRows = rows - rows / 101  // one fix per 100 accel rows
+        // The same number of accelerometer samples and fixes, built in memory from the surge file.
+        let accelRows = rows - rows / 101
         let surge = try readFloat32File(BenchFiles.surgePath)
-        var strokes = 0
-        let analyzerOnly = try best {
+        let analyzerOnly = best {
             var session = InMemorySession(surge: surge, sampleLimit: accelRows)
             var analyzer = RowingAnalyzer()
-            strokes = 0
-            while let record = session.next() {
-                analyzer.process(record) { if case .stroke = $0 { strokes &+= 1 } }
-            }
+            while let record = session.next() { analyzer.process(record) { blackHole($0) } }
         }
-        let whole = try best {
-            var source = try csvTraceSource(path: path)
-            var pipeline = Pipeline()
-            _ = try pipeline.run(&source)
-        }
-        print(#"{"rows": \#(rows), "records": \#(records), "reader_rows_per_s": \#(Double(rows) / readOnly), "analyzer_records_per_s": \#(Double(rows) / analyzerOnly), "analyzer_strokes": \#(strokes), "pipeline_rows_per_s": \#(Double(rows) / whole)}"#)
+        print(#"{"side": "oarlog", "rows": \#(rows), "records": \#(records), "strokes": \#(strokes), "repeats": \#(repeats), "best_s": \#(whole.best), "median_s": \#(whole.median), "rows_per_s": \#(Double(rows) / whole.best), "reader_rows_per_s": \#(Double(rows) / readOnly.best), "analyzer_records_per_s": \#(Double(rows) / analyzerOnly.best)}"#)
 
     default:
         fail("unknown command \(command)")
