@@ -56,6 +56,10 @@ public struct StrokeDetector: Sendable {
     private var recoveryTrough: Float = 0          // band-passed, this recovery (negative)
     private var driveAmplitude: Float = 0          // remembered, band-passed
     private var recoveryAmplitude: Float = 0
+    private var driveThreshold: Float = 0          // band-passed level that recognises a drive
+    private var armThreshold: Float = 0            // band-passed level (negative) that arms it
+    private var minimumTriggerInterval: Seconds = 0 // the refractory period
+    private var decayAfter: Seconds = 2            // amplitudes fade this long after a drive
     private var triggerTime: Seconds = -.infinity
     private var pendingCatch: (time: Seconds, index: Int) = (0, 0)
     private var lastCatch: Seconds? = nil
@@ -68,6 +72,7 @@ public struct StrokeDetector: Sendable {
 
     public init(configuration: StrokeDetectorConfiguration = .init()) {
         self.configuration = configuration
+        updateThresholds()
     }
 
     /// The input sample rate the detector currently assumes (from the timestamps), if known.
@@ -157,9 +162,16 @@ public struct StrokeDetector: Sendable {
         let d = decimation
         let scale = 1 / Float(d)
         let centre = Double(d - 1) * 0.5
+        let base = UnsafeRawPointer(block.baseAddress!)
         while i + d <= n {
-            var sum: Float = 0
-            for k in 0..<d { sum += block[i + k] }
+            var k = 0
+            var lanes = SIMD4<Float>.zero
+            while k + 4 <= d {
+                lanes += base.loadUnaligned(fromByteOffset: (i + k) * 4, as: SIMD4<Float>.self)
+                k += 4
+            }
+            var sum = lanes.sum()
+            while k < d { sum += block[i + k]; k += 1 }
             step(time: startTime + (Double(i) + centre) * sampleInterval, value: sum * scale, emit: emit)
             i += d
         }
@@ -227,6 +239,7 @@ public struct StrokeDetector: Sendable {
         lastCatch = nil
         lastFinish = -.infinity
         period = 0
+        updateThresholds()
     }
 
     // MARK: Internal-rate stage
@@ -245,17 +258,14 @@ public struct StrokeDetector: Sendable {
 
         switch phase {
         case .recovery:
-            if time - triggerTime > max(1.5 * period, 2) {
+            if time - triggerTime > decayAfter {
                 driveAmplitude *= amplitudeDecay
                 recoveryAmplitude *= amplitudeDecay
+                updateThresholds()
             }
-            let fraction = configuration.thresholdFraction
             if band < recoveryTrough { recoveryTrough = band }
-            if !armed && band < -max(0.5 * configuration.minimumDriveAmplitude, fraction * recoveryAmplitude) {
-                armed = true
-            }
-            if armed && band > max(configuration.minimumDriveAmplitude, fraction * driveAmplitude)
-                && time - triggerTime >= refractory {
+            if band < armThreshold { armed = true }
+            if armed && band > driveThreshold && time - triggerTime >= minimumTriggerInterval {
                 recogniseDrive(now: time)
             }
         case .drive:
@@ -264,7 +274,15 @@ public struct StrokeDetector: Sendable {
         }
     }
 
-    private var refractory: Seconds { max(0.8 * 60 / configuration.maximumRate, 0.5 * period) }
+    /// Recomputes the thresholds and the refractory period after the amplitudes or the period
+    /// changed.
+    private mutating func updateThresholds() {
+        let fraction = configuration.thresholdFraction
+        driveThreshold = max(configuration.minimumDriveAmplitude, fraction * driveAmplitude)
+        armThreshold = -max(0.5 * configuration.minimumDriveAmplitude, fraction * recoveryAmplitude)
+        minimumTriggerInterval = max(0.8 * 60 / configuration.maximumRate, 0.5 * period)
+        decayAfter = max(1.5 * period, 2)
+    }
 
     private mutating func recogniseDrive(now: Seconds) {
         phase = .drive
@@ -305,5 +323,6 @@ public struct StrokeDetector: Sendable {
         phase = .recovery
         armed = false
         recoveryTrough = 0
+        updateThresholds()
     }
 }

@@ -6,21 +6,18 @@ import OarlogCore
 struct StrokeSignalHistory: Sendable {
     static let capacity = 512  // ≥ 10 s at the internal rate (< 50 Hz)
     static let mask = capacity - 1
-    private var times: [Seconds]
-    private var values: [Float]
+    private struct Entry: Sendable { var time: Seconds; var value: Float }
+    private var entries: [Entry]
     /// Total number of samples ever appended (the newest has number `count - 1`).
     private(set) var count = 0
 
     init() {
-        times = [Seconds](repeating: 0, count: Self.capacity)
-        values = [Float](repeating: 0, count: Self.capacity)
+        entries = [Entry](repeating: Entry(time: 0, value: 0), count: Self.capacity)
     }
 
     @inline(__always)
     mutating func append(time: Seconds, value: Float) {
-        let slot = count & Self.mask
-        times[slot] = time
-        values[slot] = value
+        entries[count & Self.mask] = Entry(time: time, value: value)
         count &+= 1
     }
 
@@ -28,8 +25,8 @@ struct StrokeSignalHistory: Sendable {
 
     /// Number of the oldest sample still held.
     var oldest: Int { max(0, count - Self.capacity) }
-    func time(_ n: Int) -> Seconds { times[n & Self.mask] }
-    func value(_ n: Int) -> Float { values[n & Self.mask] }
+    func time(_ n: Int) -> Seconds { entries[n & Self.mask].time }
+    func value(_ n: Int) -> Float { entries[n & Self.mask].value }
 
     /// The value lightly smoothed with a symmetric [1 2 1]/4 kernel (zero delay).
     func smoothed(_ n: Int) -> Float {

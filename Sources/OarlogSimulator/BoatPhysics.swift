@@ -1,14 +1,14 @@
 import OarlogCore
 
 /// The boat's motion along the course: surge acceleration = stroke force − drag, integrated
-/// on a fixed 2 ms grid (midpoint Runge–Kutta for speed, trapezoid for distance), so the speed
+/// on a fixed 4 ms grid (Heun's rule for speed, trapezoid for distance), so the speed
 /// is exactly what the acceleration says and the truth does not depend on the sensor rates.
 /// Samples between grid points are taken with a partial step from the last grid point.
 ///
 /// It also places the catches (from the `StrokePlanner`) and records each into the
 /// `GroundTruth` as the boat passes it.
 struct BoatPhysics: Sendable {
-    static let step: Seconds = 0.002
+    static let step: Seconds = 0.004
 
     /// The boat's state at one instant.
     struct State: Sendable {
@@ -21,6 +21,8 @@ struct BoatPhysics: Sendable {
     }
 
     private var stepIndex: Int64 = 0
+    /// Stroke force at the last grid point.
+    private var strokeForceNow: Double = 0
     private(set) var speed: MetresPerSecond
     private(set) var distance: Metres = 0
     private(set) var east: Metres = 0
@@ -48,6 +50,7 @@ struct BoatPhysics: Sendable {
         straightCos = _cos(course.heading)
         truth = GroundTruth(retention: retention)
         upcoming = planner.next()
+        strokeForceNow = upcoming?.strokeAcceleration(at: 0) ?? 0
         truth.update(elapsed: 0, distance: 0, speed: speed)
     }
 
@@ -64,20 +67,22 @@ struct BoatPhysics: Sendable {
         (current.map { $0.isFinished(at: t) } ?? true) && (upcoming.map { t <= $0.time - $0.runIn } ?? true)
     }
 
-    /// Speed `dt` after the last grid point (0 ≤ dt ≤ step), midpoint rule.
+    /// Speed `dt` after the last grid point (0 ≤ dt ≤ step), by Heun's rule (second order;
+    /// the stroke force at the grid point is kept from the step before, so a step costs one
+    /// evaluation of the stroke shape).
     @inline(__always)
-    private func speed(after dt: Seconds) -> MetresPerSecond {
-        let t0 = time
-        let a0 = strokeAcceleration(at: t0) - BoatResponse.drag(speed)
-        let vMid = speed + 0.5 * dt * a0
-        let aMid = strokeAcceleration(at: t0 + 0.5 * dt) - BoatResponse.drag(vMid)
-        return speed + dt * aMid
+    private func speed(after dt: Seconds, strokeForceAtEnd: Double) -> MetresPerSecond {
+        let a0 = strokeForceNow - BoatResponse.drag(speed)
+        let predicted = speed + dt * a0
+        let a1 = strokeForceAtEnd - BoatResponse.drag(predicted)
+        return speed + 0.5 * dt * (a0 + a1)
     }
 
     /// The state at `t`, which must lie in [time, time + step].
     func state(at t: Seconds) -> State {
         let dt = t - time
-        let v = dt > 0 ? speed(after: dt) : speed
+        let force = strokeAcceleration(at: t)
+        let v = dt > 0 ? speed(after: dt, strokeForceAtEnd: force) : speed
         let ds = dt * (speed + v) / 2
         let bearingSin: Double, bearingCos: Double
         if isStraight {
@@ -89,11 +94,8 @@ struct BoatPhysics: Sendable {
             bearingCos = _cos(b)
         }
         return State(speed: v, distance: distance + ds, east: east + ds * bearingSin, north: north + ds * bearingCos,
-                     surge: strokeAcceleration(at: t) - BoatResponse.drag(v))
+                     surge: force - BoatResponse.drag(v))
     }
-
-    /// Heading of the boat at its current distance, radians clockwise from north.
-    var bearing: Double { course.bearing(atDistance: distance) }
 
     /// Runs the grid forward to the last grid point at or before `t`.
     mutating func advance(to t: Seconds) {
@@ -124,7 +126,8 @@ struct BoatPhysics: Sendable {
     private mutating func stepOnce() {
         let nextTime = Double(stepIndex + 1) * Self.step
         if let up = upcoming, up.time <= nextTime { recordCatch(up) }
-        let v1 = speed(after: Self.step)
+        let forceAtEnd = strokeAcceleration(at: nextTime)
+        let v1 = speed(after: Self.step, strokeForceAtEnd: forceAtEnd)
         let ds = Self.step * (speed + v1) / 2
         if isStraight {
             east += ds * straightSin
@@ -142,6 +145,8 @@ struct BoatPhysics: Sendable {
             upcoming = planner.next()
             if let period = up.period { lastPeriod = period }
         }
+        // The same value after the swap: the old stroke has finished, the new one is far ahead.
+        strokeForceNow = forceAtEnd
         if abs(speed) < BoatResponse.stopSpeed && isForceFree(at: nextTime) { speed = 0 }
         var target = 0.0
         if let current, current.period != nil || !current.isFinished(at: nextTime) { target = current.motionLevel }

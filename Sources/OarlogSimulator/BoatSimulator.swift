@@ -115,3 +115,20 @@ public struct BoatSimulator: RecordSource, Sendable {
                        bearing: physics.course.bearing(atDistance: state.distance), course: physics.course)
     }
 }
+
+extension BoatSimulator {
+    /// Runs the session to its end, handing every record to `body` (for example a trace
+    /// writer's `write`) and, if `truthPath` is given, writing the ground truth there as it
+    /// goes. Memory stays bounded if the simulator was made with `.recent(n)` retention.
+    /// Returns the final truth (totals complete).
+    @discardableResult
+    public mutating func run(truthPath: String? = nil, _ body: (TraceRecord) throws -> Void) throws -> GroundTruth {
+        var writer = try truthPath.map { try GroundTruthWriter(path: $0, metadata: configuration.metadata) }
+        while let record = try next() {
+            try body(record)
+            try writer?.writeNew(from: groundTruth)
+        }
+        try writer?.finish(truth: groundTruth)
+        return groundTruth
+    }
+}

@@ -137,3 +137,42 @@ public struct SimulationConfiguration: Sendable, Equatable {
         ]
     }
 }
+
+extension SimulationConfiguration {
+    /// Builds a configuration from the `oarlog simulate` options (strings as typed; `nil` means
+    /// the option was not given): `--minutes`, `--rate`, `--accel-hz`, `--gps-hz`, `--profile`
+    /// (`constant`, `constant:24`, `workout`, `ladder` or a segment list), `--mounting` (a preset
+    /// or `yaw=…,pitch=…,roll=…`), `--seed`, `--noise` (`none`, `low`, `normal`, `high` or a
+    /// multiplier), `--start-utc` (ISO 8601), `--heading` (degrees), `--course` (`straight` or
+    /// `curving`), `--dropouts` (GPS outages per hour).
+    public static func fromOptions(minutes: Double, rate: StrokesPerMinute = 24, accelHz: Hertz = 100,
+                                   gpsHz: Hertz = 1, profile: String? = nil, mounting: String? = nil,
+                                   seed: UInt64? = nil, noise: String? = nil, startUTC: String? = nil,
+                                   heading: Degrees? = nil, course: String? = nil,
+                                   dropoutsPerHour: Double? = nil) throws -> SimulationConfiguration {
+        let duration = minutes * 60
+        guard duration > 0, duration.isFinite else { throw SimulationConfigurationError("--minutes must be > 0") }
+        var configuration = SimulationConfiguration(
+            duration: duration, profile: try SimulationProfile.parse(profile ?? "constant", duration: duration, rate: rate))
+        configuration.accelRate = accelHz
+        configuration.gpsRate = gpsHz
+        if let mounting { configuration.mounting = try Mounting.parse(mounting) }
+        if let seed { configuration.seed = seed }
+        if let noise { configuration = configuration.withNoise(scale: try parseNoiseScale(noise)) }
+        if let startUTC {
+            guard let epoch = UTCTime.parseISO8601(startUTC) else {
+                throw SimulationConfigurationError("--start-utc '\(startUTC)': expected YYYY-MM-DDTHH:MM:SS[.fff]Z")
+            }
+            configuration.startUTC = epoch
+        }
+        if let heading { configuration.heading = heading }
+        switch course?.trimmingSpaces().lowercased() {
+        case nil, "straight": break
+        case "curving", "curved", "river": configuration.course = .curving(amplitude: 25, wavelength: 3000)
+        case let other?: throw SimulationConfigurationError("--course '\(other)': expected straight or curving")
+        }
+        if let dropoutsPerHour { configuration.gpsDropoutsPerHour = dropoutsPerHour }
+        try configuration.validate()
+        return configuration
+    }
+}

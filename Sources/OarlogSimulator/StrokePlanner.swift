@@ -92,8 +92,7 @@ struct StrokePlanner: Sendable {
         let targetSpeed = BoatResponse.targetSpeed(rate: raw.rate, power: raw.power)
         // Impulse balance over the cycle: drive pulses − catch dip − release dip = drag × period.
         // (1.5 % on v² for the speed fluctuation within the stroke.)
-        let dragImpulse = cycle * (BoatResponse.quadraticDrag * targetSpeed * targetSpeed * 1.015
-            + BoatResponse.linearDrag * targetSpeed)
+        let dragImpulse = cycle * (BoatResponse.drag(targetSpeed) + BoatResponse.quadraticDrag * targetSpeed * targetSpeed * 0.015)
         let dipImpulse = depth * (PlannedCatch.recoveryWidth + runIn) / 3
         let releaseImpulse = release * PlannedCatch.releaseLength / 2
         let earlyImpulse = early * 0.15 * drive

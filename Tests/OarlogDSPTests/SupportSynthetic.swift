@@ -16,7 +16,7 @@ struct SyntheticRowing {
     var times: [Seconds] = []
     var surge: [Float] = []
     var catches: [Seconds] = []
-    /// The rate of each catch's stroke, `nil` for the first after a pause.
+    /// Each stroke's rate from the previous catch, `nil` for the first after a pause.
     var rates: [Double?] = []
 
     /// - Parameters: `timeAt(i)` gives sample `i`'s time (uniform or not); `noiseSigma` is
@@ -26,18 +26,22 @@ struct SyntheticRowing {
         var pieces: [(start: Double, duration: Double, curve: Int?, scale: Float)] = []
         var t = 0.0
         var k = 0
+        var afterPause = true
         for segment in segments {
             switch segment {
             case .strokes(let count, let rate, let scale):
                 for i in 0..<count {
                     pieces.append((t, 60 / rate, k % curves.count, scale))
                     catches.append(t)
-                    rates.append(i == 0 ? nil : rate)
+                    // The rate from the previous catch (none across a pause).
+                    rates.append(i == 0 && afterPause ? nil : 60 / (t - catches[catches.count - 2]))
                     t += 60 / rate
                     k += 1
                 }
+                afterPause = false
             case .still(let seconds):
                 pieces.append((t, seconds, nil, 0))
+                afterPause = true
                 t += seconds
             }
         }

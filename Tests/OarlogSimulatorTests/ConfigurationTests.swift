@@ -1,3 +1,4 @@
+import Foundation
 import OarlogCore
 @testable import OarlogSimulator
 import XCTest
@@ -62,5 +63,43 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertEqual(formatFixed(-2.5, decimals: 0), "-3")
         XCTAssertEqual(formatFixed(0.05, decimals: 2), "0.05")
         XCTAssertEqual(formatFixed(.nan, decimals: 2), "")
+    }
+}
+
+final class CommandLineOptionsTests: XCTestCase {
+    func testOptionsBuildTheConfiguration() throws {
+        let c = try SimulationConfiguration.fromOptions(
+            minutes: 10, rate: 24, accelHz: 200, gpsHz: 5, profile: "workout", mounting: "yaw=30,pitch=-80,roll=10",
+            seed: 99, noise: "none", startUTC: "2026-06-01T06:30:00Z", heading: 10, course: "curving", dropoutsPerHour: 0)
+        XCTAssertEqual(c.duration, 600)
+        XCTAssertEqual(c.profile.name, "workout")
+        XCTAssertEqual(c.accelRate, 200)
+        XCTAssertEqual(c.gpsRate, 5)
+        XCTAssertEqual(c.mounting, Mounting(yaw: 30, pitch: -80, roll: 10))
+        XCTAssertEqual(c.seed, 99)
+        XCTAssertEqual(c.accelNoise, 0)
+        XCTAssertEqual(c.gpsWander, 0)
+        XCTAssertEqual(UTCTime.iso8601(c.startUTC), "2026-06-01T06:30:00.000Z")
+        XCTAssertEqual(c.course, .curving(amplitude: 25, wavelength: 3000))
+        let plain = try SimulationConfiguration.fromOptions(minutes: 2, rate: 30)
+        XCTAssertEqual(plain.profile.segments, [.rowing(120, rate: 30)])
+        XCTAssertThrowsError(try SimulationConfiguration.fromOptions(minutes: 1, mounting: "sideways"))
+        XCTAssertThrowsError(try SimulationConfiguration.fromOptions(minutes: 1, startUTC: "yesterday"))
+        XCTAssertThrowsError(try SimulationConfiguration.fromOptions(minutes: 1, accelHz: 0))
+        XCTAssertThrowsError(try SimulationConfiguration.fromOptions(minutes: -1))
+    }
+
+    func testRunStreamsRecordsAndWritesTheTruth() throws {
+        let configuration = try SimulationConfiguration.fromOptions(minutes: 1, rate: 20, accelHz: 25)
+        var simulator = try BoatSimulator(configuration: configuration, truthRetention: .recent(2))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-run-\(getpid()).truth.csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var accelCount = 0
+        let truth = try simulator.run(truthPath: path) { if case .accel = $0 { accelCount += 1 } }
+        XCTAssertEqual(accelCount, 25 * 60)
+        let file = try GroundTruthFile.read(path: path)
+        XCTAssertEqual(file.strokes.count, truth.strokeCount)
+        XCTAssertEqual(Double(truth.strokeCount), 20, accuracy: 1)
+        XCTAssertEqual(file.strokes.map(\.index), Array(1...truth.strokeCount))
     }
 }

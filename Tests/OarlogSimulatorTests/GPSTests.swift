@@ -19,6 +19,7 @@ final class GPSTests: XCTestCase {
                 let distanceAt = { (t: Double) in session.boatFrames.first { abs($0.time - t) < 1e-9 }!.distance }
                 let truth = distanceAt(session.fixes.last!.time) - distanceAt(session.fixes.first!.time)
                 XCTAssertGreaterThan(truth, 1500)
+                print("GPS \(course) at \(gpsRate) Hz: fixes \(travelled) m, truth \(truth) m, relative error \((travelled - truth) / truth)")
                 XCTAssertEqual(travelled, truth, accuracy: truth * 0.001, "\(course) at \(gpsRate) Hz")
                 // Receiver speed is the true speed.
                 for fix in session.fixes.prefix(50) {
@@ -52,6 +53,7 @@ final class GPSTests: XCTestCase {
         let errors = zip(session.fixes, cleanFixes).map { haversine($0, $1) }
         let rms = (errors.map { $0 * $0 }.reduce(0, +) / Double(errors.count)).squareRoot()
         // Two axes of sqrt(1.5² + 0.4²) m: about 2.2 m RMS, from one seed's wander.
+        print("GPS position error RMS \(rms) m")
         XCTAssertGreaterThan(rms, 0.8)
         XCTAssertLessThan(rms, 5)
         let accuracies = session.fixes.map { $0.horizontalAccuracy! }
