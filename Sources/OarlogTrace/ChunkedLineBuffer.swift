@@ -16,7 +16,9 @@ final class FileBufferStorage {
     init(fd: Int32, capacity: Int) {
         self.fd = fd
         self.capacity = capacity
-        self.base = .allocate(capacity: capacity + 1)
+        // One byte for the sentinel and 16 of padding: the digit scanner loads 8 bytes at a time.
+        self.base = .allocate(capacity: capacity + 1 + 16)
+        self.base.initialize(repeating: 0, count: capacity + 1 + 16)
     }
 
     deinit {
@@ -65,7 +67,7 @@ struct ChunkedLineBuffer {
         }
         storage = FileBufferStorage(fd: fd, capacity: chunkBytes + maxLineBytes + 1)
         storage.base[0] = ASCII.newline
-        try refill()
+        try refill(checkingForNUL: false)
         try checkStart()
     }
 
@@ -79,6 +81,7 @@ struct ChunkedLineBuffer {
             throw TraceError(.notText, file: path, line: 1, column: 1,
                              "this is a gzip-compressed file, not a text trace: decompress it first")
         }
+        try checkForNUL(from: 0, count: end)
         if end >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF { pos = 3 }
         let checked = min(end, 4096)
         if let bad = UTF8Check.firstInvalidByte(UnsafeBufferPointer(start: p, count: checked),
@@ -121,7 +124,7 @@ struct ChunkedLineBuffer {
 
     /// Moves the unconsumed bytes to the front and reads the next chunk. Throws if the line at
     /// `pos` is already too long, or the new bytes hold a NUL.
-    mutating func refill() throws {
+    mutating func refill(checkingForNUL: Bool = true) throws {
         let keep = end - pos
         if keep > maxLineBytes {
             throw TraceError(.lineTooLong, file: path, line: lineNumber, column: maxLineBytes + 1,
@@ -144,6 +147,12 @@ struct ChunkedLineBuffer {
         let fresh = end
         end += got
         p[end] = ASCII.newline
+        if checkingForNUL { try checkForNUL(from: fresh, count: got) }
+    }
+
+    /// Throws `notText` if the bytes [from, from + count) hold a NUL.
+    private func checkForNUL(from fresh: Int, count got: Int) throws {
+        let p = base
         if got > 0, let nul = memchr(p + fresh, 0, got) {
             let index = p.distance(to: nul.assumingMemoryBound(to: UInt8.self))
             let (line, column) = position(of: index)

@@ -65,47 +65,124 @@ func exactPowerOfTen(_ k: Int) -> Double {
 /// before `\n`; the buffer must hold a `\n` at or after the field (the readers keep a sentinel).
 /// Nothing here allocates.
 enum DecimalParsing {
-    /// Fast path (Clinger): a plain decimal `[+-]digits[.digits]` whose digits, read as one
-    /// integer, are below 2^53 and with at most 22 fraction digits is exactly
-    /// `mantissa / 10^fractionDigits`, both operands exact, so one IEEE division rounds correctly.
-    /// Returns nil (without moving `i`) when the field needs the slow path.
+    /// The leading ASCII digits of 8 bytes (first byte lowest): how many, and their value.
     @inline(__always)
-    static func fastDecimal(_ p: UnsafePointer<UInt8>, _ i: inout Int) -> Double? {
+    static func leadingDigits(_ chunk: UInt64) -> (count: Int, value: UInt64) {
+        let x = chunk ^ 0x3030_3030_3030_3030          // digit bytes become 0...9
+        // A byte is a non-digit iff its value is ≥ 10: x + 0x76 sets the high bit then (or x
+        // has it already). A carry out of a byte ≥ 0x8A can only corrupt bytes after it, and
+        // that byte is itself a non-digit, so the first flagged byte is right.
+        let nonDigit = ((x &+ 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080
+        let n = nonDigit.trailingZeroBitCount >> 3      // 8 when all are digits
+        // The n digits to the top bytes (zeros below are leading zeros; a shift by 64 gives 0),
+        // then the classic 8-digit SWAR conversion.
+        var v = x << UInt64((8 - n) << 3)
+        v = (v &* 10) &+ (v >> 8)
+        let pairsHigh: UInt64 = (v & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064       // ×100, ×10^6<<32
+        let pairsLow: UInt64 = ((v >> 16) & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001 // ×1, ×10^4<<32
+        return (n, (pairsHigh &+ pairsLow) >> 32)
+    }
+
+    /// Reads the run of ASCII digits at `j` (up to 16; a longer run stops at 16 and the caller
+    /// then finds a digit where it expects a terminator and takes the slow path) into
+    /// `mantissa` (wrapping; the caller rejects more than 19 digits), without a data-dependent
+    /// branch. Loads 16 bytes: the reader's buffer has that padding after its sentinel.
+    @inline(__always)
+    static func digitRun(_ p: UnsafePointer<UInt8>, _ j: inout Int, _ mantissa: inout UInt64) -> Int {
+        let raw = UnsafeRawPointer(p + j)
+        let (n1, v1) = leadingDigits(UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)))
+        let (n2, v2) = leadingDigits(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        let more = n1 == 8
+        let n2used = more ? n2 : 0
+        let m = mantissa &* exactIntegerPowerOfTen(n1) &+ v1
+        mantissa = m &* exactIntegerPowerOfTen(n2used) &+ (more ? v2 : 0)
+        j &+= n1 &+ n2used
+        return n1 &+ n2used
+    }
+
+    @inline(__always)
+    static func exactIntegerPowerOfTen(_ n: Int) -> UInt64 {
+        switch n {
+        case 0: return 1
+        case 1: return 10
+        case 2: return 100
+        case 3: return 1000
+        case 4: return 10_000
+        case 5: return 100_000
+        case 6: return 1_000_000
+        case 7: return 10_000_000
+        default: return 100_000_000
+        }
+    }
+
+    /// The parts of a plain decimal `[+-]digits[.digits]` ending at a field terminator, or nil
+    /// (without moving `i`) if the field is anything else or has more than 19 digits.
+    @inline(__always)
+    static func plainDecimal(_ p: UnsafePointer<UInt8>, _ i: inout Int)
+        -> (mantissa: UInt64, fractionDigits: Int, negative: Bool)? {
         var j = i
         let first = p[j]
         let negative = first == ASCII.minus
         if negative || first == ASCII.plus { j &+= 1 }
         var mantissa: UInt64 = 0
-        let integerStart = j
-        while true {
-            let d = p[j] &- ASCII.zero
-            if d > 9 { break }
-            mantissa = mantissa &* 10 &+ UInt64(d)
-            j &+= 1
-        }
-        var digitCount = j &- integerStart
+        var digitCount = digitRun(p, &j, &mantissa)
         var fractionDigits = 0
         if p[j] == ASCII.dot {
             j &+= 1
-            let fractionStart = j
-            while true {
-                let d = p[j] &- ASCII.zero
-                if d > 9 { break }
-                mantissa = mantissa &* 10 &+ UInt64(d)
-                j &+= 1
-            }
-            fractionDigits = j &- fractionStart
+            fractionDigits = digitRun(p, &j, &mantissa)
             digitCount &+= fractionDigits
         }
         let terminator = p[j]
-        guard digitCount > 0, digitCount <= 19, mantissa <= (1 << 53), fractionDigits <= 22,
+        guard digitCount > 0, digitCount <= 19,
               terminator == ASCII.comma || terminator == ASCII.newline
                 || (terminator == ASCII.carriageReturn && p[j &+ 1] == ASCII.newline)
         else { return nil }
-        var value = Double(mantissa)
-        if fractionDigits > 0 { value /= exactPowerOfTen(fractionDigits) }
         i = j
-        return negative ? -value : value
+        return (mantissa, fractionDigits, negative)
+    }
+
+    /// Fast path (Clinger): a plain decimal whose digits, read as one integer, are at most 2^53
+    /// and with at most 22 fraction digits is exactly `mantissa / 10^fractionDigits`, both
+    /// operands exact, so one IEEE division rounds correctly. Returns nil (without moving `i`)
+    /// when the field needs the slow path.
+    @inline(__always)
+    static func fastDecimal(_ p: UnsafePointer<UInt8>, _ i: inout Int) -> Double? {
+        var j = i
+        guard let d = plainDecimal(p, &j), d.mantissa <= (1 << 53), d.fractionDigits <= 22 else { return nil }
+        var value = Double(d.mantissa)
+        if d.fractionDigits > 0 { value /= exactPowerOfTen(d.fractionDigits) }
+        i = j
+        return d.negative ? -value : value
+    }
+
+    /// 10^-k rounded to the nearest Double (the literals are correctly rounded by the compiler).
+    @inline(__always)
+    static func inversePowerOfTen(_ k: Int) -> Double {
+        switch k {
+        case 0: return 1
+        case 1: return 1e-1
+        case 2: return 1e-2
+        case 3: return 1e-3
+        case 4: return 1e-4
+        case 5: return 1e-5
+        case 6: return 1e-6
+        case 7: return 1e-7
+        case 8: return 1e-8
+        case 9: return 1e-9
+        case 10: return 1e-10
+        case 11: return 1e-11
+        case 12: return 1e-12
+        case 13: return 1e-13
+        case 14: return 1e-14
+        case 15: return 1e-15
+        case 16: return 1e-16
+        case 17: return 1e-17
+        case 18: return 1e-18
+        case 19: return 1e-19
+        case 20: return 1e-20
+        case 21: return 1e-21
+        default: return 1e-22
+        }
     }
 
     /// Scans a Double field; `i` ends at the field's terminator (also on failure, so the caller
@@ -116,21 +193,33 @@ enum DecimalParsing {
         return slowDouble(p, &i)
     }
 
-    /// Scans a Float field, correctly rounded. The fast path rounds the decimal to the nearest
-    /// Double and then to Float; that double rounding can only differ from direct rounding when
-    /// the Double lands exactly on a midpoint between two Floats (the Double is the nearest
-    /// double to the decimal, and every Float midpoint is itself a Double), so that case, and
-    /// subnormal Floats, go to `strtof`.
+    /// Scans a Float field, correctly rounded, without a division in the common case.
+    ///
+    /// `mantissa × 10^-k` in Double (both factors within half an ulp, the product rounded once)
+    /// is within 2 Double ulps of the decimal's true value. A Float has 29 bits fewer, so unless
+    /// the Double's low 29 bits lie within a few units of the pattern `1 0…0` (a Float rounding
+    /// midpoint), the true value and the product round to the same Float. Near a midpoint the
+    /// exact Clinger division decides; if its (correctly rounded) Double is itself a midpoint
+    /// the decimal may be just off it, so `strtof` decides. Subnormal Floats go to `strtof`.
     @inline(__always)
     static func scanFloat(_ p: UnsafePointer<UInt8>, _ i: inout Int) -> (value: Float, status: NumberStatus) {
         var j = i
-        if let d = fastDecimal(p, &j) {
-            let magnitude = d.magnitude
-            let isMidpoint = (d.bitPattern & 0x1FFF_FFFF) == 0x1000_0000
-            if !isMidpoint && (magnitude >= Double(Float.leastNormalMagnitude) || magnitude == 0) {
-                let f = Float(d)
+        if let d = plainDecimal(p, &j), d.mantissa <= (1 << 53), d.fractionDigits <= 22 {
+            let product = Double(d.mantissa) * inversePowerOfTen(d.fractionDigits)
+            let lowBits = Int64(truncatingIfNeeded: product.bitPattern & 0x1FFF_FFFF) &- 0x1000_0000
+            let magnitudeOK = product >= Double(Float.leastNormalMagnitude) || d.mantissa == 0
+            if magnitudeOK && (lowBits > 4 || lowBits < -4) {
+                let f = Float(product)
                 i = j
-                return f.isFinite ? (f, .number) : (f, .nonFinite)
+                return f.isFinite ? (d.negative ? -f : f, .number) : (f, .nonFinite)
+            }
+            if magnitudeOK {
+                let exact = Double(d.mantissa) / exactPowerOfTen(d.fractionDigits)
+                if (exact.bitPattern & 0x1FFF_FFFF) != 0x1000_0000 {
+                    let f = Float(exact)
+                    i = j
+                    return f.isFinite ? (d.negative ? -f : f, .number) : (f, .nonFinite)
+                }
             }
         }
         return slowFloat(p, &i)

@@ -148,10 +148,10 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
     private func fastAccelRow(at ls: Int) -> FastAccel {
         let p = input.base
         var i = ls
-        guard let t = DecimalParsing.fastDecimal(p, &i), p[i] == ASCII.comma,
-              p[i &+ 1] == 0x61, p[i &+ 2] == 0x63, p[i &+ 3] == 0x63, p[i &+ 4] == 0x65,
-              p[i &+ 5] == 0x6C, p[i &+ 6] == ASCII.comma   // "accel,"
-        else { return .other }
+        guard let t = DecimalParsing.fastDecimal(p, &i) else { return .other }
+        // ",accel," as the low 7 bytes of one little-endian load (the buffer is padded).
+        let word = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+        guard word & 0x00FF_FFFF_FFFF_FFFF == 0x002C_6C65_6363_612C else { return .other }
         i &+= 7
         let (x, sx) = DecimalParsing.scanFloat(p, &i)
         guard sx == .number, p[i] == ASCII.comma else { return .other }
@@ -353,8 +353,9 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
             input.consumeLine(endingAt: nl)
             return nil
         }
-        let row = RowScanner(p: p, lineStart: ls, lineEnd: le, i: ls, file: input.path, line: input.lineNumber)
-        throw row.error(at: ls, "expected a data row (time, kind, values), '#' metadata or a 't,' header, found \(row.found(at: ls))")
+        // Anything else is a data row (`nan`/`inf` times are skipped; other text is an error
+        // "expected a number for t").
+        return try dataRow(at: ls)
     }
 
     /// `# key: value` → metadata; any other `#` line is a comment (nil).

@@ -20,6 +20,7 @@ struct RowScanner {
     func found(at index: Int) -> String {
         if index >= lineEnd { return "end of line" }
         var j = index
+        if p[j] == ASCII.comma { j += 1 }   // an unexpected extra field: show it with its comma
         while j < lineEnd && p[j] != ASCII.comma { j += 1 }
         return TraceError.quoted(UnsafeBufferPointer(start: p + index, count: j - index))
     }
