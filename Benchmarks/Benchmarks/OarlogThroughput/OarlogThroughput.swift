@@ -163,4 +163,25 @@ let benchmarks: @Sendable () -> Void = {
     } setup: {
         try TraceFile()
     }
+
+    // (3b) The same through `TraceOpener` (format sniffing, an `any RecordSource`), as the
+    // command line opens a trace of unknown format.
+    Benchmark("CSVReplay.traceOpener",
+              configuration: .init(metrics: withSystemMetrics + [rowsPerSecond],
+                                   maxDuration: .seconds(5))) { benchmark, trace in
+        let clock = ContinuousClock()
+        let started = clock.now
+        do {
+            var source = try TraceOpener.open(path: trace.path)
+            var pipeline = Pipeline()
+            blackHole(try pipeline.run(&source))
+        } catch {
+            benchmark.error("replay of \(trace.path) failed: \(error)")
+        }
+        let elapsed = clock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        benchmark.measurement(rowsPerSecond, Int(Double(trace.rows) / seconds))
+    } setup: {
+        try TraceFile()
+    }
 }
