@@ -4,7 +4,8 @@
 Two jobs, both on the same data the Swift benchmarks read:
 
   generate  writes a realistic boat surge-acceleration signal (m/s², 100 Hz) as raw little-endian
-            float32 to PATH, plus PATH.json with its parameters and the true stroke count.
+            float32 to PATH, plus PATH.json with its parameters and the true stroke count, and
+            PATH.catches (float64 catch times, s) so a shorter replay can be checked too.
             Deterministic: the same seed gives the same bytes.
   run       times scipy on that file: butter(2, [lo, hi], 'bandpass', fs, output='sos') + sosfilt
             + find_peaks(height, distance), the textbook equivalent of Oarlog's StrokeDetector, and
@@ -21,7 +22,7 @@ import time
 
 import numpy as np
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 SAMPLE_RATE_HZ = 100.0
 
 
@@ -84,7 +85,9 @@ def generate(path, samples, seed):
             f.write(a.astype("<f4").tobytes())
     os.replace(tmp, path)
     # Strokes whose drive lies wholly inside the data.
-    true_strokes = int(np.sum(catches + 0.5 + 0.16 * periods < duration_s))
+    complete = catches + 0.5 + 0.16 * periods < duration_s
+    true_strokes = int(np.sum(complete))
+    catches[complete].astype("<f8").tofile(path + ".catches")
     meta = {
         "generator_version": GENERATOR_VERSION,
         "samples": samples,

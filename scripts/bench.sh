@@ -32,7 +32,7 @@ try:
     meta = json.load(open(sys.argv[1] + ".json"))
 except OSError:
     sys.exit(1)
-sys.exit(0 if meta.get("samples") == int(sys.argv[2]) and meta.get("generator_version") == 1 else 1)
+sys.exit(0 if meta.get("samples") == int(sys.argv[2]) and meta.get("generator_version") == 2 else 1)
 EOF
 then
     echo "bench: generating $SAMPLES surge samples in $SURGE" >&2
@@ -58,10 +58,12 @@ PEER_JSON="$(python3 scripts/bench-peer.py run "$SURGE" "${PEER_ARGS[@]}" --repe
 PEER_DEC_JSON="$(python3 scripts/bench-peer.py run "$SURGE" "${PEER_ARGS[@]}" --repeats 3 --decimate 4)"
 REPLAY_JSON="$("$BENCH" replay "$TRACE" --repeats 3 2>&1)" || REPLAY_JSON="{\"error\": $(printf '%s' "$REPLAY_JSON" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read().strip()))')}"
 
-python3 - "$SWIFT_JSON" "$PEER_JSON" "$REPLAY_JSON" "$PEER_DEC_JSON" "$SURGE.json" <<'EOF'
+python3 - "$SWIFT_JSON" "$PEER_JSON" "$REPLAY_JSON" "$PEER_DEC_JSON" "$SURGE" <<'EOF'
 import json, sys
+import numpy as np
 swift, peer, replay, peer_dec = (json.loads(a) for a in sys.argv[1:5])
-truth = json.load(open(sys.argv[5]))["true_strokes"]
+truth = json.load(open(sys.argv[5] + ".json"))["true_strokes"]
+catches = np.fromfile(sys.argv[5] + ".catches", dtype="<f8")
 print()
 print(f"Stroke detection on {swift['samples']:,} float32 surge samples (100 Hz), best of {swift['repeats']}:")
 print(f"  oarlog StrokeDetector   {swift['samples_per_s'] / 1e6:9.1f} M samples/s   {swift['strokes']:7,} strokes")
@@ -76,7 +78,11 @@ if "error" in replay:
     print(f"CSV replay: not measured: {replay['error']}")
 else:
     print(f"CSV replay end to end ({replay['rows']:,} rows through the pipeline), best of {replay['repeats']}:")
-    print(f"  {replay['rows_per_s'] / 1e6:9.1f} M rows/s   {replay['strokes']:,} strokes   (target >= 25 M rows/s)")
+    # The trace has one fix per 100 accelerometer rows; its duration is its accel rows / 100 Hz.
+    duration = (replay['rows'] - replay['rows'] // 101) / 100.0
+    replay_truth = int(np.sum(catches + 1.0 < duration))
+    print(f"  {replay['rows_per_s'] / 1e6:9.1f} M rows/s   {replay['strokes']:,} strokes"
+          f" (true: {replay_truth:,})   (target >= 25 M rows/s)")
     print(f"  where the time goes: reader alone {replay['reader_rows_per_s'] / 1e6:.1f} M rows/s,"
           f" analyzer alone (same records in memory) {replay['analyzer_records_per_s'] / 1e6:.1f} M records/s")
 print()

@@ -81,6 +81,11 @@ let withSystemMetrics: [BenchmarkMetric] = [.throughput, .wallClock, .cpuTotal, 
 
 let rowsPerSecond = BenchmarkMetric.custom("rows/s", polarity: .prefersLarger, useScalingFactor: false)
 
+/// A whole 10 M-row file per iteration (seconds each): one warm-up pass, then up to 10 passes.
+func csvConfiguration() -> Benchmark.Configuration {
+    .init(metrics: withSystemMetrics + [rowsPerSecond], warmupIterations: 1, maxDuration: .seconds(20), maxIterations: 10)
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.throughput, .wallClock, .mallocCountTotal],
@@ -146,8 +151,7 @@ let benchmarks: @Sendable () -> Void = {
     // (3) CSV replay end to end: the native trace file read, parsed and analysed through the
     // pipeline. rows/s is the figure; the file stays in the page cache after the first pass.
     Benchmark("CSVReplay.pipeline",
-              configuration: .init(metrics: withSystemMetrics + [rowsPerSecond],
-                                   maxDuration: .seconds(5))) { benchmark, trace in
+              configuration: csvConfiguration()) { benchmark, trace in
         let clock = ContinuousClock()
         let started = clock.now
         do {
@@ -167,8 +171,7 @@ let benchmarks: @Sendable () -> Void = {
     // (3b) The same through `TraceOpener` (format sniffing, an `any RecordSource`), as the
     // command line opens a trace of unknown format.
     Benchmark("CSVReplay.traceOpener",
-              configuration: .init(metrics: withSystemMetrics + [rowsPerSecond],
-                                   maxDuration: .seconds(5))) { benchmark, trace in
+              configuration: csvConfiguration()) { benchmark, trace in
         let clock = ContinuousClock()
         let started = clock.now
         do {
