@@ -61,10 +61,16 @@ public func countDataRows(_ path: String) throws -> Int {
     while true {
         let n = fread(buffer, 1, size, file)
         if n == 0 { break }
-        for i in 0..<n {
-            let byte = buffer[i]
-            if atLineStart, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") { rows += 1 }
-            atLineStart = byte == UInt8(ascii: "\n")
+        var i = 0
+        while i < n {
+            if atLineStart, buffer[i] >= UInt8(ascii: "0"), buffer[i] <= UInt8(ascii: "9") { rows += 1 }
+            // Jump to the next line end.
+            guard let newline = memchr(buffer + i, Int32(UInt8(ascii: "\n")), n - i) else {
+                atLineStart = false
+                break
+            }
+            i = buffer.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
+            atLineStart = true
         }
     }
     return rows
