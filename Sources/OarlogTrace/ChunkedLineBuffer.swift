@@ -51,7 +51,8 @@ struct ChunkedLineBuffer {
     /// 1-based number of the line starting at `pos`.
     var lineNumber = 1
 
-    var base: UnsafeMutablePointer<UInt8> { storage.base }
+    /// `storage.base`, kept here so the hot loops read no class state.
+    let base: UnsafeMutablePointer<UInt8>
 
     init(path: String, chunkBytes: Int = defaultChunkBytes, maxLineBytes: Int = defaultMaxLineBytes) throws {
         self.path = path
@@ -66,6 +67,7 @@ struct ChunkedLineBuffer {
             throw TraceError(.io, file: path, "is a directory, not a trace file")
         }
         storage = FileBufferStorage(fd: fd, capacity: chunkBytes + maxLineBytes + 1)
+        base = storage.base
         storage.base[0] = ASCII.newline
         try refill(checkingForNUL: false)
         try checkStart()

@@ -32,7 +32,7 @@ enum NumberStatus: UInt8 {
 }
 
 /// Exact powers of ten representable in a Double (10^0 … 10^22: 5^22 < 2^53).
-@inline(__always)
+@inline(always)
 func exactPowerOfTen(_ k: Int) -> Double {
     switch k {
     case 0: return 1e0
@@ -66,7 +66,7 @@ func exactPowerOfTen(_ k: Int) -> Double {
 /// Nothing here allocates.
 enum DecimalParsing {
     /// The leading ASCII digits of 8 bytes (first byte lowest): how many, and their value.
-    @inline(__always)
+    @inline(always)
     static func leadingDigits(_ chunk: UInt64) -> (count: Int, value: UInt64) {
         let x = chunk ^ 0x3030_3030_3030_3030          // digit bytes become 0...9
         // A byte is a non-digit iff its value is ≥ 10: x + 0x76 sets the high bit then (or x
@@ -74,9 +74,9 @@ enum DecimalParsing {
         // that byte is itself a non-digit, so the first flagged byte is right.
         let nonDigit = ((x &+ 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080
         let n = nonDigit.trailingZeroBitCount >> 3      // 8 when all are digits
-        // The n digits to the top bytes (zeros below are leading zeros; a shift by 64 gives 0),
-        // then the classic 8-digit SWAR conversion.
-        var v = x << UInt64((8 - n) << 3)
+        // The n digits to the top bytes (zeros below are leading zeros), then the classic
+        // 8-digit SWAR conversion. A masking shift cannot shift by 64: n = 0 gives 0 apart.
+        var v = n == 0 ? 0 : x &<< UInt64(truncatingIfNeeded: (8 &- n) &<< 3)
         v = (v &* 10) &+ (v >> 8)
         let pairsHigh: UInt64 = (v & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064       // ×100, ×10^6<<32
         let pairsLow: UInt64 = ((v >> 16) & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001 // ×1, ×10^4<<32
@@ -87,7 +87,7 @@ enum DecimalParsing {
     /// then finds a digit where it expects a terminator and takes the slow path) into
     /// `mantissa` (wrapping; the caller rejects more than 19 digits), without a data-dependent
     /// branch. Loads 16 bytes: the reader's buffer has that padding after its sentinel.
-    @inline(__always)
+    @inline(always)
     static func digitRun(_ p: UnsafePointer<UInt8>, _ j: inout Int, _ mantissa: inout UInt64) -> Int {
         let raw = UnsafeRawPointer(p + j)
         let (n1, v1) = leadingDigits(UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)))
@@ -100,7 +100,7 @@ enum DecimalParsing {
         return n1 &+ n2used
     }
 
-    @inline(__always)
+    @inline(always)
     static func exactIntegerPowerOfTen(_ n: Int) -> UInt64 {
         switch n {
         case 0: return 1
@@ -117,7 +117,7 @@ enum DecimalParsing {
 
     /// The parts of a plain decimal `[+-]digits[.digits]` ending at a field terminator, or nil
     /// (without moving `i`) if the field is anything else or has more than 19 digits.
-    @inline(__always)
+    @inline(always)
     static func plainDecimal(_ p: UnsafePointer<UInt8>, _ i: inout Int)
         -> (mantissa: UInt64, fractionDigits: Int, negative: Bool)? {
         var j = i
@@ -125,7 +125,16 @@ enum DecimalParsing {
         let negative = first == ASCII.minus
         if negative || first == ASCII.plus { j &+= 1 }
         var mantissa: UInt64 = 0
-        var digitCount = digitRun(p, &j, &mantissa)
+        var digitCount: Int
+        // Most fields have a one-digit integer part ("0.113", "9.806"): skip the 16-byte scan.
+        let d0 = p[j] &- ASCII.zero
+        if d0 <= 9 && p[j &+ 1] == ASCII.dot {
+            mantissa = UInt64(d0)
+            digitCount = 1
+            j &+= 1
+        } else {
+            digitCount = digitRun(p, &j, &mantissa)
+        }
         var fractionDigits = 0
         if p[j] == ASCII.dot {
             j &+= 1
@@ -145,7 +154,7 @@ enum DecimalParsing {
     /// and with at most 22 fraction digits is exactly `mantissa / 10^fractionDigits`, both
     /// operands exact, so one IEEE division rounds correctly. Returns nil (without moving `i`)
     /// when the field needs the slow path.
-    @inline(__always)
+    @inline(always)
     static func fastDecimal(_ p: UnsafePointer<UInt8>, _ i: inout Int) -> Double? {
         var j = i
         guard let d = plainDecimal(p, &j), d.mantissa <= (1 << 53), d.fractionDigits <= 22 else { return nil }
@@ -156,7 +165,7 @@ enum DecimalParsing {
     }
 
     /// 10^-k rounded to the nearest Double (the literals are correctly rounded by the compiler).
-    @inline(__always)
+    @inline(always)
     static func inversePowerOfTen(_ k: Int) -> Double {
         switch k {
         case 0: return 1
@@ -187,10 +196,17 @@ enum DecimalParsing {
 
     /// Scans a Double field; `i` ends at the field's terminator (also on failure, so the caller
     /// can quote the field).
-    @inline(__always)
+    @inline(always)
     static func scanDouble(_ p: UnsafePointer<UInt8>, _ i: inout Int) -> (value: Double, status: NumberStatus) {
         if let v = fastDecimal(p, &i) { return (v, .number) }
         return slowDouble(p, &i)
+    }
+
+    /// The bits of a Double. (`Double.bitPattern` is an out-of-line call in this toolchain's
+    /// release builds; this is a register move.)
+    @inline(always)
+    static func bits(_ d: Double) -> UInt64 {
+        withUnsafeBytes(of: d) { $0.loadUnaligned(as: UInt64.self) }
     }
 
     /// Scans a Float field, correctly rounded, without a division in the common case.
@@ -201,12 +217,12 @@ enum DecimalParsing {
     /// midpoint), the true value and the product round to the same Float. Near a midpoint the
     /// exact Clinger division decides; if its (correctly rounded) Double is itself a midpoint
     /// the decimal may be just off it, so `strtof` decides. Subnormal Floats go to `strtof`.
-    @inline(__always)
+    @inline(always)
     static func scanFloat(_ p: UnsafePointer<UInt8>, _ i: inout Int) -> (value: Float, status: NumberStatus) {
         var j = i
         if let d = plainDecimal(p, &j), d.mantissa <= (1 << 53), d.fractionDigits <= 22 {
             let product = Double(d.mantissa) * inversePowerOfTen(d.fractionDigits)
-            let lowBits = Int64(truncatingIfNeeded: product.bitPattern & 0x1FFF_FFFF) &- 0x1000_0000
+            let lowBits = Int64(truncatingIfNeeded: bits(product) & 0x1FFF_FFFF) &- 0x1000_0000
             let magnitudeOK = product >= Double(Float.leastNormalMagnitude) || d.mantissa == 0
             if magnitudeOK && (lowBits > 4 || lowBits < -4) {
                 let f = Float(product)
@@ -215,7 +231,7 @@ enum DecimalParsing {
             }
             if magnitudeOK {
                 let exact = Double(d.mantissa) / exactPowerOfTen(d.fractionDigits)
-                if (exact.bitPattern & 0x1FFF_FFFF) != 0x1000_0000 {
+                if (bits(exact) & 0x1FFF_FFFF) != 0x1000_0000 {
                     let f = Float(exact)
                     i = j
                     return f.isFinite ? (d.negative ? -f : f, .number) : (f, .nonFinite)
@@ -226,7 +242,7 @@ enum DecimalParsing {
     }
 
     /// The field [i, end): stops at `,`, `\n`, or `\r\n`.
-    @inline(__always)
+    @inline(always)
     static func fieldEnd(_ p: UnsafePointer<UInt8>, from i: Int) -> Int {
         var j = i
         while true {
@@ -242,7 +258,7 @@ enum DecimalParsing {
     static let maxNumberLength = 64
 
     /// Classifies a field the fast path did not take and copies it, NUL-terminated, to `buffer`.
-    @inline(__always)
+    @inline(always)
     private static func prepareSlowField(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int,
                                          _ buffer: UnsafeMutablePointer<CChar>) -> NumberStatus {
         let length = end - start

@@ -8,6 +8,7 @@ import XCTest
 /// counted with the first line where it happened.
 final class NativeTraceErrorTests: XCTestCase {
     let dir = TemporaryDirectory()
+    override func tearDown() { dir.remove() }
 
     private func read(_ text: String, chunkBytes: Int = NativeTraceReader.defaultChunkBytes) throws -> ([TraceRecord], TraceReadStatistics) {
         try readNative(dir.file("trace.csv", text), chunkBytes: chunkBytes)

@@ -34,7 +34,11 @@ final class TemporaryDirectory {
             .appendingPathComponent("oarlog-trace-tests-\(getpid())-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
-    deinit { try? FileManager.default.removeItem(at: url) }
+    deinit { remove() }
+
+    /// Removes the directory (XCTest keeps test-case objects alive until the run ends, so a
+    /// directory held by a test case is removed in its `tearDown`).
+    func remove() { try? FileManager.default.removeItem(at: url) }
 
     /// Writes `bytes` to `name` and returns the path.
     func file(_ name: String, bytes: [UInt8]) -> String {

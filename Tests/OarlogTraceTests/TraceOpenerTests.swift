@@ -6,6 +6,7 @@ import XCTest
 /// Format detection and opening by name.
 final class TraceOpenerTests: XCTestCase {
     let dir = TemporaryDirectory()
+    override func tearDown() { dir.remove() }
 
     func testDetectsEveryFormatFromRealFiles() throws {
         XCTAssertEqual(try TraceOpener.detectFormat(path: TestPaths.fixture("sample-trace.csv")), .native)
