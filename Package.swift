@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "OarlogSimulator", targets: ["OarlogSimulator"]),
         .library(name: "OarlogReport", targets: ["OarlogReport"]),
         .library(name: "OarlogGPS", targets: ["OarlogGPS"]),
+        .library(name: "OarlogExport", targets: ["OarlogExport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -36,10 +37,12 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // A live GPS source: a running gpsd read through libgps, one fix per epoch, reconnecting.
         .target(name: "OarlogGPS", dependencies: ["CGPS", "OarlogCore", "OarlogPipeline"]),
+        // Session exports (GPX, TCX, FIT, per-stroke CSV, GeoJSON) as streaming pipeline sinks.
+        .target(name: "OarlogExport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline"]),
         .executableTarget(
             name: "oarlog",
             dependencies: [
-                "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS",
+                "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS", "OarlogExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -50,6 +53,8 @@ let package = Package(
         .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogCore", "OarlogSimulator", "OarlogTrace"]),
         .testTarget(name: "OarlogReportTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogReport"]),
         .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogTrace", "OarlogGPS"],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "OarlogExportTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogExport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "EvaluationTests", dependencies: ["OarlogCore", "OarlogEvaluation"]),
     ]
