@@ -26,7 +26,7 @@ public final class ExportFile {
     /// Creates (or truncates) `path` for writing.
     public init(path: String) throws {
         self.path = path
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         if fd < 0 { throw ExportError("\(path): cannot create: \(String(cString: strerror(errno)))") }
         buffer = [UInt8](repeating: 0, count: Self.capacity)
     }
