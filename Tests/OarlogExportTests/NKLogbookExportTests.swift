@@ -70,20 +70,22 @@ final class NKLogbookExportTests: XCTestCase {
         for l in laps { print("  lap", l.double("start_time") ?? 0, l.double("total_elapsed_time") ?? 0, l.double("total_distance") ?? 0, l.double("total_cycles") ?? 0, l.double("avg_cadence") ?? 0) }
     }
 
-    /// Laps every 1000 m: 12 full laps and the rest; each full lap ends at the first fix past its
-    /// mark, so it is at least 1000 m and at most one fix interval (≤ 15 m here) longer.
+    /// Laps every 1000 m: 12 full laps and the rest; each full lap ends at the first fix at or past
+    /// its mark.
     func testKilometreLaps() throws {
         let run = try exportNK(laps: .distance(1000))
         let distance = try XCTUnwrap(run.summary.distance)
-        let laps = messages(try decodeFIT(run.fit), "lap")
+        let decoded = try decodeFIT(run.fit)
+        let laps = messages(decoded, "lap")
+        let recordDistances = messages(decoded, "record").compactMap { $0.double("distance") }
         XCTAssertEqual(laps.count, Int(distance / 1000) + 1)
         var covered = 0.0
         for (i, lap) in laps.dropLast().enumerated() {
             covered += try XCTUnwrap(lap.double("total_distance"))
             XCTAssertEqual(lap.string("lap_trigger"), "distance")
-            // Each lap ends at the first fix past its kilometre mark (FIT stores centimetres).
-            XCTAssertGreaterThanOrEqual(covered, 1000 * Double(i + 1) - 0.01 * Double(i + 1))
-            XCTAssertLessThan(covered, 1000 * Double(i + 1) + 15)
+            // Each lap ends at the first fix at or past its kilometre mark (FIT stores centimetres).
+            let crossing = try XCTUnwrap(recordDistances.first { $0 >= 1000 * Double(i + 1) })
+            XCTAssertEqual(covered, crossing, accuracy: 0.01 * Double(i + 1))
         }
         XCTAssertEqual(laps.last?.string("lap_trigger"), "session_end")
         let total = laps.compactMap { $0.double("total_distance") }.reduce(0, +)
