@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 # System packages: libgps-dev/gpsd (GPS through gpsd), libiio-dev/libiio-utils/iiod (IIO
 # accelerometers), python3-scipy (the benchmark's reference peer), libxml2-utils (export checks).
-PACKAGES=(gpsd gpsd-clients libgps-dev libiio-dev libiio-utils iiod python3-scipy python3-numpy libxml2-utils shellcheck)
+PACKAGES=(gpsd gpsd-clients libgps-dev libiio-dev libiio-utils iiod python3-scipy python3-numpy python3-pip libxml2-utils shellcheck)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -18,6 +18,13 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]}" >&2
     $SUDO apt-get update
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+# Garmin's FIT SDK (PyPI) decodes our FIT exports in the tests, as an independent reader.
+if ! python3 -c "import garmin_fit_sdk" >/dev/null 2>&1; then
+    echo "setup: installing garmin-fit-sdk for $(command -v python3)" >&2
+    python3 -m pip install --quiet garmin-fit-sdk 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages garmin-fit-sdk
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

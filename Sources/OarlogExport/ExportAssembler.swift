@@ -1,0 +1,249 @@
+import OarlogCore
+import OarlogDSP
+import OarlogPipeline
+
+/// The streaming heart of every exporter: turns pipeline events into time-ordered export items
+/// (points with distance and cadence, strokes with position, laps with totals).
+///
+/// - Distance: the assembler runs its own `DistanceAccumulator` with the analyzer's settings on
+///   the same fixes, so each point's distance is the analyzer's distance at that moment and the
+///   last point's equals the summary's. A fix is exported when the accumulator used it (fixes
+///   with no fix, bad values, repeated times or rejected as jumps are left out).
+/// - Cadence: the smoothed rate of the latest catch at or before the point.
+/// - Laps: `LapRule`; a lap spans from its start to the next lap's start, so the laps partition
+///   the session exactly (first record to last record).
+/// - Order: the analyzer releases a stroke only once GPS covers it, so points and strokes are
+///   held back `holdBack` seconds of trace time and then released merged in time order.
+///   Memory is bounded by that span.
+public struct ExportAssembler: Sendable {
+    public let configuration: ExportConfiguration
+
+    private struct PendingPoint: Sendable {
+        var time: Seconds
+        var latitude: Degrees
+        var longitude: Degrees
+        var altitude: Metres?
+        var speed: MetresPerSecond?
+    }
+
+    private struct LapState: Sendable {
+        var index: Int
+        var startTime: Seconds
+        var startDistance: Metres
+        var distanceMark: Metres
+        var strokes = 0
+        var ratedStrokes = 0
+        var ratedPeriods: Seconds = 0
+        var maxRate: StrokesPerMinute?
+        var maxSpeed: MetresPerSecond?
+        var firstPosition: GeoPoint?
+        var lastPosition: GeoPoint?
+        var lastDistance: Metres
+        var points = 0
+    }
+
+    private var distance: DistanceAccumulator
+    private var points = ExportQueue<PendingPoint>()
+    private var strokes = ExportQueue<StrokeMetrics>()
+    private var firstTime: Seconds?
+    private var now: Seconds = 0
+    private var startUTCMetadata: Double?
+    private var fixOriginUTC: Double?
+    private var title: String?
+    private var start: ExportStart?
+    private var lap: LapState?
+    private var lapCount = 0
+    private var lastPoint: ExportPoint?
+    private var firstPoint: ExportPoint?
+    private var lastStroke: StrokeMetrics?
+    private var pointCount = 0
+    private var maxSpeed: MetresPerSecond?
+    private var finished = false
+    /// Hard bound on each queue whatever the timing (about 100 s of 100 Hz fixes).
+    private static let queueLimit = 10_000
+
+    public init(configuration: ExportConfiguration = ExportConfiguration()) {
+        self.configuration = configuration
+        var d = configuration.distance
+        // A longer history than the analyzer's: points are looked up `holdBack` seconds late.
+        d.historyCapacity = max(d.historyCapacity, 8192)
+        distance = DistanceAccumulator(configuration: d)
+        title = configuration.title
+    }
+
+    /// Feeds one pipeline event; `emit` receives whatever became final.
+    public mutating func receive(_ event: PipelineEvent, emit: (ExportItem) throws -> Void) throws {
+        switch event {
+        case .record(let record):
+            if let t = record.time, t.isFinite {
+                if firstTime == nil { firstTime = t }
+                now = max(now, t)
+            }
+            switch record {
+            case .fix(let fix):
+                let used = distance.usedFixes
+                distance.process(fix)
+                if fix.time.isFinite, let u = fix.utc, u.isFinite, fixOriginUTC == nil { fixOriginUTC = u - fix.time }
+                if distance.usedFixes > used {
+                    points.append(PendingPoint(time: fix.time, latitude: fix.latitude, longitude: fix.longitude,
+                                               altitude: fix.altitude.flatMap { $0.isFinite ? $0 : nil },
+                                               speed: fix.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }))
+                }
+            case .metadata(let key, let value):
+                if key == "start_utc", let utc = ExportText.parseISO8601(value) { startUTCMetadata = utc }
+                if title == nil, key == "title" || key == "session_name", !value.isEmpty { title = value }
+            default:
+                break
+            }
+        case .analysis(.stroke(let metrics)):
+            strokes.append(metrics)
+        case .analysis(.live), .fence:
+            return
+        }
+        try release(final: false, emit: emit)
+    }
+
+    /// Releases everything held, closes the last lap at the session's last record and emits the
+    /// totals. `summary` is the pipeline's.
+    public mutating func finish(summary: SessionSummary, emit: (ExportItem) throws -> Void) throws {
+        guard !finished else { return }
+        finished = true
+        distance.finish()
+        try release(final: true, emit: emit)
+        guard let firstTime else { throw ExportError("the trace has no timed records: nothing to export") }
+        if start == nil { try begin(emit: emit) }
+        if lap == nil { try openLap(at: firstTime, emit: emit) }
+        let endTime = max(now, firstTime + (summary.elapsed ?? 0))
+        try closeLap(at: endTime, trigger: .sessionEnd, emit: emit)
+        guard let start else { return }
+        let total = summary.distance ?? lastPoint?.distance ?? 0
+        try emit(.end(ExportTotals(summary: summary, start: start, endTime: endTime, distance: total, laps: lapCount,
+                                   points: pointCount, maxSpeed: maxSpeed,
+                                   startPosition: firstPoint.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) },
+                                   endPosition: lastPoint.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) },
+                                   firstPoint: firstPoint, lastPoint: lastPoint)))
+    }
+
+    // MARK: - Release in time order
+
+    private mutating func release(final: Bool, emit: (ExportItem) throws -> Void) throws {
+        while true {
+            if let s = strokes.first, points.first.map({ s.stroke.catchTime <= $0.time }) ?? true {
+                let t = s.stroke.catchTime
+                guard final || now - t >= configuration.holdBack || strokes.count > Self.queueLimit else { return }
+                strokes.removeFirst()
+                try consume(s, emit: emit)
+            } else if let p = points.first {
+                let settled = distance.settledTime.map { $0 >= p.time } ?? false
+                let waited = now - p.time
+                guard final || points.count > Self.queueLimit
+                        || (waited >= configuration.holdBack && (settled || waited >= 3 * configuration.holdBack)) else { return }
+                points.removeFirst()
+                try consume(p, emit: emit)
+            } else {
+                return
+            }
+        }
+    }
+
+    private mutating func consume(_ s: StrokeMetrics, emit: (ExportItem) throws -> Void) throws {
+        let t = s.stroke.catchTime
+        try ensureLap(emit: emit)
+        if case .rests(let pause) = configuration.laps, let previous = lastStroke,
+           t - previous.stroke.catchTime >= pause, let current = lap, t > current.startTime {
+            try closeLap(at: t, trigger: .rest, emit: emit)
+            try openLap(at: t, emit: emit)
+        }
+        guard var l = lap, let start else { return }
+        l.strokes += 1
+        if let rate = s.stroke.strokeRate, rate > 0 {
+            l.ratedStrokes += 1
+            l.ratedPeriods += 60 / rate
+        }
+        if let r = s.smoothedRate { l.maxRate = max(l.maxRate ?? r, r) }
+        lap = l
+        lastStroke = s
+        var latitude: Degrees?, longitude: Degrees?
+        if let a = lastPoint {
+            latitude = a.latitude
+            longitude = a.longitude
+            if let b = points.first, b.time > a.time, t > a.time, t <= b.time {
+                let u = (t - a.time) / (b.time - a.time)
+                latitude = a.latitude + u * (b.latitude - a.latitude)
+                longitude = a.longitude + u * Geodesy.normalizedLongitudeDifference(b.longitude - a.longitude)
+            }
+        }
+        try emit(.stroke(ExportStroke(metrics: s, utc: start.originUTC + t, latitude: latitude, longitude: longitude,
+                                      elapsed: t - start.startTime, lap: l.index)))
+    }
+
+    private mutating func consume(_ p: PendingPoint, emit: (ExportItem) throws -> Void) throws {
+        try ensureLap(emit: emit)
+        guard let start else { return }
+        let previousDistance = lastPoint?.distance ?? 0
+        let d = max(previousDistance, distance.history.distance(at: p.time) ?? previousDistance)
+        var speed = p.speed
+        if speed == nil, let a = lastPoint, p.time > a.time { speed = (d - a.distance) / (p.time - a.time) }
+        var rate: StrokesPerMinute?
+        if let s = lastStroke {
+            let age = p.time - s.stroke.catchTime
+            rate = age <= configuration.maximumStrokePeriod ? (s.smoothedRate ?? s.stroke.strokeRate ?? 0) : 0
+        }
+        guard var l = lap else { return }
+        let point = ExportPoint(time: p.time, utc: start.originUTC + p.time, latitude: p.latitude, longitude: p.longitude,
+                                altitude: p.altitude, distance: d, speed: speed, strokeRate: rate, lap: l.index)
+        try emit(.point(point))
+        let position = GeoPoint(latitude: p.latitude, longitude: p.longitude)
+        if l.firstPosition == nil { l.firstPosition = position }
+        l.lastPosition = position
+        l.lastDistance = d
+        l.points += 1
+        if let v = speed { l.maxSpeed = max(l.maxSpeed ?? v, v) }
+        lap = l
+        pointCount += 1
+        if let v = speed { maxSpeed = max(maxSpeed ?? v, v) }
+        if firstPoint == nil { firstPoint = point }
+        lastPoint = point
+        if case .distance(let every) = configuration.laps, every > 0, d >= l.distanceMark + every {
+            try closeLap(at: p.time, trigger: .distance, emit: emit)
+            try openLap(at: p.time, emit: emit)
+            lap?.distanceMark = (d / every).rounded(.down) * every
+        }
+    }
+
+    // MARK: - Start and laps
+
+    private mutating func begin(emit: (ExportItem) throws -> Void) throws {
+        guard let origin = startUTCMetadata ?? fixOriginUTC else {
+            throw ExportError("the trace has no start_utc metadata and no GPS UTC time: cannot put times in the export")
+        }
+        let s = ExportStart(originUTC: origin, startTime: firstTime ?? 0, title: title)
+        start = s
+        try emit(.start(s))
+    }
+
+    private mutating func ensureLap(emit: (ExportItem) throws -> Void) throws {
+        if start == nil { try begin(emit: emit) }
+        if lap == nil { try openLap(at: firstTime ?? 0, emit: emit) }
+    }
+
+    private mutating func openLap(at time: Seconds, emit: (ExportItem) throws -> Void) throws {
+        guard let start else { return }
+        let d = lastPoint?.distance ?? 0
+        lap = LapState(index: lapCount, startTime: time, startDistance: d, distanceMark: d, lastDistance: d)
+        lapCount += 1
+        try emit(.lapStart(index: lapCount - 1, time: time, utc: start.originUTC + time))
+    }
+
+    private mutating func closeLap(at time: Seconds, trigger: LapTrigger, emit: (ExportItem) throws -> Void) throws {
+        guard let l = lap, let start else { return }
+        lap = nil
+        let end = max(time, l.startTime)
+        let rate: StrokesPerMinute? = l.ratedPeriods > 0 ? 60 * Double(l.ratedStrokes) / l.ratedPeriods : nil
+        try emit(.lapEnd(ExportLap(index: l.index, startTime: l.startTime, endTime: end, startUTC: start.originUTC + l.startTime,
+                                   endUTC: start.originUTC + end, distance: l.lastDistance - l.startDistance,
+                                   strokes: l.strokes, averageStrokeRate: rate, maxStrokeRate: l.maxRate,
+                                   maxSpeed: l.maxSpeed, startPosition: l.firstPosition, endPosition: l.lastPosition,
+                                   points: l.points, trigger: trigger)))
+    }
+}

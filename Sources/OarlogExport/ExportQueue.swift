@@ -1,0 +1,30 @@
+/// A first-in first-out queue on one contiguous array: appends at the back, removals at the front
+/// move a head index, and the array is compacted once the dead front is half of it. Its capacity
+/// settles at the longest backlog, so steady streaming allocates nothing.
+struct ExportQueue<Element: Sendable>: Sendable {
+    private var storage: [Element] = []
+    private var head = 0
+
+    var count: Int { storage.count - head }
+    var isEmpty: Bool { head == storage.count }
+    var first: Element? { head < storage.count ? storage[head] : nil }
+
+    mutating func append(_ element: Element) {
+        if head > 0 && head * 2 >= storage.count {
+            storage.removeFirst(head)
+            head = 0
+        }
+        storage.append(element)
+    }
+
+    @discardableResult
+    mutating func removeFirst() -> Element {
+        let e = storage[head]
+        head += 1
+        if head == storage.count {
+            storage.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return e
+    }
+}

@@ -1,0 +1,165 @@
+import OarlogCore
+import OarlogDSP
+import OarlogPipeline
+
+/// Writes the session as a FIT activity file: `file_id` (activity), a timer-start `event`, one
+/// `record` per GPS fix (timestamp, position in semicircles, distance, speed, altitude, cadence =
+/// stroke rate), one `lap` per lap, a timer-stop `event`, one `session` (sport rowing (15),
+/// sub-sport generic) and the `activity`.
+///
+/// FIT timestamps are whole seconds (rounded down): with GPS faster than 1 Hz several records
+/// share a second, as the protocol allows. Durations (elapsed, timer) are in milliseconds and
+/// exact; the timer runs through rests (timer time = elapsed time).
+public final class FITExporter: PipelineSink {
+    public var wantsRawRecords: Bool { true }
+    public let path: String
+    private var assembler: ExportAssembler
+    private let file: ExportFile
+    private var encoder: FITEncoder?
+
+    /// FIT profile numbers used (messages, fields, enum values).
+    enum Profile {
+        static let sportRowing: Int64 = 15
+        static let subSportGeneric: Int64 = 0
+        static let manufacturerDevelopment: Int64 = 255
+        static let fileActivity: Int64 = 4
+        static let eventTimer: Int64 = 0, eventSession: Int64 = 8, eventLap: Int64 = 9, eventActivity: Int64 = 26
+        static let eventTypeStart: Int64 = 0, eventTypeStop: Int64 = 1, eventTypeStopAll: Int64 = 4
+        static let lapTriggerManual: Int64 = 0, lapTriggerDistance: Int64 = 2, lapTriggerSessionEnd: Int64 = 7
+        static let intensityActive: Int64 = 0
+    }
+
+    typealias F = FITEncoder.Field
+    static let fileID = FITEncoder.Definition(localType: 0, globalNumber: 0, fields: [
+        F(0, .enumeration), F(1, .uint16), F(2, .uint16), F(4, .uint32),
+    ])
+    static let event = FITEncoder.Definition(localType: 1, globalNumber: 21, fields: [
+        F(253, .uint32), F(0, .enumeration), F(1, .enumeration),
+    ])
+    static let record = FITEncoder.Definition(localType: 2, globalNumber: 20, fields: [
+        F(253, .uint32), F(0, .sint32), F(1, .sint32), F(5, .uint32), F(6, .uint16), F(2, .uint16), F(4, .uint8),
+    ])
+    static let lap = FITEncoder.Definition(localType: 3, globalNumber: 19, fields: [
+        F(253, .uint32), F(2, .uint32), F(3, .sint32), F(4, .sint32), F(5, .sint32), F(6, .sint32),
+        F(7, .uint32), F(8, .uint32), F(9, .uint32), F(10, .uint32), F(254, .uint16), F(13, .uint16), F(14, .uint16),
+        F(0, .enumeration), F(1, .enumeration), F(17, .uint8), F(18, .uint8), F(23, .enumeration), F(24, .enumeration),
+        F(25, .enumeration),
+    ])
+    static let session = FITEncoder.Definition(localType: 4, globalNumber: 18, fields: [
+        F(253, .uint32), F(2, .uint32), F(3, .sint32), F(4, .sint32), F(7, .uint32), F(8, .uint32), F(9, .uint32),
+        F(10, .uint32), F(254, .uint16), F(14, .uint16), F(15, .uint16), F(25, .uint16), F(26, .uint16),
+        F(0, .enumeration), F(1, .enumeration), F(5, .enumeration), F(6, .enumeration), F(18, .uint8), F(19, .uint8),
+        F(28, .enumeration),
+    ])
+    static let activity = FITEncoder.Definition(localType: 5, globalNumber: 34, fields: [
+        F(253, .uint32), F(0, .uint32), F(1, .uint16), F(2, .enumeration), F(3, .enumeration), F(4, .enumeration),
+    ])
+
+    public init(path: String, configuration: ExportConfiguration = ExportConfiguration()) throws {
+        self.path = path
+        assembler = ExportAssembler(configuration: configuration)
+        file = try ExportFile(path: path)
+    }
+
+    public func receive(_ event: PipelineEvent) throws {
+        try assembler.receive(event) { try write($0) }
+    }
+
+    public func finish(summary: SessionSummary) throws {
+        try assembler.finish(summary: summary) { try write($0) }
+        try encoder?.finish()
+        try file.close()
+    }
+
+    /// A stroke rate as FIT cadence (whole strokes per minute).
+    static func cadence(_ rate: StrokesPerMinute?) -> Int64? {
+        rate.map { Int64(min(254, max(0, $0.rounded()))) }
+    }
+
+    private func write(_ item: ExportItem) throws {
+        switch item {
+        case .start(let start):
+            let e = try FITEncoder(file: file)
+            encoder = e
+            let t = FITEncoder.timestamp(start.startUTC)
+            try e.write(Self.fileID) { m in
+                m.put(Profile.fileActivity); m.put(Profile.manufacturerDevelopment); m.put(1); m.put(t)
+            }
+            try e.write(Self.event) { m in
+                m.put(t); m.put(Profile.eventTimer); m.put(Profile.eventTypeStart)
+            }
+        case .point(let p):
+            try encoder?.write(Self.record) { m in
+                m.put(FITEncoder.timestamp(p.utc))
+                m.put(FITEncoder.semicircles(p.latitude))
+                m.put(FITEncoder.semicircles(p.longitude))
+                m.put(FITEncoder.scaled(p.distance, 100))
+                m.put(FITEncoder.scaled(p.speed, 1000))
+                m.put(FITEncoder.scaled(p.altitude, 5, offset: 500))
+                m.put(Self.cadence(p.strokeRate))
+            }
+        case .lapStart, .stroke:
+            break
+        case .lapEnd(let l):
+            try encoder?.write(Self.lap) { m in
+                m.put(FITEncoder.timestamp(l.endUTC))
+                m.put(FITEncoder.timestamp(l.startUTC))
+                m.put(FITEncoder.semicircles(l.startPosition?.latitude))
+                m.put(FITEncoder.semicircles(l.startPosition?.longitude))
+                m.put(FITEncoder.semicircles(l.endPosition?.latitude))
+                m.put(FITEncoder.semicircles(l.endPosition?.longitude))
+                m.put(FITEncoder.scaled(l.elapsed, 1000))
+                m.put(FITEncoder.scaled(l.elapsed, 1000))
+                m.put(FITEncoder.scaled(l.distance, 100))
+                m.put(Int64(l.strokes))
+                m.put(Int64(l.index))
+                m.put(FITEncoder.scaled(l.averageSpeed, 1000))
+                m.put(FITEncoder.scaled(l.maxSpeed, 1000))
+                m.put(Profile.eventLap)
+                m.put(Profile.eventTypeStop)
+                m.put(Self.cadence(l.averageStrokeRate))
+                m.put(Self.cadence(l.maxStrokeRate))
+                m.put(Profile.intensityActive)
+                switch l.trigger {
+                case .rest: m.put(Profile.lapTriggerManual)
+                case .distance: m.put(Profile.lapTriggerDistance)
+                case .sessionEnd: m.put(Profile.lapTriggerSessionEnd)
+                }
+                m.put(Profile.sportRowing)
+            }
+        case .end(let totals):
+            guard let e = encoder else { return }
+            let end = FITEncoder.timestamp(totals.endUTC)
+            let s = totals.summary
+            try e.write(Self.event) { m in
+                m.put(end); m.put(Profile.eventTimer); m.put(Profile.eventTypeStopAll)
+            }
+            try e.write(Self.session) { m in
+                m.put(end)
+                m.put(FITEncoder.timestamp(totals.start.startUTC))
+                m.put(FITEncoder.semicircles(totals.startPosition?.latitude))
+                m.put(FITEncoder.semicircles(totals.startPosition?.longitude))
+                m.put(FITEncoder.scaled(totals.elapsed, 1000))
+                m.put(FITEncoder.scaled(totals.elapsed, 1000))
+                m.put(FITEncoder.scaled(totals.distance, 100))
+                m.put(Int64(s.strokes))
+                m.put(0)
+                m.put(FITEncoder.scaled(totals.averageSpeed, 1000))
+                m.put(FITEncoder.scaled(totals.maxSpeed, 1000))
+                m.put(0)
+                m.put(Int64(totals.laps))
+                m.put(Profile.eventSession)
+                m.put(Profile.eventTypeStop)
+                m.put(Profile.sportRowing)
+                m.put(Profile.subSportGeneric)
+                m.put(Self.cadence(s.averageStrokeRate))
+                m.put(Self.cadence(s.maxStrokeRate))
+                m.put(0)  // session trigger: activity end
+            }
+            try e.write(Self.activity) { m in
+                m.put(end); m.put(FITEncoder.scaled(totals.elapsed, 1000)); m.put(1)
+                m.put(0); m.put(Profile.eventActivity); m.put(Profile.eventTypeStop)
+            }
+        }
+    }
+}

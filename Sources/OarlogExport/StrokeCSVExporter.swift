@@ -1,0 +1,78 @@
+import OarlogCore
+import OarlogDSP
+import OarlogPipeline
+
+/// Writes one CSV row per stroke, in one of two column layouts:
+/// - `.oarlog` (default): plain names with units, empty cells for no data —
+///   `Stroke,Time (s),Elapsed (s),UTC,Lap,Distance (m),Split (s/500m),Stroke Rate (spm),`
+///   `Smoothed Rate (spm),Distance/Stroke (m),Drive (s),Recovery (s),Peak Accel (m/s2),Latitude,Longitude`;
+/// - `.rowingdata`: the column names rowingdata / rowsandall.com read (Painsled heritage, leading
+///   spaces and the `stokes` typo included), unknown values as 0 as those tools expect.
+public final class StrokeCSVExporter: PipelineSink {
+    public enum Columns: String, Sendable, CaseIterable {
+        case oarlog, rowingdata
+    }
+
+    public static let oarlogHeader = ["Stroke", "Time (s)", "Elapsed (s)", "UTC", "Lap", "Distance (m)", "Split (s/500m)",
+                                      "Stroke Rate (spm)", "Smoothed Rate (spm)", "Distance/Stroke (m)", "Drive (s)",
+                                      "Recovery (s)", "Peak Accel (m/s2)", "Latitude", "Longitude"]
+    public static let rowingdataHeader = ["TimeStamp (sec)", " ElapsedTime (sec)", " Horizontal (meters)",
+                                          " Cadence (stokes/min)", " Stroke500mPace (sec/500m)", " StrokeDistance (meters)",
+                                          " DriveTime (ms)", " StrokeRecoveryTime (ms)", " DriveLength (meters)",
+                                          " HRCur (bpm)", " Power (watts)", " AverageDriveForce (lbs)", " PeakDriveForce (lbs)",
+                                          " lapIdx", " latitude", " longitude", "cum_dist"]
+
+    public var wantsRawRecords: Bool { true }
+    public let path: String
+    public let columns: Columns
+    private var assembler: ExportAssembler
+    private let file: ExportFile
+
+    public init(path: String, columns: Columns = .oarlog, configuration: ExportConfiguration = ExportConfiguration()) throws {
+        self.path = path
+        self.columns = columns
+        assembler = ExportAssembler(configuration: configuration)
+        file = try ExportFile(path: path)
+    }
+
+    public func receive(_ event: PipelineEvent) throws {
+        try assembler.receive(event) { try write($0) }
+    }
+
+    public func finish(summary: SessionSummary) throws {
+        try assembler.finish(summary: summary) { try write($0) }
+        try file.close()
+    }
+
+    private func write(_ item: ExportItem) throws {
+        switch item {
+        case .start:
+            let header = columns == .oarlog ? Self.oarlogHeader : Self.rowingdataHeader
+            try file.write(header.map(ExportText.csvCell).joined(separator: ",") + "\n")
+        case .stroke(let s):
+            try file.write((columns == .oarlog ? Self.oarlogRow(s) : Self.rowingdataRow(s)).joined(separator: ",") + "\n")
+        case .lapStart, .point, .lapEnd, .end:
+            break
+        }
+    }
+
+    static func oarlogRow(_ s: ExportStroke) -> [String] {
+        let m = s.metrics, e = m.stroke
+        func cell(_ v: Double?, _ decimals: Int) -> String { v.map { ExportText.fixed($0, decimals) } ?? "" }
+        return [String(e.index), ExportText.fixed(e.catchTime, 3), ExportText.fixed(s.elapsed, 3), ExportText.iso8601(s.utc),
+                String(s.lap + 1), cell(m.distance, 2), cell(m.split, 2), cell(e.strokeRate, 2), cell(m.smoothedRate, 2),
+                cell(m.distancePerStroke, 2), e.driveDuration > 0 ? ExportText.fixed(e.driveDuration, 3) : "",
+                cell(e.recoveryDuration, 3), e.peakAcceleration > 0 ? ExportText.fixed(Double(e.peakAcceleration), 3) : "",
+                cell(s.latitude, 7), cell(s.longitude, 7)]
+    }
+
+    static func rowingdataRow(_ s: ExportStroke) -> [String] {
+        let m = s.metrics, e = m.stroke
+        func cell(_ v: Double?, _ decimals: Int) -> String { ExportText.fixed(v ?? 0, decimals) }
+        let distance = cell(m.distance, 2)
+        return [ExportText.fixed(s.utc, 3), ExportText.fixed(s.elapsed, 3), distance, cell(e.strokeRate, 2),
+                cell(m.split, 2), cell(m.distancePerStroke, 2), ExportText.fixed(e.driveDuration * 1000, 0),
+                cell(e.recoveryDuration.map { $0 * 1000 }, 0), "0", "0", "0", "0", "0", String(s.lap),
+                cell(s.latitude, 7), cell(s.longitude, 7), distance]
+    }
+}

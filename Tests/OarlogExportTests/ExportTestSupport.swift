@@ -1,0 +1,182 @@
+import Foundation
+import XCTest
+import OarlogCore
+import OarlogDSP
+import OarlogExport
+import OarlogPipeline
+
+struct ExportTestFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// The package root (this file is Tests/OarlogExportTests/ExportTestSupport.swift).
+let packageRoot: URL = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url
+}()
+
+func fixturePath(_ name: String) -> String {
+    packageRoot.appendingPathComponent("Tests/OarlogExportTests/Fixtures").appendingPathComponent(name).path
+}
+
+/// `../shared/data/<relative>` beside the checkout; fails the test (not a skip) when missing.
+func sharedDataPath(_ relative: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    let path = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data").appendingPathComponent(relative).path
+    guard FileManager.default.fileExists(atPath: path) else {
+        XCTFail("Real data missing: expected \(path) (the shared/ data directory beside the checkout)", file: file, line: line)
+        throw ExportTestFailure(description: "missing \(path)")
+    }
+    return path
+}
+
+/// A fresh temporary directory, removed when the test ends.
+func temporaryDirectory(_ test: XCTestCase) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-export-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+    return url
+}
+
+/// Runs a program; returns its exit status, standard output and standard error (standard error
+/// goes through a temporary file so a chatty program cannot block on a full pipe).
+func run(_ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    let out = Pipe()
+    let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-stderr-\(UUID().uuidString)")
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: errURL) }
+    let errHandle = try FileHandle(forWritingTo: errURL)
+    process.standardOutput = out
+    process.standardError = errHandle
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    try errHandle.close()
+    let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+    return (process.terminationStatus, stdout, stderr)
+}
+
+/// Validates an XML file against an XSD with xmllint; fails clearly when xmllint is missing.
+func assertSchemaValid(_ path: String, schema: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    let which = try run(["which", "xmllint"])
+    guard which.status == 0 else {
+        XCTFail("xmllint is not installed (Debian: apt-get install libxml2-utils); cannot validate \(path)", file: file, line: line)
+        return
+    }
+    let result = try run(["xmllint", "--noout", "--schema", fixturePath(schema), path])
+    XCTAssertEqual(result.status, 0, "xmllint --schema \(schema) rejected \(path):\n\(result.stderr.prefix(2000))", file: file, line: line)
+    XCTAssertTrue(result.stderr.contains("validates"), "xmllint did not say it validates: \(result.stderr.prefix(500))", file: file, line: line)
+}
+
+/// Decodes a FIT file with Garmin's FIT SDK (Python) through Fixtures/fit_decode.py.
+func decodeFIT(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+    let result = try run(["python3", fixturePath("fit_decode.py"), path])
+    guard result.status == 0 else {
+        let hint = result.status == 3 ? " (install it: python3 -m pip install garmin-fit-sdk)" : ""
+        XCTFail("Garmin FIT SDK decoder failed with status \(result.status)\(hint): \(result.stderr.prefix(2000))", file: file, line: line)
+        throw ExportTestFailure(description: "FIT decoder unavailable or failed")
+    }
+    guard let json = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any] else {
+        throw ExportTestFailure(description: "decoder output is not a JSON object")
+    }
+    return json
+}
+
+/// Collects what the pipeline produced, as ground truth for the exports: the raw fixes, the
+/// analyzer's strokes and the metadata.
+final class PipelineRecorder: PipelineSink {
+    var wantsRawRecords: Bool { true }
+    var fixes: [GPSFix] = []
+    var strokes: [StrokeMetrics] = []
+    var metadata: [String: String] = [:]
+
+    func receive(_ event: PipelineEvent) {
+        switch event {
+        case .record(.fix(let f)): fixes.append(f)
+        case .record(.metadata(let k, let v)): metadata[k] = v
+        case .analysis(.stroke(let m)): strokes.append(m)
+        default: break
+        }
+    }
+}
+
+/// Every export of one session, made in one pipeline run.
+struct ExportRun {
+    var directory: URL
+    var summary: SessionSummary
+    var recorder: PipelineRecorder
+    var gpx: String { directory.appendingPathComponent("session.gpx").path }
+    var tcx: String { directory.appendingPathComponent("session.tcx").path }
+    var fit: String { directory.appendingPathComponent("session.fit").path }
+    var csv: String { directory.appendingPathComponent("session.csv").path }
+    var rowingdataCSV: String { directory.appendingPathComponent("session-rowingdata.csv").path }
+    var geojson: String { directory.appendingPathComponent("session.geojson").path }
+
+    static func make<Source: RecordSource>(_ source: inout Source, in directory: URL,
+                                           analyzer: AnalyzerConfiguration = AnalyzerConfiguration(),
+                                           laps: LapRule = .rests(minimumPause: 30)) throws -> ExportRun {
+        let configuration = ExportConfiguration(analyzer: analyzer, laps: laps)
+        let recorder = PipelineRecorder()
+        let run = ExportRun(directory: directory, summary: SessionSummary(), recorder: recorder)
+        let sinks: [any PipelineSink] = [
+            recorder,
+            try GPXExporter(path: run.gpx, configuration: configuration),
+            try TCXExporter(path: run.tcx, configuration: configuration),
+            try FITExporter(path: run.fit, configuration: configuration),
+            try StrokeCSVExporter(path: run.csv, configuration: configuration),
+            try StrokeCSVExporter(path: run.rowingdataCSV, columns: .rowingdata, configuration: configuration),
+            try GeoJSONExporter(path: run.geojson, configuration: configuration),
+        ]
+        var pipeline = Pipeline(analyzer: RowingAnalyzer(configuration: analyzer), sinks: sinks)
+        var result = run
+        result.summary = try pipeline.run(&source)
+        return result
+    }
+}
+
+/// Parses simple CSV (quoted cells allowed) into rows of cells.
+func parseCSV(_ text: String) -> [[String]] {
+    var rows: [[String]] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+        var cells: [String] = [], cell = "", quoted = false
+        var chars = Array(line).makeIterator()
+        while let c = chars.next() {
+            if quoted {
+                if c == "\"" { quoted = false } else { cell.append(c) }
+            } else if c == "\"" {
+                quoted = true
+            } else if c == "," {
+                cells.append(cell)
+                cell = ""
+            } else {
+                cell.append(c)
+            }
+        }
+        cells.append(cell)
+        rows.append(cells)
+    }
+    return rows
+}
+
+/// Occurrences of `needle` in `text`.
+func count(_ needle: String, in text: String) -> Int {
+    text.components(separatedBy: needle).count - 1
+}
+
+extension Dictionary where Key == String, Value == Any {
+    func double(_ key: String) -> Double? { (self[key] as? NSNumber)?.doubleValue }
+    func string(_ key: String) -> String? { self[key] as? String }
+}
+
+func messages(_ decoded: [String: Any], _ name: String) -> [[String: Any]] {
+    ((decoded["messages"] as? [String: Any])?[name] as? [[String: Any]]) ?? []
+}
+
+/// FIT semicircles → degrees.
+func degrees(_ semicircles: Double?) -> Double? { semicircles.map { $0 * 180 / 2_147_483_648.0 } }
+
+/// FIT date_time → seconds since 1970.
+func unixTime(_ fit: Double?) -> Double? { fit.map { $0 + 631_065_600 } }
