@@ -41,6 +41,7 @@ public struct StrokeDetector: Sendable {
     private var boxTimeSum: Seconds = 0
     private var boxCount = 0
     private var firstSample: (time: Seconds, value: Float)? = nil
+    private var raw = StrokeRawHistory()           // the input as it came, to time the catch
 
     // Internal-rate stage.
     private var highPass = Biquad(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
@@ -103,6 +104,7 @@ public struct StrokeDetector: Sendable {
             // between them sets the decimation before anything is filtered.
             if lastInputTime.isFinite { reset(emit: emit) }
             firstSample = (time, surge)
+            raw.append(time: time, value: surge)
             lastInputTime = time
             return
         }
@@ -114,6 +116,7 @@ public struct StrokeDetector: Sendable {
         } else if dt > gapLimit {
             reset(emit: emit)
             firstSample = (time, surge)
+            raw.append(time: time, value: surge)
             lastInputTime = time
             return
         } else {
@@ -122,6 +125,7 @@ public struct StrokeDetector: Sendable {
             if abs(intervalEstimate / designedInterval - 1) > 0.25 { redesign(interval: intervalEstimate, emit: emit) }
         }
         lastInputTime = time
+        raw.append(time: time, value: surge)
         accumulate(time: time, value: surge, emit: emit)
     }
 
@@ -138,6 +142,19 @@ public struct StrokeDetector: Sendable {
     public mutating func process(block: UnsafeBufferPointer<Float>, startTime: Seconds,
                                  sampleInterval: Seconds, emit: (StrokeEvent) -> Void) {
         guard block.count > 0, sampleInterval > 0 else { return }
+        // In chunks, each copied into the raw history before it is processed: a catch found in
+        // a chunk finds its raw samples there.
+        var start = 0
+        while start < block.count {
+            let end = min(block.count, start + StrokeRawHistory.blockChunk)
+            process(chunk: UnsafeBufferPointer(rebasing: block[start..<end]),
+                    startTime: startTime + Double(start) * sampleInterval, sampleInterval: sampleInterval, emit: emit)
+            start = end
+        }
+    }
+
+    private mutating func process(chunk block: UnsafeBufferPointer<Float>, startTime: Seconds,
+                                  sampleInterval: Seconds, emit: (StrokeEvent) -> Void) {
         if lastInputTime.isFinite {
             let dt = startTime - lastInputTime
             if dt <= 0 { return }
@@ -152,6 +169,7 @@ public struct StrokeDetector: Sendable {
         if designedInterval == 0 || abs(sampleInterval / designedInterval - 1) > 0.01 {
             redesign(interval: sampleInterval, emit: emit)
         }
+        raw.append(block: block, startTime: startTime, interval: sampleInterval)
         let n = block.count
         var i = 0
         // Complete a box left over from the previous call.
@@ -231,6 +249,7 @@ public struct StrokeDetector: Sendable {
         designedInterval = 0
         filtersPrimed = false
         history.removeAll()
+        raw.removeAll()
         phase = .recovery
         armed = false
         drivePeak = 0; recoveryTrough = 0
@@ -292,7 +311,10 @@ public struct StrokeDetector: Sendable {
         if period > 0 { window = min(window, max(0.5 * period, 0.5)) }
         let from = max(now - window, lastFinish)
         if let dip = history.extremum(from: from, to: now, sign: -1) {
-            pendingCatch = (dip.time, dip.index)
+            // Located on the averaged signal, timed on the raw samples.
+            let rawInterval = intervalEstimate > 0 ? intervalEstimate : designedInterval
+            let fine = StrokeCatchFit.catchTime(in: raw, from: from, to: now, interval: rawInterval, level: level)
+            pendingCatch = (fine ?? dip.time, dip.index)
         } else {
             pendingCatch = (now, history.count - 1)
         }
