@@ -15,7 +15,6 @@ import OarlogCore
 /// 10 ms to each side: [1 2 1] at 100 Hz, none at 50 Hz and below), then the corner time within
 /// `max(1.5 samples, 20 ms)` of it with the least squared error (a grid, then a finer grid).
 /// Only runs once per stroke; allocates nothing.
-nonisolated(unsafe) public var catchFitDebug = false
 enum StrokeCatchFit {
     /// Half-width of the triangular smoothing used to find the lowest sample.
     static let smoothingHalfWidth: Seconds = 0.010
@@ -24,6 +23,9 @@ enum StrokeCatchFit {
     /// The rise's line is fitted over this long after it (at least 2 samples): the rise is short,
     /// the drive's own hump follows within 0.1 s.
     static let riseSpan: Seconds = 0.050
+    /// The dip's bottom: within this fraction of its depth (below the running mean) of the
+    /// lowest point.
+    static let bottomBand: Float = 0.1
     /// The corner is searched this far either side of the lowest sample (at least 1.5 samples).
     static let cornerReach: Seconds = 0.020
 
@@ -38,30 +40,40 @@ enum StrokeCatchFit {
               let first = raw.firstIndex(atOrAfter: lo), let last = raw.lastIndex(atOrBefore: hi), first <= last
         else { return nil }
 
-        // 1. The lowest sample of the lightly smoothed signal.
+        // 1. The lowest sample of the lightly smoothed signal — the last low point of the dip's
+        //    bottom when it has two (a flat bottom: the catch is where the rise begins).
         let k = Int((smoothingHalfWidth / interval + 1e-6).rounded(.down))
         var lowest = first
         var lowestValue = Float.infinity
         for n in first...last {
-            var sum: Float = 0, weight: Float = 0
-            for j in max(-k, raw.oldest - n)...min(k, raw.count - 1 - n) {
-                let w = Float(k + 1 - abs(j))
-                sum += w * raw.value(n + j)
-                weight += w
-            }
-            let v = sum / weight
+            let v = smoothed(raw, n, k)
             if v < lowestValue { lowestValue = v; lowest = n }
         }
+        let bottom = lowestValue + bottomBand * max(0, level - lowestValue)
+        var n = lowest + 1
+        var previous = lowestValue
+        while n < last, smoothed(raw, n, k) <= bottom {
+            let v = smoothed(raw, n, k)
+            if v <= previous && v <= smoothed(raw, n + 1, k) { lowest = n }
+            previous = v
+            n += 1
+        }
         let tm = raw.time(lowest)
-        if catchFitDebug { print("DBGF lo \(lo) now \(now) tm \(tm) oldest \(raw.time(raw.oldest))") ; for n in max(raw.oldest, lowest - 6)...min(raw.count - 1, lowest + 6) { print("DBGF   \(raw.time(n)) \(raw.value(n))") } }
+        // The last sample of the bottom, when it lasts longer than the rise's span.
+        let bottomEnd = raw.time(n - 1) - tm > riseSpan ? n - 1 : lowest
 
-        // 2. The corner of two lines fitted to the fall and the rise around it.
+        // 2. The corner of two lines fitted to the fall and the rise around it. A bottom longer
+        //    than the rise's span (flat, or sampled coarsely) widens the fit to two samples past
+        //    it and the corner's search to its end, so the steep rise is always in view.
         let fall = max(fallSpan, 2 * interval) + 0.5 * interval
         let a = raw.firstIndex(atOrAfter: tm - fall) ?? lowest
         let rise = max(riseSpan, 2 * interval) + 0.5 * interval
-        guard let b = raw.lastIndex(atOrBefore: min(tm + rise, now)), b - a >= 3 else { return tm }
+        guard let rb = raw.lastIndex(atOrBefore: min(tm + rise, now)), let nb = raw.lastIndex(atOrBefore: now) else { return tm }
+        let b = min(max(rb, bottomEnd + 2), nb)
+        guard b - a >= 3 else { return tm }
         let reach = max(1.5 * interval, cornerReach)
-        var step = 2 * reach / 20
+        let reachLate = max(reach, raw.time(bottomEnd) - tm + interval)
+        var step = (reach + reachLate) / 20
         var best: (corner: Seconds, error: Double)? = nil
         for c in 0...20 {
             let corner = -reach + Double(c) * step
@@ -75,6 +87,19 @@ enum StrokeCatchFit {
             if let e = fitError(raw, a, b, origin: tm, corner: corner), e < best!.error { best = (corner, e) }
         }
         return tm + best!.corner
+    }
+
+    /// The sample lightly smoothed by a triangle of half-width `k` samples (none for `k` = 0).
+    @inline(__always)
+    private static func smoothed(_ raw: StrokeRawHistory, _ n: Int, _ k: Int) -> Float {
+        guard k > 0 else { return raw.value(n) }
+        var sum: Float = 0, weight: Float = 0
+        for j in max(-k, raw.oldest - n)...min(k, raw.count - 1 - n) {
+            let w = Float(k + 1 - abs(j))
+            sum += w * raw.value(n + j)
+            weight += w
+        }
+        return sum / weight
     }
 
     /// Squared error of the best V with its corner at `origin + corner` over samples `a...b`:
