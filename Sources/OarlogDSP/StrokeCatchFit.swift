@@ -13,8 +13,9 @@ import OarlogCore
 ///
 /// Steps: the lowest sample of the lightly smoothed signal near the coarse estimate (a triangle
 /// 10 ms to each side: [1 2 1] at 100 Hz, none at 50 Hz and below), then the corner time within
-/// `max(1.5 samples, 20 ms)` of it with the least squared error (a grid, then a finer grid).
-/// Only runs once per stroke; allocates nothing.
+/// `max(1.5 samples, 20 ms)` of it with the least squared error (a grid, then a finer grid;
+/// each candidate costs O(1) from running sums). Runs once per stroke; allocates nothing.
+nonisolated(unsafe) public var benchDisableFit = false
 enum StrokeCatchFit {
     /// Half-width of the triangular smoothing used to find the lowest sample.
     static let smoothingHalfWidth: Seconds = 0.010
@@ -29,15 +30,17 @@ enum StrokeCatchFit {
     /// The corner is searched this far either side of the lowest sample (at least 1.5 samples).
     static let cornerReach: Seconds = 0.020
 
-    /// The catch time from the raw samples within `from...to` (the window in which the averaged
-    /// signal's dip was found), or `nil` when the raw history does not reach back that far.
-    /// `interval` is the raw sample interval, `level` the surge's running mean.
-    static func catchTime(in raw: StrokeRawHistory, from lo: Seconds, to now: Seconds,
-                          interval: Seconds, level: Float) -> Seconds? {
-        guard raw.count > 0, raw.count <= StrokeRawHistory.capacity || raw.time(raw.oldest) <= lo else { return nil }
-        let lo = max(lo, raw.time(raw.oldest)), hi = now  // (the start of the data may be nearer)
-        guard interval > 0, hi > lo,
-              let first = raw.firstIndex(atOrAfter: lo), let last = raw.lastIndex(atOrBefore: hi), first <= last
+    /// The catch time from the raw samples within `from...to`, the dip's lowest point sought
+    /// within `margin` of the coarse estimate `near` (from the averaged signal); `nil` when the
+    /// raw history does not reach back that far. `interval` is the raw sample interval, `level`
+    /// the surge's running mean.
+    static func catchTime(in raw: StrokeRawHistory, near coarse: Seconds, margin: Seconds,
+                          from: Seconds, to now: Seconds, interval: Seconds, level: Float) -> Seconds? {
+        if benchDisableFit { return nil }
+        guard raw.count > 0, raw.count <= StrokeRawHistory.capacity || raw.time(raw.oldest) <= from else { return nil }
+        let lo = max(from, coarse - margin, raw.time(raw.oldest)), hi = min(now, coarse + margin)
+        guard interval > 0, hi > lo, let first = raw.firstIndex(atOrAfter: lo), let last = raw.lastIndex(atOrBefore: hi),
+              let newest = raw.lastIndex(atOrBefore: now), first <= last
         else { return nil }
 
         // 1. The lowest sample of the lightly smoothed signal — the last low point of the dip's
@@ -52,10 +55,12 @@ enum StrokeCatchFit {
         let bottom = lowestValue + bottomBand * max(0, level - lowestValue)
         var n = lowest + 1
         var previous = lowestValue
-        while n < last, smoothed(raw, n, k) <= bottom {
-            let v = smoothed(raw, n, k)
-            if v <= previous && v <= smoothed(raw, n + 1, k) { lowest = n }
-            previous = v
+        var current = n <= newest ? smoothed(raw, n, k) : .infinity
+        while n < newest, current <= bottom {
+            let next = smoothed(raw, n + 1, k)
+            if current <= previous && current <= next { lowest = n }
+            previous = current
+            current = next
             n += 1
         }
         let tm = raw.time(lowest)
@@ -68,25 +73,16 @@ enum StrokeCatchFit {
         let fall = max(fallSpan, 2 * interval) + 0.5 * interval
         let a = raw.firstIndex(atOrAfter: tm - fall) ?? lowest
         let rise = max(riseSpan, 2 * interval) + 0.5 * interval
-        guard let rb = raw.lastIndex(atOrBefore: min(tm + rise, now)), let nb = raw.lastIndex(atOrBefore: now) else { return tm }
-        let b = min(max(rb, bottomEnd + 2), nb)
+        guard let rb = raw.lastIndex(atOrBefore: min(tm + rise, now)) else { return tm }
+        let b = min(max(rb, bottomEnd + 2), newest)
         guard b - a >= 3 else { return tm }
         let reach = max(1.5 * interval, cornerReach)
         let reachLate = max(reach, raw.time(bottomEnd) - tm + interval)
-        var step = (reach + reachLate) / 20
-        var best: (corner: Seconds, error: Double)? = nil
-        for c in 0...20 {
-            let corner = -reach + Double(c) * step
-            if let e = fitError(raw, a, b, origin: tm, corner: corner), best.map({ e < $0.error }) ?? true { best = (corner, e) }
-        }
-        guard let coarseBest = best else { return tm }
-        let centre = coarseBest.corner
-        step /= 10
-        for c in -10...10 where c != 0 {
-            let corner = centre + Double(c) * step
-            if let e = fitError(raw, a, b, origin: tm, corner: corner), e < best!.error { best = (corner, e) }
-        }
-        return tm + best!.corner
+        let fit = VFit(raw, a, b, origin: tm)
+        let coarseStep = (reach + reachLate) / 20
+        guard let coarseBest = fit.best(from: -reach, step: coarseStep, count: 21) else { return tm }
+        let fine = fit.best(from: coarseBest - coarseStep, step: coarseStep / 10, count: 21) ?? coarseBest
+        return tm + fine
     }
 
     /// The sample lightly smoothed by a triangle of half-width `k` samples (none for `k` = 0).
@@ -102,28 +98,56 @@ enum StrokeCatchFit {
         return sum / weight
     }
 
-    /// Squared error of the best V with its corner at `origin + corner` over samples `a...b`:
-    /// y = c + s₁·min(t − corner, 0) + s₂·max(t − corner, 0). `nil` unless at least two samples
-    /// lie on each side and the V opens upwards (falling into the corner, rising out of it).
-    private static func fitError(_ raw: StrokeRawHistory, _ a: Int, _ b: Int, origin: Seconds, corner: Seconds) -> Double? {
-        var n = 0.0, su = 0.0, sv = 0.0, suu = 0.0, svv = 0.0
-        var sy = 0.0, suy = 0.0, svy = 0.0, syy = 0.0
-        var left = 0, right = 0
-        for i in a...b {
-            let x = raw.time(i) - origin - corner
-            let y = Double(raw.value(i))
-            let u = min(x, 0), v = max(x, 0)
-            if x < 0 { left += 1 } else if x > 0 { right += 1 }
-            n += 1; su += u; sv += v; suu += u * u; svv += v * v
-            sy += y; suy += u * y; svy += v * y; syy += y * y
+    /// Least-squares V over samples `a...b` (times relative to `origin`):
+    /// y = c + s₁·min(x − corner, 0) + s₂·max(x − corner, 0).
+    private struct VFit {
+        let raw: StrokeRawHistory
+        let a: Int, b: Int
+        let origin: Seconds
+        // Sums over all the samples: count, x, x², y, xy, y².
+        var n = 0.0, sx = 0.0, sxx = 0.0, sy = 0.0, sxy = 0.0, syy = 0.0
+
+        init(_ raw: StrokeRawHistory, _ a: Int, _ b: Int, origin: Seconds) {
+            self.raw = raw; self.a = a; self.b = b; self.origin = origin
+            for i in a...b {
+                let x = raw.time(i) - origin, y = Double(raw.value(i))
+                n += 1; sx += x; sxx += x * x; sy += y; sxy += x * y; syy += y * y
+            }
         }
-        guard left >= 2, right >= 2 else { return nil }
-        // Normal equations; u·v = 0, so the slopes decouple given the offset c.
-        let denominator = n - su * su / suu - sv * sv / svv
-        guard denominator > 0 else { return nil }
-        let c = (sy - su * suy / suu - sv * svy / svv) / denominator
-        let s1 = (suy - su * c) / suu, s2 = (svy - sv * c) / svv
-        guard s1 < 0, s2 > 0 else { return nil }
-        return syy - c * sy - s1 * suy - s2 * svy
+
+        /// The corner among `from + j·step` (j < count) with the least squared error, among
+        /// those with at least two samples on each side and a V opening upwards. One sweep:
+        /// the sums left of the corner grow as it moves right.
+        func best(from: Seconds, step: Seconds, count: Int) -> Seconds? {
+            var i = a
+            var ln = 0.0, lx = 0.0, lxx = 0.0, ly = 0.0, lxy = 0.0
+            var result: (corner: Seconds, error: Double)? = nil
+            for j in 0..<count {
+                let c = from + Double(j) * step
+                while i <= b {
+                    let x = raw.time(i) - origin
+                    guard x < c else { break }
+                    let y = Double(raw.value(i))
+                    ln += 1; lx += x; lxx += x * x; ly += y; lxy += x * y
+                    i += 1
+                }
+                let rn = n - ln
+                guard ln >= 2, rn >= 2 else { continue }
+                // u = x − c on the left (0 on the right), v = x − c on the right; u·v = 0.
+                let rx = sx - lx, rxx = sxx - lxx, ry = sy - ly, rxy = sxy - lxy
+                let su = lx - c * ln, suu = lxx - 2 * c * lx + c * c * ln, suy = lxy - c * ly
+                let sv = rx - c * rn, svv = rxx - 2 * c * rx + c * c * rn, svy = rxy - c * ry
+                // A sample exactly at the corner counts right with v = 0: at least one more must.
+                guard suu > 0, svv > 0 else { continue }
+                let denominator = n - su * su / suu - sv * sv / svv
+                guard denominator > 0 else { continue }
+                let offset = (sy - su * suy / suu - sv * svy / svv) / denominator
+                let s1 = (suy - su * offset) / suu, s2 = (svy - sv * offset) / svv
+                guard s1 < 0, s2 > 0 else { continue }
+                let error = syy - offset * sy - s1 * suy - s2 * svy
+                if result.map({ error < $0.error }) ?? true { result = (c, error) }
+            }
+            return result?.corner
+        }
     }
 }

@@ -313,7 +313,8 @@ public struct StrokeDetector: Sendable {
         if let dip = history.extremum(from: from, to: now, sign: -1) {
             // Located on the averaged signal, timed on the raw samples.
             let rawInterval = intervalEstimate > 0 ? intervalEstimate : designedInterval
-            let fine = StrokeCatchFit.catchTime(in: raw, from: from, to: now, interval: rawInterval, level: level)
+            let fine = StrokeCatchFit.catchTime(in: raw, near: dip.time, margin: 2 * designedInterval * Double(decimation),
+                                                from: from, to: now, interval: rawInterval, level: level)
             pendingCatch = (fine ?? dip.time, dip.index)
         } else {
             pendingCatch = (now, history.count - 1)

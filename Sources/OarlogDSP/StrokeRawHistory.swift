@@ -40,11 +40,27 @@ struct StrokeRawHistory: Sendable {
             if first < n { v.baseAddress!.update(from: source + first, count: n - first) }
         }
         times.withUnsafeMutableBufferPointer { t in
-            let base = t.baseAddress!
-            for i in 0..<first { base[start + i] = startTime + Double(i) * interval }
-            for i in first..<n { base[i - first] = startTime + Double(i) * interval }
+            Self.fillTimes(t.baseAddress! + start, count: first, startTime: startTime, interval: interval)
+            if first < n {
+                Self.fillTimes(t.baseAddress!, count: n - first, startTime: startTime + Double(first) * interval, interval: interval)
+            }
         }
         count &+= n
+    }
+
+    /// `out[i] = startTime + i · interval`, four at a time.
+    @inline(__always)
+    private static func fillTimes(_ out: UnsafeMutablePointer<Seconds>, count: Int, startTime: Seconds, interval: Seconds) {
+        var i = 0
+        let raw = UnsafeMutableRawPointer(out)
+        var lanes = SIMD4<Double>(0, 1, 2, 3) * interval + startTime
+        let stride4 = SIMD4<Double>(repeating: 4 * interval)
+        while i + 4 <= count {
+            raw.storeBytes(of: lanes, toByteOffset: i * 8, as: SIMD4<Double>.self)
+            lanes += stride4
+            i += 4
+        }
+        while i < count { out[i] = startTime + Double(i) * interval; i += 1 }
     }
 
     mutating func removeAll() { count = 0 }
