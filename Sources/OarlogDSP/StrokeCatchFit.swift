@@ -12,10 +12,12 @@ import OarlogCore
 /// lines straight, so it does not move the corner either.
 ///
 /// Steps: the lowest sample of the lightly smoothed signal near the coarse estimate (a triangle
-/// 10 ms to each side: [1 2 1] at 100 Hz, none at 50 Hz and below), then the corner time within
-/// `max(1.5 samples, 20 ms)` of it with the least squared error (a grid, then a finer grid;
-/// each candidate costs O(1) from running sums). Runs once per stroke; allocates nothing.
-nonisolated(unsafe) public var benchDisableFit = false
+/// 10 ms to each side: [1 2 1] at 100 Hz, none at 50 Hz and below); if the bottom is flat or
+/// double (within a tenth of the dip's depth), its last low point, and when the bottom outlasts
+/// `riseSpan` the fit reaches two samples past it. Then the corner within `max(1.5 samples,
+/// 20 ms)` of that point (to the bottom's end, if later) with the least squared error, exactly:
+/// per split of the samples into fall and rise, O(1) from running sums. Runs once per stroke;
+/// allocates nothing (a small stack buffer).
 enum StrokeCatchFit {
     /// Half-width of the triangular smoothing used to find the lowest sample.
     static let smoothingHalfWidth: Seconds = 0.010
@@ -36,21 +38,28 @@ enum StrokeCatchFit {
     /// the surge's running mean.
     static func catchTime(in raw: StrokeRawHistory, near coarse: Seconds, margin: Seconds,
                           from: Seconds, to now: Seconds, interval: Seconds, level: Float) -> Seconds? {
-        if benchDisableFit { return nil }
         guard raw.count > 0, raw.count <= StrokeRawHistory.capacity || raw.time(raw.oldest) <= from else { return nil }
         let lo = max(from, coarse - margin, raw.time(raw.oldest)), hi = min(now, coarse + margin)
-        guard interval > 0, hi > lo, let first = raw.firstIndex(atOrAfter: lo), let last = raw.lastIndex(atOrBefore: hi),
-              let newest = raw.lastIndex(atOrBefore: now), first <= last
+        guard interval > 0, hi > lo, let first = raw.firstIndex(atOrAfter: lo, interval: interval), let last = raw.lastIndex(atOrBefore: hi, interval: interval),
+              let newest = raw.lastIndex(atOrBefore: now, interval: interval), first <= last
         else { return nil }
 
         // 1. The lowest sample of the lightly smoothed signal — the last low point of the dip's
         //    bottom when it has two (a flat bottom: the catch is where the rise begins).
+        //    (The lowest raw sample first, then the smoothed signal's lowest near it: cheap.)
         let k = Int((smoothingHalfWidth / interval + 1e-6).rounded(.down))
         var lowest = first
         var lowestValue = Float.infinity
         for n in first...last {
-            let v = smoothed(raw, n, k)
+            let v = raw.value(n)
             if v < lowestValue { lowestValue = v; lowest = n }
+        }
+        if k > 0 {
+            lowestValue = .infinity
+            for n in max(first, lowest - 2 * k)...min(last, lowest + 2 * k) {
+                let v = smoothed(raw, n, k)
+                if v < lowestValue { lowestValue = v; lowest = n }
+            }
         }
         let bottom = lowestValue + bottomBand * max(0, level - lowestValue)
         var n = lowest + 1
@@ -71,18 +80,23 @@ enum StrokeCatchFit {
         //    than the rise's span (flat, or sampled coarsely) widens the fit to two samples past
         //    it and the corner's search to its end, so the steep rise is always in view.
         let fall = max(fallSpan, 2 * interval) + 0.5 * interval
-        let a = raw.firstIndex(atOrAfter: tm - fall) ?? lowest
+        let a = raw.firstIndex(atOrAfter: tm - fall, interval: interval) ?? lowest
         let rise = max(riseSpan, 2 * interval) + 0.5 * interval
-        guard let rb = raw.lastIndex(atOrBefore: min(tm + rise, now)) else { return tm }
+        guard let rb = raw.lastIndex(atOrBefore: min(tm + rise, now), interval: interval) else { return tm }
         let b = min(max(rb, bottomEnd + 2), newest)
         guard b - a >= 3 else { return tm }
         let reach = max(1.5 * interval, cornerReach)
         let reachLate = max(reach, raw.time(bottomEnd) - tm + interval)
-        let fit = VFit(raw, a, b, origin: tm)
-        let coarseStep = (reach + reachLate) / 20
-        guard let coarseBest = fit.best(from: -reach, step: coarseStep, count: 21) else { return tm }
-        let fine = fit.best(from: coarseBest - coarseStep, step: coarseStep / 10, count: 21) ?? coarseBest
-        return tm + fine
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * (b - a + 1)) { buffer in
+            let count = b - a + 1
+            for i in 0..<count {
+                buffer[i] = raw.time(a + i) - tm
+                buffer[count + i] = Double(raw.value(a + i))
+            }
+            let fit = VFit(x: UnsafeBufferPointer(rebasing: buffer[0..<count]),
+                           y: UnsafeBufferPointer(rebasing: buffer[count..<2 * count]))
+            return tm + (fit.corner(within: -reach, reachLate) ?? 0)
+        }
     }
 
     /// The sample lightly smoothed by a triangle of half-width `k` samples (none for `k` = 0).
@@ -98,56 +112,71 @@ enum StrokeCatchFit {
         return sum / weight
     }
 
-    /// Least-squares V over samples `a...b` (times relative to `origin`):
+    /// Least-squares V through points (x, y), x ascending:
     /// y = c + s₁·min(x − corner, 0) + s₂·max(x − corner, 0).
     private struct VFit {
-        let raw: StrokeRawHistory
-        let a: Int, b: Int
-        let origin: Seconds
-        // Sums over all the samples: count, x, x², y, xy, y².
+        let x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>
+        // Sums over all the points: count, x, x², y, xy, y².
         var n = 0.0, sx = 0.0, sxx = 0.0, sy = 0.0, sxy = 0.0, syy = 0.0
 
-        init(_ raw: StrokeRawHistory, _ a: Int, _ b: Int, origin: Seconds) {
-            self.raw = raw; self.a = a; self.b = b; self.origin = origin
-            for i in a...b {
-                let x = raw.time(i) - origin, y = Double(raw.value(i))
-                n += 1; sx += x; sxx += x * x; sy += y; sxy += x * y; syy += y * y
+        init(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>) {
+            self.x = x; self.y = y
+            for i in 0..<x.count {
+                let xi = x[i], yi = y[i]
+                n += 1; sx += xi; sxx += xi * xi; sy += yi; sxy += xi * yi; syy += yi * yi
             }
         }
 
-        /// The corner among `from + j·step` (j < count) with the least squared error, among
-        /// those with at least two samples on each side and a V opening upwards. One sweep:
-        /// the sums left of the corner grow as it moves right.
-        func best(from: Seconds, step: Seconds, count: Int) -> Seconds? {
-            var i = a
-            var ln = 0.0, lx = 0.0, lxx = 0.0, ly = 0.0, lxy = 0.0
+        /// The corner within `lo...hi` of the V with the least squared error, among Vs with at
+        /// least two points on each side, opening upwards; exact. For each split of the points
+        /// into left and right, the best V is the two lines fitted separately when they cross
+        /// between the split's two points (else the hinge with its corner clamped there). One
+        /// sweep: the sums left of the split grow as it moves right.
+        func corner(within lo: Seconds, _ hi: Seconds) -> Seconds? {
+            var ln = 0.0, lx = 0.0, lxx = 0.0, ly = 0.0, lxy = 0.0, lyy = 0.0
             var result: (corner: Seconds, error: Double)? = nil
-            for j in 0..<count {
-                let c = from + Double(j) * step
-                while i <= b {
-                    let x = raw.time(i) - origin
-                    guard x < c else { break }
-                    let y = Double(raw.value(i))
-                    ln += 1; lx += x; lxx += x * x; ly += y; lxy += x * y
-                    i += 1
+            for p in 0..<x.count {  // left = points before p
+                if p >= 2 && x.count - p >= 2 && x[p] > lo && x[p - 1] < hi {
+                    let rn = n - ln, rx = sx - lx, rxx = sxx - lxx, ry = sy - ly, rxy = sxy - lxy, ryy = syy - lyy
+                    let from = max(lo, x[p - 1]), to = min(hi, x[p])
+                    var candidate: (corner: Seconds, error: Double)? = nil
+                    let dl = ln * lxx - lx * lx, dr = rn * rxx - rx * rx
+                    if dl > 0 && dr > 0 {
+                        let bl = (ln * lxy - lx * ly) / dl, br = (rn * rxy - rx * ry) / dr
+                        let al = (ly - bl * lx) / ln, ar = (ry - br * rx) / rn
+                        if bl < 0 && br > 0 {
+                            let c = (ar - al) / (bl - br)
+                            if c > from && c <= to {
+                                candidate = (c, lyy - al * ly - bl * lxy + ryy - ar * ry - br * rxy)
+                            } else {
+                                let clamped = min(max(c, from), to)
+                                if let e = hingeError(corner: clamped, ln, lx, lxx, ly, lxy) { candidate = (clamped, e) }
+                            }
+                        }
+                    }
+                    if let c = candidate, result.map({ c.error < $0.error }) ?? true { result = c }
                 }
-                let rn = n - ln
-                guard ln >= 2, rn >= 2 else { continue }
-                // u = x − c on the left (0 on the right), v = x − c on the right; u·v = 0.
-                let rx = sx - lx, rxx = sxx - lxx, ry = sy - ly, rxy = sxy - lxy
-                let su = lx - c * ln, suu = lxx - 2 * c * lx + c * c * ln, suy = lxy - c * ly
-                let sv = rx - c * rn, svv = rxx - 2 * c * rx + c * c * rn, svy = rxy - c * ry
-                // A sample exactly at the corner counts right with v = 0: at least one more must.
-                guard suu > 0, svv > 0 else { continue }
-                let denominator = n - su * su / suu - sv * sv / svv
-                guard denominator > 0 else { continue }
-                let offset = (sy - su * suy / suu - sv * svy / svv) / denominator
-                let s1 = (suy - su * offset) / suu, s2 = (svy - sv * offset) / svv
-                guard s1 < 0, s2 > 0 else { continue }
-                let error = syy - offset * sy - s1 * suy - s2 * svy
-                if result.map({ error < $0.error }) ?? true { result = (c, error) }
+                let xi = x[p], yi = y[p]
+                ln += 1; lx += xi; lxx += xi * xi; ly += yi; lxy += xi * yi; lyy += yi * yi
             }
             return result?.corner
+        }
+
+        /// Squared error of the best V with its corner at `c`, given the sums of the points left
+        /// of it; `nil` unless it opens upwards.
+        private func hingeError(corner c: Seconds, _ ln: Double, _ lx: Double, _ lxx: Double, _ ly: Double, _ lxy: Double) -> Double? {
+            let rn = n - ln, rx = sx - lx, rxx = sxx - lxx, ry = sy - ly, rxy = sxy - lxy
+            // u = x − c on the left (0 on the right), v = x − c on the right; u·v = 0.
+            let su = lx - c * ln, suu = lxx - 2 * c * lx + c * c * ln, suy = lxy - c * ly
+            let sv = rx - c * rn, svv = rxx - 2 * c * rx + c * c * rn, svy = rxy - c * ry
+            guard suu > 0, svv > 0 else { return nil }
+            let iu = 1 / suu, iv = 1 / svv
+            let denominator = n - su * su * iu - sv * sv * iv
+            guard denominator > 0 else { return nil }
+            let offset = (sy - su * suy * iu - sv * svy * iv) / denominator
+            let s1 = (suy - su * offset) * iu, s2 = (svy - sv * offset) * iv
+            guard s1 < 0, s2 > 0 else { return nil }
+            return syy - offset * sy - s1 * suy - s2 * svy
         }
     }
 }

@@ -18,9 +18,13 @@ import OarlogCore
 ///    recovery threshold, rises above the drive threshold — both a fraction of the recent
 ///    amplitudes, never below `minimumDriveAmplitude` — and at least a refractory period (half
 ///    the recent stroke period, at least 80 % of the shortest period) after the last drive.
-/// 4. The catch is then timed on the un-filtered (decimated) signal kept in a short history:
-///    the minimum of the catch dip just before the drive, with a zero-delay [1 2 1] smoothing
-///    and parabolic interpolation, so its time carries no filter delay.
+/// 4. The catch is then timed on the raw input samples (a ring of the last 4,096, not
+///    averaged, not filtered, so no delay and the input's full time resolution): the dip is
+///    located on the averaged signal, its bottom found on the raw samples (smoothed only over
+///    ±10 ms, not at all at 50 Hz and below), and timed as the corner of two lines fitted to
+///    the slow fall into the catch and the steep rise out of it (`StrokeCatchFit`). Any
+///    symmetric smoothing or a parabola would pull the bottom of this lopsided V early by up
+///    to half the smoothing width (the former [1 2 1] + parabola on the 25 Hz signal: 20–30 ms).
 /// 5. When the band-passed drive lobe ends, the stroke is emitted with its drive duration
 ///    (catch to the first fall of the acceleration below its running mean after the drive's
 ///    peak), the peak acceleration and the rate from the previous catch.
@@ -142,19 +146,6 @@ public struct StrokeDetector: Sendable {
     public mutating func process(block: UnsafeBufferPointer<Float>, startTime: Seconds,
                                  sampleInterval: Seconds, emit: (StrokeEvent) -> Void) {
         guard block.count > 0, sampleInterval > 0 else { return }
-        // In chunks, each copied into the raw history before it is processed: a catch found in
-        // a chunk finds its raw samples there.
-        var start = 0
-        while start < block.count {
-            let end = min(block.count, start + StrokeRawHistory.blockChunk)
-            process(chunk: UnsafeBufferPointer(rebasing: block[start..<end]),
-                    startTime: startTime + Double(start) * sampleInterval, sampleInterval: sampleInterval, emit: emit)
-            start = end
-        }
-    }
-
-    private mutating func process(chunk block: UnsafeBufferPointer<Float>, startTime: Seconds,
-                                  sampleInterval: Seconds, emit: (StrokeEvent) -> Void) {
         if lastInputTime.isFinite {
             let dt = startTime - lastInputTime
             if dt <= 0 { return }
@@ -169,7 +160,8 @@ public struct StrokeDetector: Sendable {
         if designedInterval == 0 || abs(sampleInterval / designedInterval - 1) > 0.01 {
             redesign(interval: sampleInterval, emit: emit)
         }
-        raw.append(block: block, startTime: startTime, interval: sampleInterval)
+        raw.attach(block, startTime: startTime, interval: sampleInterval)  // read in place, its tail kept
+        defer { raw.detach() }
         let n = block.count
         var i = 0
         // Complete a box left over from the previous call.
