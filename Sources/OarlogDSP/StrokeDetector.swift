@@ -18,9 +18,13 @@ import OarlogCore
 ///    recovery threshold, rises above the drive threshold — both a fraction of the recent
 ///    amplitudes, never below `minimumDriveAmplitude` — and at least a refractory period (half
 ///    the recent stroke period, at least 80 % of the shortest period) after the last drive.
-/// 4. The catch is then timed on the un-filtered (decimated) signal kept in a short history:
-///    the minimum of the catch dip just before the drive, with a zero-delay [1 2 1] smoothing
-///    and parabolic interpolation, so its time carries no filter delay.
+/// 4. The catch is then timed on the raw input samples (a ring of the last 4,096, not
+///    averaged, not filtered, so no delay and the input's full time resolution): the dip is
+///    located on the averaged signal, its bottom found on the raw samples (smoothed only over
+///    ±10 ms, not at all at 50 Hz and below), and timed as the corner of two lines fitted to
+///    the slow fall into the catch and the steep rise out of it (`StrokeCatchFit`). Any
+///    symmetric smoothing or a parabola would pull the bottom of this lopsided V early by up
+///    to half the smoothing width (the former [1 2 1] + parabola on the 25 Hz signal: 20–30 ms).
 /// 5. When the band-passed drive lobe ends, the stroke is emitted with its drive duration
 ///    (catch to the first fall of the acceleration below its running mean after the drive's
 ///    peak), the peak acceleration and the rate from the previous catch.
@@ -41,6 +45,7 @@ public struct StrokeDetector: Sendable {
     private var boxTimeSum: Seconds = 0
     private var boxCount = 0
     private var firstSample: (time: Seconds, value: Float)? = nil
+    private var raw = StrokeRawHistory()           // the input as it came, to time the catch
 
     // Internal-rate stage.
     private var highPass = Biquad(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
@@ -103,6 +108,7 @@ public struct StrokeDetector: Sendable {
             // between them sets the decimation before anything is filtered.
             if lastInputTime.isFinite { reset(emit: emit) }
             firstSample = (time, surge)
+            raw.append(time: time, value: surge)
             lastInputTime = time
             return
         }
@@ -114,6 +120,7 @@ public struct StrokeDetector: Sendable {
         } else if dt > gapLimit {
             reset(emit: emit)
             firstSample = (time, surge)
+            raw.append(time: time, value: surge)
             lastInputTime = time
             return
         } else {
@@ -122,6 +129,7 @@ public struct StrokeDetector: Sendable {
             if abs(intervalEstimate / designedInterval - 1) > 0.25 { redesign(interval: intervalEstimate, emit: emit) }
         }
         lastInputTime = time
+        raw.append(time: time, value: surge)
         accumulate(time: time, value: surge, emit: emit)
     }
 
@@ -152,6 +160,8 @@ public struct StrokeDetector: Sendable {
         if designedInterval == 0 || abs(sampleInterval / designedInterval - 1) > 0.01 {
             redesign(interval: sampleInterval, emit: emit)
         }
+        raw.attach(block, startTime: startTime, interval: sampleInterval)  // read in place, its tail kept
+        defer { raw.detach() }
         let n = block.count
         var i = 0
         // Complete a box left over from the previous call.
@@ -231,6 +241,7 @@ public struct StrokeDetector: Sendable {
         designedInterval = 0
         filtersPrimed = false
         history.removeAll()
+        raw.removeAll()
         phase = .recovery
         armed = false
         drivePeak = 0; recoveryTrough = 0
@@ -292,7 +303,11 @@ public struct StrokeDetector: Sendable {
         if period > 0 { window = min(window, max(0.5 * period, 0.5)) }
         let from = max(now - window, lastFinish)
         if let dip = history.extremum(from: from, to: now, sign: -1) {
-            pendingCatch = (dip.time, dip.index)
+            // Located on the averaged signal, timed on the raw samples.
+            let rawInterval = intervalEstimate > 0 ? intervalEstimate : designedInterval
+            let fine = StrokeCatchFit.catchTime(in: raw, near: dip.time, margin: 2 * designedInterval * Double(decimation),
+                                                from: from, to: now, interval: rawInterval, level: level)
+            pendingCatch = (fine ?? dip.time, dip.index)
         } else {
             pendingCatch = (now, history.count - 1)
         }

@@ -1,0 +1,182 @@
+import OarlogCore
+
+/// Times the catch — the bottom of the catch dip — on the raw (un-averaged) surge samples.
+///
+/// The dip is a lopsided V: a slow fall as the crew runs towards the stern into the catch, then
+/// a rise several times steeper as the blade locks. Any symmetric smoothing, and a parabola
+/// through the lowest three samples, moves the bottom of such a V towards its slow side, i.e.
+/// early (by up to half the smoothing width or the sample spacing: 20–30 ms at 25 Hz). So the
+/// bottom is taken as the corner of two straight lines fitted together by least squares, one to
+/// the fall (`fallSpan` before the lowest sample) and one to the rise (`riseSpan` after it), the
+/// corner time free. A symmetric average — the sensor's own, or a resampler's — leaves straight
+/// lines straight, so it does not move the corner either.
+///
+/// Steps: the lowest sample of the lightly smoothed signal near the coarse estimate (a triangle
+/// 10 ms to each side: [1 2 1] at 100 Hz, none at 50 Hz and below); if the bottom is flat or
+/// double (within a tenth of the dip's depth), its last low point, and when the bottom outlasts
+/// `riseSpan` the fit reaches two samples past it. Then the corner within `max(1.5 samples,
+/// 20 ms)` of that point (to the bottom's end, if later) with the least squared error, exactly:
+/// per split of the samples into fall and rise, O(1) from running sums. Runs once per stroke;
+/// allocates nothing (a small stack buffer).
+enum StrokeCatchFit {
+    /// Half-width of the triangular smoothing used to find the lowest sample.
+    static let smoothingHalfWidth: Seconds = 0.010
+    /// The fall's line is fitted over this long before the lowest sample (at least 2 samples).
+    static let fallSpan: Seconds = 0.080
+    /// The rise's line is fitted over this long after it (at least 2 samples): the rise is short,
+    /// the drive's own hump follows within 0.1 s.
+    static let riseSpan: Seconds = 0.050
+    /// The dip's bottom: within this fraction of its depth (below the running mean) of the
+    /// lowest point.
+    static let bottomBand: Float = 0.1
+    /// The corner is searched this far either side of the lowest sample (at least 1.5 samples).
+    static let cornerReach: Seconds = 0.020
+
+    /// The catch time from the raw samples within `from...to`, the dip's lowest point sought
+    /// within `margin` of the coarse estimate `near` (from the averaged signal); `nil` when the
+    /// raw history does not reach back that far. `interval` is the raw sample interval, `level`
+    /// the surge's running mean.
+    static func catchTime(in raw: StrokeRawHistory, near coarse: Seconds, margin: Seconds,
+                          from: Seconds, to now: Seconds, interval: Seconds, level: Float) -> Seconds? {
+        guard raw.count > 0, raw.count <= StrokeRawHistory.capacity || raw.time(raw.oldest) <= from else { return nil }
+        let lo = max(from, coarse - margin, raw.time(raw.oldest)), hi = min(now, coarse + margin)
+        guard interval > 0, hi > lo, let first = raw.firstIndex(atOrAfter: lo, interval: interval), let last = raw.lastIndex(atOrBefore: hi, interval: interval),
+              let newest = raw.lastIndex(atOrBefore: now, interval: interval), first <= last
+        else { return nil }
+
+        // 1. The lowest sample of the lightly smoothed signal — the last low point of the dip's
+        //    bottom when it has two (a flat bottom: the catch is where the rise begins).
+        //    (The lowest raw sample first, then the smoothed signal's lowest near it: cheap.)
+        let k = Int((smoothingHalfWidth / interval + 1e-6).rounded(.down))
+        var lowest = first
+        var lowestValue = Float.infinity
+        for n in first...last {
+            let v = raw.value(n)
+            if v < lowestValue { lowestValue = v; lowest = n }
+        }
+        if k > 0 {
+            lowestValue = .infinity
+            for n in max(first, lowest - 2 * k)...min(last, lowest + 2 * k) {
+                let v = smoothed(raw, n, k)
+                if v < lowestValue { lowestValue = v; lowest = n }
+            }
+        }
+        let bottom = lowestValue + bottomBand * max(0, level - lowestValue)
+        var n = lowest + 1
+        var previous = lowestValue
+        var current = n <= newest ? smoothed(raw, n, k) : .infinity
+        while n < newest, current <= bottom {
+            let next = smoothed(raw, n + 1, k)
+            if current <= previous && current <= next { lowest = n }
+            previous = current
+            current = next
+            n += 1
+        }
+        let tm = raw.time(lowest)
+        // The last sample of the bottom, when it lasts longer than the rise's span.
+        let bottomEnd = raw.time(n - 1) - tm > riseSpan ? n - 1 : lowest
+
+        // 2. The corner of two lines fitted to the fall and the rise around it. A bottom longer
+        //    than the rise's span (flat, or sampled coarsely) widens the fit to two samples past
+        //    it and the corner's search to its end, so the steep rise is always in view.
+        let fall = max(fallSpan, 2 * interval) + 0.5 * interval
+        let a = raw.firstIndex(atOrAfter: tm - fall, interval: interval) ?? lowest
+        let rise = max(riseSpan, 2 * interval) + 0.5 * interval
+        guard let rb = raw.lastIndex(atOrBefore: min(tm + rise, now), interval: interval) else { return tm }
+        let b = min(max(rb, bottomEnd + 2), newest)
+        guard b - a >= 3 else { return tm }
+        let reach = max(1.5 * interval, cornerReach)
+        let reachLate = max(reach, raw.time(bottomEnd) - tm + interval)
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * (b - a + 1)) { buffer in
+            let count = b - a + 1
+            for i in 0..<count {
+                buffer[i] = raw.time(a + i) - tm
+                buffer[count + i] = Double(raw.value(a + i))
+            }
+            let fit = VFit(x: UnsafeBufferPointer(rebasing: buffer[0..<count]),
+                           y: UnsafeBufferPointer(rebasing: buffer[count..<2 * count]))
+            return tm + (fit.corner(within: -reach, reachLate) ?? 0)
+        }
+    }
+
+    /// The sample lightly smoothed by a triangle of half-width `k` samples (none for `k` = 0).
+    @inline(__always)
+    private static func smoothed(_ raw: StrokeRawHistory, _ n: Int, _ k: Int) -> Float {
+        guard k > 0 else { return raw.value(n) }
+        var sum: Float = 0, weight: Float = 0
+        for j in max(-k, raw.oldest - n)...min(k, raw.count - 1 - n) {
+            let w = Float(k + 1 - abs(j))
+            sum += w * raw.value(n + j)
+            weight += w
+        }
+        return sum / weight
+    }
+
+    /// Least-squares V through points (x, y), x ascending:
+    /// y = c + s₁·min(x − corner, 0) + s₂·max(x − corner, 0).
+    private struct VFit {
+        let x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>
+        // Sums over all the points: count, x, x², y, xy, y².
+        var n = 0.0, sx = 0.0, sxx = 0.0, sy = 0.0, sxy = 0.0, syy = 0.0
+
+        init(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>) {
+            self.x = x; self.y = y
+            for i in 0..<x.count {
+                let xi = x[i], yi = y[i]
+                n += 1; sx += xi; sxx += xi * xi; sy += yi; sxy += xi * yi; syy += yi * yi
+            }
+        }
+
+        /// The corner within `lo...hi` of the V with the least squared error, among Vs with at
+        /// least two points on each side, opening upwards; exact. For each split of the points
+        /// into left and right, the best V is the two lines fitted separately when they cross
+        /// between the split's two points (else the hinge with its corner clamped there). One
+        /// sweep: the sums left of the split grow as it moves right.
+        func corner(within lo: Seconds, _ hi: Seconds) -> Seconds? {
+            var ln = 0.0, lx = 0.0, lxx = 0.0, ly = 0.0, lxy = 0.0, lyy = 0.0
+            var result: (corner: Seconds, error: Double)? = nil
+            for p in 0..<x.count {  // left = points before p
+                if p >= 2 && x.count - p >= 2 && x[p] > lo && x[p - 1] < hi {
+                    let rn = n - ln, rx = sx - lx, rxx = sxx - lxx, ry = sy - ly, rxy = sxy - lxy, ryy = syy - lyy
+                    let from = max(lo, x[p - 1]), to = min(hi, x[p])
+                    var candidate: (corner: Seconds, error: Double)? = nil
+                    let dl = ln * lxx - lx * lx, dr = rn * rxx - rx * rx
+                    if dl > 0 && dr > 0 {
+                        let bl = (ln * lxy - lx * ly) / dl, br = (rn * rxy - rx * ry) / dr
+                        let al = (ly - bl * lx) / ln, ar = (ry - br * rx) / rn
+                        if bl < 0 && br > 0 {
+                            let c = (ar - al) / (bl - br)
+                            if c > from && c <= to {
+                                candidate = (c, lyy - al * ly - bl * lxy + ryy - ar * ry - br * rxy)
+                            } else {
+                                let clamped = min(max(c, from), to)
+                                if let e = hingeError(corner: clamped, ln, lx, lxx, ly, lxy) { candidate = (clamped, e) }
+                            }
+                        }
+                    }
+                    if let c = candidate, result.map({ c.error < $0.error }) ?? true { result = c }
+                }
+                let xi = x[p], yi = y[p]
+                ln += 1; lx += xi; lxx += xi * xi; ly += yi; lxy += xi * yi; lyy += yi * yi
+            }
+            return result?.corner
+        }
+
+        /// Squared error of the best V with its corner at `c`, given the sums of the points left
+        /// of it; `nil` unless it opens upwards.
+        private func hingeError(corner c: Seconds, _ ln: Double, _ lx: Double, _ lxx: Double, _ ly: Double, _ lxy: Double) -> Double? {
+            let rn = n - ln, rx = sx - lx, rxx = sxx - lxx, ry = sy - ly, rxy = sxy - lxy
+            // u = x − c on the left (0 on the right), v = x − c on the right; u·v = 0.
+            let su = lx - c * ln, suu = lxx - 2 * c * lx + c * c * ln, suy = lxy - c * ly
+            let sv = rx - c * rn, svv = rxx - 2 * c * rx + c * c * rn, svy = rxy - c * ry
+            guard suu > 0, svv > 0 else { return nil }
+            let iu = 1 / suu, iv = 1 / svv
+            let denominator = n - su * su * iu - sv * sv * iv
+            guard denominator > 0 else { return nil }
+            let offset = (sy - su * suy * iu - sv * svy * iv) / denominator
+            let s1 = (suy - su * offset) * iu, s2 = (svy - sv * offset) * iv
+            guard s1 < 0, s2 > 0 else { return nil }
+            return syy - offset * sy - s1 * suy - s2 * svy
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import OarlogCore
+
+/// The last few thousand surge samples exactly as they came in (before any averaging), with
+/// their times, so the catch can be timed at the input's full resolution. A fixed-size ring:
+/// it never allocates after `init`. 4,096 samples cover the catch search (≤ 1.2 s back, plus
+/// the fit's reach) up to about 3 kHz input; at higher rates the catch falls back to the
+/// averaged signal's timing.
+///
+/// The block path does not copy every sample: while a block is processed it is *attached*, and
+/// samples numbered from `blockStart` on are read from it directly; when the block is done,
+/// only its last `capacity` samples are copied into the ring.
+struct StrokeRawHistory: @unchecked Sendable {  // the attached block's pointer lives only within one call
+    static let capacity = 4096
+    static let mask = capacity - 1
+    private var times: [Seconds]
+    private var values: [Float]
+    /// Total number of samples ever appended (the newest has number `count - 1`).
+    private(set) var count = 0
+    // The attached block: samples blockStart..<count are block[n - blockStart].
+    private var block: UnsafeBufferPointer<Float>? = nil
+    private var blockStart = Int.max
+    private var blockTime: Seconds = 0
+    private var blockInterval: Seconds = 0
+
+    init() {
+        times = [Seconds](repeating: 0, count: Self.capacity)
+        values = [Float](repeating: 0, count: Self.capacity)
+    }
+
+    @inline(__always)
+    mutating func append(time: Seconds, value: Float) {
+        times[count & Self.mask] = time
+        values[count & Self.mask] = value
+        count &+= 1
+    }
+
+    /// Makes a block of uniformly spaced samples (`block[i]` at `startTime + i · interval`) the
+    /// newest samples, read in place until `detach()`, which must be called before the block's
+    /// memory goes away.
+    mutating func attach(_ block: UnsafeBufferPointer<Float>, startTime: Seconds, interval: Seconds) {
+        self.block = block
+        blockStart = count
+        blockTime = startTime
+        blockInterval = interval
+        count += block.count
+    }
+
+    /// Copies the attached block's last `capacity` samples into the ring and lets go of it.
+    mutating func detach() {
+        guard let b = block, let source = b.baseAddress else { block = nil; blockStart = .max; return }
+        let n = min(b.count, Self.capacity)
+        let firstNumber = count - n        // number of the first sample copied
+        let offset = b.count - n           // its index in the block
+        let start = firstNumber & Self.mask
+        let first = min(n, Self.capacity - start)  // up to the end of the ring, then from its start
+        values.withUnsafeMutableBufferPointer { v in
+            (v.baseAddress! + start).update(from: source + offset, count: first)
+            if first < n { v.baseAddress!.update(from: source + offset + first, count: n - first) }
+        }
+        let t0 = blockTime + Double(offset) * blockInterval
+        times.withUnsafeMutableBufferPointer { t in
+            Self.fillTimes(t.baseAddress! + start, count: first, startTime: t0, interval: blockInterval)
+            if first < n {
+                Self.fillTimes(t.baseAddress!, count: n - first, startTime: t0 + Double(first) * blockInterval, interval: blockInterval)
+            }
+        }
+        block = nil
+        blockStart = .max
+    }
+
+    /// `out[i] = startTime + i · interval`, four at a time.
+    @inline(__always)
+    private static func fillTimes(_ out: UnsafeMutablePointer<Seconds>, count: Int, startTime: Seconds, interval: Seconds) {
+        var i = 0
+        let raw = UnsafeMutableRawPointer(out)
+        var lanes = SIMD4<Double>(0, 1, 2, 3) * interval + startTime
+        let stride4 = SIMD4<Double>(repeating: 4 * interval)
+        while i + 4 <= count {
+            raw.storeBytes(of: lanes, toByteOffset: i * 8, as: SIMD4<Double>.self)
+            lanes += stride4
+            i += 4
+        }
+        while i < count { out[i] = startTime + Double(i) * interval; i += 1 }
+    }
+
+    mutating func removeAll() {
+        count = 0
+        block = nil
+        blockStart = .max
+    }
+
+    /// Number of the oldest sample still held.
+    var oldest: Int { max(0, min(count, blockStart) - Self.capacity) }
+    @inline(__always) func time(_ n: Int) -> Seconds {
+        n >= blockStart ? blockTime + Double(n - blockStart) * blockInterval : times[n & Self.mask]
+    }
+    @inline(__always) func value(_ n: Int) -> Float {
+        n >= blockStart ? block.unsafelyUnwrapped[n - blockStart] : values[n & Self.mask]
+    }
+
+    /// The first sample at or after `time`, or `nil` if none. `interval` (the typical spacing)
+    /// gives a first guess, walked from; a binary search if the guess is far off.
+    func firstIndex(atOrAfter time: Seconds, interval: Seconds) -> Int? {
+        guard count > 0, self.time(count - 1) >= time else { return nil }
+        var lo = oldest, hi = count - 1
+        if let n = walk(from: guess(time, interval), towards: time) {
+            // n is the last sample before `time` or the first at or after it.
+            return self.time(n) >= time ? n : n + 1
+        }
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if self.time(mid) >= time { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
+    }
+
+    /// The last sample at or before `time`, or `nil` if none (see `firstIndex`).
+    func lastIndex(atOrBefore time: Seconds, interval: Seconds) -> Int? {
+        guard count > 0, self.time(oldest) <= time else { return nil }
+        var lo = oldest, hi = count - 1
+        if let n = walk(from: guess(time, interval), towards: time) {
+            let m = self.time(n) <= time ? n : n - 1
+            return m + 1 < count && self.time(m + 1) <= time ? m + 1 : m
+        }
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if self.time(mid) <= time { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    /// The sample number `time` would have with samples every `interval` back from the newest.
+    @inline(__always)
+    private func guess(_ time: Seconds, _ interval: Seconds) -> Int {
+        let back = interval > 0 ? (self.time(count - 1) - time) / interval : .infinity
+        guard back.isFinite, back < Double(count) else { return oldest }
+        return min(count - 1, max(oldest, count - 1 - Int(back.rounded())))
+    }
+
+    /// From sample `n`, a few steps towards `time`: a sample next to it (`time` lies between it
+    /// and its neighbour, or it is the first/last held), or `nil` after 16 steps.
+    @inline(__always)
+    private func walk(from start: Int, towards time: Seconds) -> Int? {
+        var n = start
+        let first = oldest, last = count - 1
+        for _ in 0..<16 {
+            if self.time(n) < time {
+                if n == last || self.time(n + 1) >= time { return n }
+                n += 1
+            } else {
+                if n == first || self.time(n - 1) < time { return n }
+                n -= 1
+            }
+        }
+        return nil
+    }
+}
