@@ -117,13 +117,15 @@ final class FIFOFeeder: @unchecked Sendable {
     private let thread: Thread
     private let done = DispatchSemaphore(value: 0)
 
-    /// `chunks`: (pause before, bytes). The FIFO stays open for `holdOpen` seconds at the end.
-    init(path: String, chunks: [(pause: TimeInterval, bytes: [UInt8])], holdOpen: TimeInterval = 0) {
+    /// `chunks`: (pause before, bytes). Before a chunk, waits for `gate` if one was given for its
+    /// index. The FIFO stays open for `holdOpen` seconds at the end.
+    init(path: String, chunks: [(pause: TimeInterval, bytes: [UInt8])], gates: [Int: DispatchSemaphore] = [:], holdOpen: TimeInterval = 0) {
         let done = self.done
         thread = Thread {
             let fd = open(path, O_WRONLY)
             if fd >= 0 {
-                for chunk in chunks {
+                for (i, chunk) in chunks.enumerated() {
+                    if let gate = gates[i] { _ = gate.wait(timeout: .now() + 30) }
                     if chunk.pause > 0 { Thread.sleep(forTimeInterval: chunk.pause) }
                     var written = 0
                     let ok = chunk.bytes.withUnsafeBytes { raw -> Bool in
