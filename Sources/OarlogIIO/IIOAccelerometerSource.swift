@@ -62,11 +62,14 @@ public final class IIOAccelerometerSource: RecordSource, @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Starts the reader thread (once).
+    /// Starts the reader thread (once). Also ignores SIGPIPE for the whole process: libiio 0.24's
+    /// network backend writes to its socket without MSG_NOSIGNAL, so an iiod that goes away would
+    /// otherwise kill the recorder instead of giving an error to retry on.
     public func start() {
         threadState.withLock { state in
             guard !state.started else { return }
             state.started = true
+            signal(SIGPIPE, SIG_IGN)
             let box = Unmanaged.passRetained(self).toOpaque()
             var thread = pthread_t()
             let status = pthread_create(&thread, nil, { raw in
