@@ -126,6 +126,42 @@ final class IIOBufferedReadTests: XCTestCase {
         }
     }
 
+    /// What `oarlog devices` shows, read from the fake tree: an MPU-6050 with a buffer and a
+    /// timestamp, and an ADXL345 without a buffer.
+    func testDeviceSummaries() throws {
+        try inFakeSysfs {
+            var mpu = FakeIIODevice()
+            mpu.samplingFrequency = "50"
+            try mpu.write()
+            var adxl = FakeIIODevice()
+            adxl.index = 1
+            adxl.name = "adxl345"
+            adxl.formats = nil
+            adxl.withGyro = false
+            adxl.withTimestamp = false
+            adxl.timestampClock = nil
+            adxl.sharedScale = 0.038344
+            try adxl.write()
+            let list = try IIODeviceSummary.list(uri: "local:")
+            XCTAssertEqual(list.map(\.id), ["iio:device0", "iio:device1"])
+            let m = list[0], a = list[1]
+            XCTAssertEqual(m.name, "mpu6050")
+            XCTAssertTrue(m.isAccelerometer); XCTAssertTrue(m.isBufferCapable); XCTAssertTrue(m.hasTimestampChannel)
+            XCTAssertEqual(m.timestampClock, "realtime")
+            XCTAssertEqual(m.samplingFrequency, "50")
+            XCTAssertEqual(m.accelerationScale, 0.000598205)
+            XCTAssertEqual(m.accelerationTypes, ["le:s16/16>>0", "le:s16/16>>0", "le:s16/16>>0"])
+            XCTAssertEqual(Set(m.channels), ["accel_x", "accel_y", "accel_z", "anglvel_x", "anglvel_y", "anglvel_z", "temp", "timestamp"])
+            XCTAssertEqual(a.name, "adxl345")
+            XCTAssertTrue(a.isAccelerometer); XCTAssertFalse(a.isBufferCapable); XCTAssertFalse(a.hasTimestampChannel)
+            XCTAssertTrue(a.lines.contains("  buffered reads: no (no scan elements: Oarlog polls in_accel_*_raw)"), "\(a.lines)")
+            // Listing changed nothing.
+            XCTAssertEqual(mpu.read("scan_elements/in_accel_x_en"), "0")
+            XCTAssertEqual(mpu.read("current_timestamp_clock"), "realtime")
+            for l in m.lines + a.lines { note(l) }
+        }
+    }
+
     // MARK: Clear errors
 
     func testMissingScaleNamesTheFiles() throws {

@@ -12,7 +12,7 @@ final class IIOSourceTests: XCTestCase {
     /// saying the refill timed out; every scan delivered, in order, exact.
     func testStalledFIFOGivesOneGapThenDataResumes() throws {
         try inFakeSysfs {
-            var fake = FakeIIODevice()
+            let fake = FakeIIODevice()
             try fake.write()
             try fake.makeFIFO()
             let all = knownScans(count: 80, format: fake.formats![0], jumpAt: 40, jump: 1_200_000_000)
