@@ -88,7 +88,9 @@ enum GPSDDeviceQuery {
             let n = recv(fd, &chunk, chunk.count, 0)
             if n <= 0 { break }
             text += String(decoding: chunk[0..<n], as: UTF8.self)
-            if let line = text.split(separator: "\n").first(where: { $0.contains("\"class\":\"DEVICES\"") }), line.hasSuffix("}") || line.hasSuffix("}\r") {
+            // gpsd ends lines with CR LF, one Character in Swift: split on any line end.
+            let lines = text.split(whereSeparator: { $0.isNewline })
+            if text.last?.isNewline == true, let line = lines.first(where: { $0.contains("\"class\":\"DEVICES\"") }) {
                 return .success(describe(devicesLine: String(line)))
             }
         }
