@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "OarlogGPS", targets: ["OarlogGPS"]),
         .library(name: "OarlogFences", targets: ["OarlogFences"]),
         .library(name: "OarlogExport", targets: ["OarlogExport"]),
+        .library(name: "OarlogIIO", targets: ["OarlogIIO"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -41,13 +42,17 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // A live GPS source: a running gpsd read through libgps, one fix per epoch, reconnecting.
         .target(name: "OarlogGPS", dependencies: ["CGPS", "OarlogCore", "OarlogPipeline"]),
+        // libiio (Debian libiio-dev, 0.24) behind a shim header that holds the 0.x/1.0 buffer API difference.
+        .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+        // A live accelerometer source: a Linux IIO device through libiio (local: or ip: via iiod).
+        .target(name: "OarlogIIO", dependencies: ["CIIO", "OarlogCore", "OarlogPipeline"]),
         // Session exports (GPX, TCX, FIT, per-stroke CSV, GeoJSON) as streaming pipeline sinks.
         .target(name: "OarlogExport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline"]),
         .executableTarget(
             name: "oarlog",
             dependencies: [
                 "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS",
-                "OarlogFences", "OarlogExport",
+                "OarlogFences", "OarlogExport", "OarlogIIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -61,6 +66,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "OarlogExportTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogExport"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "OarlogIIOTests", dependencies: ["OarlogCore", "OarlogPipeline", "OarlogIIO"]),
         .testTarget(name: "EvaluationTests", dependencies: ["OarlogCore", "OarlogEvaluation"]),
         .testTarget(name: "OarlogFencesTests", dependencies: [
             "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogFences", "OarlogReport",

@@ -1,0 +1,25 @@
+import Foundation
+import XCTest
+
+/// The boat installer (`hardware/install.sh`) checked as CI checks it: shellcheck, the overlays
+/// compiled with dtc, a dry run that writes nothing, a real run into a fake SD card, a second run
+/// that changes nothing, and the systemd unit verified (`hardware/test-install.sh` does each).
+final class HardwareInstallTests: XCTestCase {
+    func testInstallScriptChecksPass() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let script = root.appendingPathComponent("hardware/test-install.sh").path
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: script), "missing \(script)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script]
+        process.currentDirectoryURL = root
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        print(text)
+        XCTAssertEqual(process.terminationStatus, 0, "hardware/test-install.sh failed:\n\(text)")
+    }
+}
