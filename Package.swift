@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "OarlogSimulator", targets: ["OarlogSimulator"]),
         .library(name: "OarlogReport", targets: ["OarlogReport"]),
         .library(name: "OarlogGPS", targets: ["OarlogGPS"]),
+        .library(name: "OarlogSession", targets: ["OarlogSession"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -36,10 +37,12 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // A live GPS source: a running gpsd read through libgps, one fix per epoch, reconnecting.
         .target(name: "OarlogGPS", dependencies: ["CGPS", "OarlogCore", "OarlogPipeline"]),
+        // The crash-safe binary session file: writer (a pipeline sink), reader, recovery, the data directory.
+        .target(name: "OarlogSession", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline"]),
         .executableTarget(
             name: "oarlog",
             dependencies: [
-                "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS",
+                "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS", "OarlogSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -51,6 +54,7 @@ let package = Package(
         .testTarget(name: "OarlogReportTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogReport"]),
         .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogTrace", "OarlogGPS"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "OarlogSessionTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogSimulator", "OarlogSession"]),
         .testTarget(name: "EvaluationTests", dependencies: ["OarlogCore", "OarlogEvaluation"]),
     ]
 )
