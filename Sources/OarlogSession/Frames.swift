@@ -79,6 +79,7 @@ final class FrameScanner {
 
     func frame(at offset: Int) throws -> FrameRead {
         if offset >= fileSize { return .endOfFile }
+        if offset + 8 == fileSize, try peek(offset, 8).elementsEqual(SessionFormat.magic) { return .trailingMagic }
         let header = try peek(offset, SessionFormat.frameHeaderSize)
         if header.count < SessionFormat.frameHeaderSize {
             if header.elementsEqual(SessionFormat.frameSync.prefix(header.count)) {
@@ -87,7 +88,6 @@ final class FrameScanner {
             return .damaged(reason: "stray bytes at the end of the file", torn: false)
         }
         if header.loadUnaligned(as: UInt32.self) != SessionFormat.frameSyncWord.littleEndian {
-            if offset + 8 == fileSize, header.prefix(8).elementsEqual(SessionFormat.magic) { return .trailingMagic }
             return .damaged(reason: "no frame starts here", torn: false)
         }
         let kind = header[4]

@@ -312,14 +312,16 @@ public final class SessionWriter: PipelineSink {
 
 /// The end of a finished file: index frame, summary frame, footer frame, magic.
 enum SessionTail {
+    /// `dataEnd` is the file offset where the bytes appended to `w` will start.
     static func encode(index: SparseChunkIndex, summary: RecordedSummary, dataEnd: Int, into w: inout ByteWriter) {
         var f = FrameBuilder(capacity: 1024)
-        let indexOffset = dataEnd + w.count
+        let base = w.count
+        let indexOffset = dataEnd + w.count - base
         f.begin(.index)
         index.encode(into: &f.w)
         f.end()
         w.raw(f.w)
-        let summaryOffset = dataEnd + w.count
+        let summaryOffset = dataEnd + w.count - base
         f.begin(.summary)
         summary.encode(into: &f.w)
         f.end()
