@@ -1,0 +1,55 @@
+// swift-tools-version: 6.1
+// Throughput benchmarks for Oarlog, a separate package so that the main package's
+// `swift build` / `swift test` never build the benchmark framework. See docs/BENCHMARKS.md.
+import PackageDescription
+
+let package = Package(
+    name: "OarlogBenchmarks",
+    dependencies: [
+        // The root package, named so the products resolve whatever the checkout directory is called.
+        .package(name: "Oarlog", path: ".."),
+        // MallocInterposer gives the malloc counters (zero allocations in the hot loops is asserted
+        // through them); the runtime interposer is not needed here.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // The benchmark data: the float32 surge file the scipy peer also reads, the native CSV
+        // trace made from it, and in-memory records.
+        .target(
+            name: "BenchSupport",
+            dependencies: [
+                .product(name: "OarlogCore", package: "Oarlog"),
+                .product(name: "OarlogDSP", package: "Oarlog"),
+                .product(name: "OarlogTrace", package: "Oarlog"),
+            ]
+        ),
+        // Makes the CSV trace once and counts strokes for scripts/bench.sh (the Swift side of the
+        // comparison with scipy).
+        .executableTarget(
+            name: "oarlog-bench",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "OarlogCore", package: "Oarlog"),
+                .product(name: "OarlogDSP", package: "Oarlog"),
+                .product(name: "OarlogTrace", package: "Oarlog"),
+                .product(name: "OarlogPipeline", package: "Oarlog"),
+            ]
+        ),
+        // The package-benchmark suite: detector, analyzer and CSV replay throughput, mallocs.
+        .executableTarget(
+            name: "OarlogThroughput",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "OarlogCore", package: "Oarlog"),
+                .product(name: "OarlogDSP", package: "Oarlog"),
+                .product(name: "OarlogTrace", package: "Oarlog"),
+                .product(name: "OarlogPipeline", package: "Oarlog"),
+            ],
+            path: "Benchmarks/OarlogThroughput",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+    ]
+)
