@@ -30,7 +30,8 @@ public struct SessionDirectory: Sendable, Equatable {
 
     private static func env(_ name: String) -> String? {
         guard let v = getenv(name) else { return nil }
-        let s = String(cString: v)
+        var s = String(cString: v)
+        while s.count > 1 && s.hasSuffix("/") { s.removeLast() }
         return s.isEmpty ? nil : s
     }
 
