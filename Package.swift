@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "OarlogFences", targets: ["OarlogFences"]),
         .library(name: "OarlogExport", targets: ["OarlogExport"]),
         .library(name: "OarlogIIO", targets: ["OarlogIIO"]),
+        .library(name: "OarlogSession", targets: ["OarlogSession"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -46,13 +47,15 @@ let package = Package(
         .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         // A live accelerometer source: a Linux IIO device through libiio (local: or ip: via iiod).
         .target(name: "OarlogIIO", dependencies: ["CIIO", "OarlogCore", "OarlogPipeline"]),
+        // The crash-safe binary session file: writer (a pipeline sink), reader, recovery, the data directory.
+        .target(name: "OarlogSession", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline"]),
         // Session exports (GPX, TCX, FIT, per-stroke CSV, GeoJSON) as streaming pipeline sinks.
         .target(name: "OarlogExport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline"]),
         .executableTarget(
             name: "oarlog",
             dependencies: [
                 "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS",
-                "OarlogFences", "OarlogExport", "OarlogIIO",
+                "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,6 +70,7 @@ let package = Package(
         .testTarget(name: "OarlogExportTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogExport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "OarlogIIOTests", dependencies: ["OarlogCore", "OarlogPipeline", "OarlogIIO"]),
+        .testTarget(name: "OarlogSessionTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogSimulator", "OarlogSession"]),
         .testTarget(name: "EvaluationTests", dependencies: ["OarlogCore", "OarlogEvaluation"]),
         .testTarget(name: "OarlogFencesTests", dependencies: [
             "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogFences", "OarlogReport",

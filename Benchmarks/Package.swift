@@ -51,5 +51,18 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
+        // Session file write and read-back throughput, bytes per sample (docs/SESSION_FORMAT.md).
+        .executableTarget(
+            name: "SessionRecorder",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "OarlogCore", package: "Oarlog"),
+                .product(name: "OarlogSession", package: "Oarlog"),
+            ],
+            path: "Benchmarks/SessionRecorder",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
     ]
 )

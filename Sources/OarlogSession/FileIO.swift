@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// C error numbers in words.
+enum SystemError {
+    static func message(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}
+
+/// An append-only file written with write(2) and made durable with fsync(2). Every failure is a
+/// `SessionError.io` naming the file and the operation. A failed write is cut back to the last
+/// complete frame (ftruncate), so what was written before stays readable.
+final class AppendFile {
+    let path: String
+    private(set) var fd: Int32
+    /// Bytes known to be completely written.
+    private(set) var size: Int = 0
+
+    /// Creates `path`, which must not exist, and syncs its directory so the new name survives a
+    /// power cut.
+    init(creating path: String) throws {
+        self.path = path
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if fd < 0 { throw SessionError.io(path: path, operation: "creating", errno: errno, detail: "") }
+        try syncDirectory()
+    }
+
+    deinit {
+        if fd >= 0 { _ = Glibc.close(fd) }
+    }
+
+    /// Writes all of `bytes` at the end; on failure cuts the file back to its previous size.
+    func append(_ bytes: UnsafeRawBufferPointer, what: String) throws {
+        guard fd >= 0 else { throw SessionError.writerClosed(path: path, detail: "writing \(what)") }
+        var done = 0
+        while done < bytes.count {
+            let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                _ = ftruncate(fd, off_t(size))
+                _ = lseek(fd, off_t(size), SEEK_SET)
+                throw SessionError.io(path: path, operation: "writing \(what) to", errno: code,
+                                      detail: "the \(size) bytes written before are kept")
+            }
+            done += n
+        }
+        size += bytes.count
+    }
+
+    func sync() throws {
+        guard fd >= 0 else { return }
+        if fsync(fd) != 0 {
+            throw SessionError.io(path: path, operation: "syncing", errno: errno, detail: "")
+        }
+    }
+
+    func close() throws {
+        guard fd >= 0 else { return }
+        let result = Glibc.close(fd)
+        fd = -1
+        if result != 0 { throw SessionError.io(path: path, operation: "closing", errno: errno, detail: "") }
+    }
+
+    private func syncDirectory() throws {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let dfd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dfd >= 0 else { return }  // best effort: some filesystems do not allow it
+        _ = fsync(dfd)
+        _ = Glibc.close(dfd)
+    }
+}
+
+/// A file read with pread(2) at any offset (reads of a file that is still growing, or was cut
+/// short, simply return fewer bytes).
+final class RandomAccessFile {
+    let path: String
+    private var fd: Int32
+    let size: Int
+
+    init(path: String) throws {
+        self.path = path
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw SessionError.io(path: path, operation: "opening", errno: errno, detail: "") }
+        var st = stat()
+        if fstat(fd, &st) != 0 {
+            let code = errno
+            _ = Glibc.close(fd)
+            throw SessionError.io(path: path, operation: "reading the size of", errno: code, detail: "")
+        }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            _ = Glibc.close(fd)
+            throw SessionError.notASession(path: path, detail: "it is a directory")
+        }
+        size = Int(st.st_size)
+    }
+
+    deinit { _ = Glibc.close(fd) }
+
+    /// Reads up to `count` bytes at `offset` into `buffer`; returns how many were read.
+    func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) throws -> Int {
+        var done = 0
+        while done < count {
+            let n = pread(fd, buffer + done, count - done, off_t(offset + done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SessionError.io(path: path, operation: "reading", errno: errno, detail: "at byte \(offset + done)")
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+
+    /// Reads `count` bytes at `offset` into a new array (short at the end of the file).
+    func bytes(at offset: Int, count: Int) throws -> [UInt8] {
+        guard count > 0, offset < size else { return [] }
+        var out = [UInt8](repeating: 0, count: min(count, size - offset))
+        let n = try out.withUnsafeMutableBytes { try read(into: $0.baseAddress!, count: $0.count, at: offset) }
+        out.removeLast(out.count - n)
+        return out
+    }
+}
