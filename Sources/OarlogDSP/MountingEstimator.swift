@@ -54,11 +54,15 @@ public struct MountingEstimator: Sendable {
     private var moments = SIMD4<Double>.zero      // E[s²], E[s³], E[j²], E[j³]
     // Per-interval constants, recomputed only when the sample interval changes (it rarely
     // does): the same values as computed per sample, without an exp() and four divisions each.
+    // Timestamps in floating point make the interval wobble in its last bits from sample to
+    // sample, so a few recent intervals are kept.
     private var cachedInterval: Seconds = -1
     private var gravityAlpha: Double = 0          // min(1, dt / gravityTimeConstant)
     private var axisAlpha: Double = 0             // min(1, dt / axisTimeConstant)
     private var smoothingAlpha: Double = 0        // 1 − exp(−dt / 0.03), the sign's jerk smoothing
     private var momentAlpha: Double = 0           // min(1, dt / 30)
+    private var intervalCache = [SIMD4<Double>](repeating: SIMD4(-1, 0, 0, 0), count: 2 * MountingEstimator.intervalCacheSize)
+    private static let intervalCacheSize = 8      // (the hash's top 3 bits) entries: (dt, gravity α, axis α, _), (smoothing α, moment α, _, _)
     private let estimatesAxis: Bool               // configuration.axis is .estimated
 
     public init(configuration: MountingEstimatorConfiguration = .init()) {
@@ -127,10 +131,21 @@ public struct MountingEstimator: Sendable {
     /// The per-sample constants for sample interval `dt`.
     private mutating func cacheConstants(_ dt: Seconds) {
         cachedInterval = dt
+        // A multiplicative hash of all the bits: an interval that is the difference of two
+        // timestamps has its low mantissa bits zero.
+        let slot = 2 * Int(truncatingIfNeeded: (dt.bitPattern &* 0x9E37_79B9_7F4A_7C15) >> 61)
+        let entry = intervalCache[slot]
+        if entry.x == dt {
+            gravityAlpha = entry.y; axisAlpha = entry.z
+            smoothingAlpha = intervalCache[slot + 1].x; momentAlpha = intervalCache[slot + 1].y
+            return
+        }
         gravityAlpha = min(1, dt / configuration.gravityTimeConstant)
         axisAlpha = min(1, dt / configuration.axisTimeConstant)
         smoothingAlpha = 1 - exp(-dt / 0.03)
         momentAlpha = min(1, dt / 30)
+        intervalCache[slot] = SIMD4(dt, gravityAlpha, axisAlpha, 0)
+        intervalCache[slot + 1] = SIMD4(smoothingAlpha, momentAlpha, 0, 0)
     }
 
     /// The samples that arrived while settling (at most `settlingWindow` before it), projected
