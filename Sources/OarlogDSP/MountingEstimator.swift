@@ -52,10 +52,23 @@ public struct MountingEstimator: Sendable {
     // Sign evidence after settling.
     private var smooth1: Double = 0, smooth2: Double = 0
     private var moments = SIMD4<Double>.zero      // E[s²], E[s³], E[j²], E[j³]
+    // Per-interval constants, recomputed only when the sample interval changes (it rarely
+    // does): the same values as computed per sample, without an exp() and four divisions each.
+    // Timestamps in floating point make the interval wobble in its last bits from sample to
+    // sample, so a few recent intervals are kept.
+    private var cachedInterval: Seconds = -1
+    private var gravityAlpha: Double = 0          // min(1, dt / gravityTimeConstant)
+    private var axisAlpha: Double = 0             // min(1, dt / axisTimeConstant)
+    private var smoothingAlpha: Double = 0        // 1 − exp(−dt / 0.03), the sign's jerk smoothing
+    private var momentAlpha: Double = 0           // min(1, dt / 30)
+    private var intervalCache = [SIMD4<Double>](repeating: SIMD4(-1, 0, 0, 0), count: 2 * MountingEstimator.intervalCacheSize)
+    private static let intervalCacheSize = 8      // (the hash's top 3 bits) entries: (dt, gravity α, axis α, _), (smoothing α, moment α, _, _)
+    private let estimatesAxis: Bool               // configuration.axis is .estimated
 
     public init(configuration: MountingEstimatorConfiguration = .init()) {
         self.configuration = configuration
         history = MountingHistory(capacity: configuration.historyCapacity)
+        if case .estimated = configuration.axis { estimatesAxis = true } else { estimatesAxis = false }
     }
 
     /// Current gravity estimate in sensor axes (m/s²), `nil` before the first sample.
@@ -85,14 +98,15 @@ public struct MountingEstimator: Sendable {
         count += 1
         lastTime = t
         let sinceStart = t - firstTime
+        if dt != cachedInterval { cacheConstants(dt) }
         if sinceStart < configuration.gravitySettlingTime || count < 3 {
             gravitySum += a
             gravityEstimate = gravitySum / Double(count)
         } else {
-            gravityEstimate += min(1, dt / configuration.gravityTimeConstant) * (a - gravityEstimate)
+            gravityEstimate += gravityAlpha * (a - gravityEstimate)
         }
         let d = a - gravityEstimate
-        let alpha = weight == 0 ? 1 : min(1, dt / configuration.axisTimeConstant)
+        let alpha = weight == 0 ? 1 : axisAlpha
         weight += alpha * (1 - weight)
         diagonal += alpha * (d * d - diagonal)
         offDiagonal += alpha * (SIMD3(d.x * d.y, d.x * d.z, d.y * d.z) - offDiagonal)
@@ -110,8 +124,28 @@ public struct MountingEstimator: Sendable {
         }
         guard let u = axis else { return nil }
         let s = (d * u).sum()
-        if case .estimated = configuration.axis { trackSign(s, dt: dt, now: t) }
+        if estimatesAxis { trackSign(s, dt: dt, now: t) }
         return Float(sign * s)
+    }
+
+    /// The per-sample constants for sample interval `dt`.
+    private mutating func cacheConstants(_ dt: Seconds) {
+        cachedInterval = dt
+        // A multiplicative hash of all the bits: an interval that is the difference of two
+        // timestamps has its low mantissa bits zero.
+        let slot = 2 * Int(truncatingIfNeeded: (dt.bitPattern &* 0x9E37_79B9_7F4A_7C15) >> 61)
+        let entry = intervalCache[slot]
+        if entry.x == dt {
+            gravityAlpha = entry.y; axisAlpha = entry.z
+            smoothingAlpha = intervalCache[slot + 1].x; momentAlpha = intervalCache[slot + 1].y
+            return
+        }
+        gravityAlpha = min(1, dt / configuration.gravityTimeConstant)
+        axisAlpha = min(1, dt / configuration.axisTimeConstant)
+        smoothingAlpha = 1 - exp(-dt / 0.03)
+        momentAlpha = min(1, dt / 30)
+        intervalCache[slot] = SIMD4(dt, gravityAlpha, axisAlpha, 0)
+        intervalCache[slot + 1] = SIMD4(smoothingAlpha, momentAlpha, 0, 0)
     }
 
     /// The samples that arrived while settling (at most `settlingWindow` before it), projected
@@ -254,13 +288,13 @@ public struct MountingEstimator: Sendable {
     /// Follows the asymmetry after settling; flips the sign only on clear, lasting evidence.
     private mutating func trackSign(_ s: Double, dt: Double, now: Seconds) {
         guard dt > 0 else { smooth1 = s; smooth2 = s; return }
-        let alpha = 1 - exp(-dt / 0.03)
+        let alpha = smoothingAlpha
         let before = smooth2
         smooth1 += alpha * (s - smooth1)
         smooth2 += alpha * (smooth1 - smooth2)
         let j = (smooth2 - before) / dt * sign
         let v = s * sign
-        let beta = min(1, dt / 30)
+        let beta = momentAlpha
         moments += beta * (SIMD4(v * v, v * v * v, j * j, j * j * j) - moments)
         guard now - settledAt > 30, moments.x > 0, moments.z > 0 else { return }
         let statistic = moments.w / (moments.z * moments.z.squareRoot()) - moments.y / (moments.x * moments.x.squareRoot())

@@ -116,6 +116,8 @@ public struct RowingAnalyzer: Sendable {
     private var firstTime: Seconds?
     private var now: Seconds = 0
     private var lastLive: Seconds = -.infinity
+    /// `releasePending` finds nothing to release before `now` reaches this (see there).
+    private var releaseWaitsUntil: Seconds = -.infinity
 
     public init(configuration: AnalyzerConfiguration = .init()) {
         self.configuration = configuration
@@ -130,22 +132,21 @@ public struct RowingAnalyzer: Sendable {
     }
 
     public mutating func process(_ record: TraceRecord, emit: (AnalyzerEvent) -> Void) {
+        if case .accel(let sample) = record {
+            processAccel(sample, emit: emit)
+            return
+        }
         if let t = record.time, t.isFinite {
             if firstTime == nil { firstTime = t }
             now = max(now, t)
             totals.observeTime(t)
         }
         switch record {
-        case .accel(let sample):
-            accelerometerSeen = true
-            if configuration.strokeSource != .reference {
-                // Strokes are rare (one per ~2 s): the array allocates only when one is found.
-                var found: [StrokeEvent] = []
-                strokeStage.process(sample) { found.append($0) }
-                for stroke in found { add(stroke, emit: emit) }
-            }
+        case .accel:
+            break
         case .fix(let fix):
             distance.process(fix)
+            releaseWaitsUntil = -.infinity
             if let v = fix.speed { speed.add(time: fix.time, speed: v) }
         case .reference(let r):
             if usesReferenceStrokes { addReference(r, emit: emit) }
@@ -158,6 +159,43 @@ public struct RowingAnalyzer: Sendable {
             break
         }
         releasePending(final: false, emit: emit)
+        emitLiveIfDue(emit: emit)
+    }
+
+    /// Feeds a run of accelerometer samples, oldest first: exactly `process(.accel(sample))` for
+    /// each, without wrapping each in a `TraceRecord` (the fast path for recorded data).
+    public mutating func process(accel samples: UnsafeBufferPointer<AccelSample>, emit: (AnalyzerEvent) -> Void) {
+        for sample in samples { processAccel(sample, emit: emit) }
+    }
+
+    /// `process(.accel(sample))`.
+    @inline(__always)
+    private mutating func processAccel(_ sample: AccelSample, emit: (AnalyzerEvent) -> Void) {
+        let t = sample.time
+        if t.isFinite {
+            if firstTime == nil { firstTime = t }
+            now = max(now, t)
+            totals.observeTime(t)
+        }
+        accelerometerSeen = true
+        if configuration.strokeSource != .reference {
+            // Strokes are rare (one per ~2 s): `found` holds the first, the array allocates only
+            // when a sample completes two.
+            var found: StrokeEvent? = nil
+            var more: [StrokeEvent] = []
+            strokeStage.process(sample) { if found == nil { found = $0 } else { more.append($0) } }
+            if let stroke = found {
+                add(stroke, emit: emit)
+                for stroke in more { add(stroke, emit: emit) }
+            }
+        }
+        // Nothing can be released before `releaseWaitsUntil` (no fix since the last look).
+        if now >= releaseWaitsUntil { releasePending(final: false, emit: emit) }
+        emitLiveIfDue(emit: emit)
+    }
+
+    @inline(__always)
+    private mutating func emitLiveIfDue(emit: (AnalyzerEvent) -> Void) {
         if configuration.liveInterval > 0, now - lastLive >= configuration.liveInterval, firstTime != nil {
             lastLive = now
             let figures = live
@@ -240,6 +278,7 @@ public struct RowingAnalyzer: Sendable {
     }
 
     private mutating func add(_ stroke: StrokeEvent, emit: (AnalyzerEvent) -> Void) {
+        releaseWaitsUntil = -.infinity
         if var c = current {
             c.end = stroke.catchTime
             if c.stroke.recoveryDuration == nil, c.stroke.driveDuration > 0 {
@@ -256,12 +295,20 @@ public struct RowingAnalyzer: Sendable {
     /// waited long enough, or all at the end).
     private mutating func releasePending(final: Bool, emit: (AnalyzerEvent) -> Void) {
         let lag = distance.isSmoothingCoarsePositions ? configuration.distance.coarseSmoothingWindow / 2 : 0
+        releaseWaitsUntil = -.infinity
         while let p = pending.first {
             let end = p.end ?? p.stroke.catchTime
             let covered = distance.settledTime.map { $0 >= end } ?? false
-            guard final || covered || now - end > lag + configuration.maximumWaitForGPS else { return }
+            let wait = lag + configuration.maximumWaitForGPS
+            guard final || covered || now - end > wait else {
+                // Until a fix arrives or a stroke is added, only `now` changes: no need to look
+                // again before `now - end` can exceed `wait` (a millisecond early, for rounding).
+                releaseWaitsUntil = end + wait - 0.001
+                return
+            }
             releaseOldest(emit: emit)
         }
+        releaseWaitsUntil = .infinity  // nothing pending: nothing to do until a stroke is added
     }
 
     private mutating func releaseOldest(emit: (AnalyzerEvent) -> Void) {

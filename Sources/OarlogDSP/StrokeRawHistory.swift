@@ -134,7 +134,8 @@ struct StrokeRawHistory: @unchecked Sendable {  // the attached block's pointer 
     private func guess(_ time: Seconds, _ interval: Seconds) -> Int {
         let back = interval > 0 ? (self.time(count - 1) - time) / interval : .infinity
         guard back.isFinite, back < Double(count) else { return oldest }
-        return min(count - 1, max(oldest, count - 1 - Int(back.rounded())))
+        // Any rounding will do (the walk finds the exact sample): .toNearestOrEven is one instruction.
+        return min(count - 1, max(oldest, count - 1 - Int(back.rounded(.toNearestOrEven))))
     }
 
     /// From sample `n`, a few steps towards `time`: a sample next to it (`time` lies between it

@@ -50,17 +50,27 @@ struct StrokeSignalHistory: Sendable {
     /// side).
     func extremum(from: Seconds, to: Seconds, sign: Float) -> (time: Seconds, value: Float, index: Int)? {
         guard let first = firstIndex(atOrAfter: from) else { return nil }
+        // The smoothed values from a sliding window of three (the same sums as `smoothed`).
         var best = first
-        var bestValue = sign * smoothed(first)
+        let last = count - 1
+        var previous = value(max(oldest, first - 1)), current = value(first)
+        var next = first < last ? value(first + 1) : current
+        var bestValue = sign * ((previous + 2 * current + next) * 0.25)
         var n = first + 1
-        while n < count && time(n) <= to {
-            let v = sign * smoothed(n)
-            if v > bestValue { bestValue = v; best = n }
-            n += 1
+        entries.withUnsafeBufferPointer { e in
+            while n < count && e[n & Self.mask].time <= to {
+                previous = current
+                current = next
+                next = n < last ? e[(n + 1) & Self.mask].value : current
+                let v = sign * ((previous + 2 * current + next) * 0.25)
+                if v > bestValue { bestValue = v; best = n }
+                n += 1
+            }
         }
-        for k in [best - 1, best + 1] where k >= max(oldest, first) && k < n && sign * value(k) > sign * value(best) {
-            best = k
-        }
+        // The larger of the raw samples either side, if larger (as `for k in [best - 1, best + 1]`).
+        let best0 = best
+        if best0 - 1 >= max(oldest, first) && best0 - 1 < n && sign * value(best0 - 1) > sign * value(best) { best = best0 - 1 }
+        if best0 + 1 >= max(oldest, first) && best0 + 1 < n && sign * value(best0 + 1) > sign * value(best) { best = best0 + 1 }
         let y1 = Double(sign * value(best))
         guard best > oldest, best < count - 1 else { return (time(best), value(best), best) }
         // Parabola through (t0,y0) (0,y1) (t2,y2), possibly unevenly spaced.
@@ -79,15 +89,22 @@ struct StrokeSignalHistory: Sendable {
     /// linearly interpolated; `nil` if it has not happened yet.
     func downwardCrossing(of level: Float, after start: Int) -> Seconds? {
         var n = max(start, oldest)
+        guard n < count else { return nil }
         var previous = smoothed(n) - level
+        // The smoothed values from a sliding window of three (the same sums as `smoothed`).
+        let last = count - 1
+        var before = value(n), current = n < last ? value(n + 1) : before
         n += 1
         while n < count {
-            let v = smoothed(n) - level
+            let after = n < last ? value(n + 1) : current
+            let v = (before + 2 * current + after) * 0.25 - level
             if previous >= 0 && v < 0 {
                 let f = Double(previous / (previous - v))
                 return time(n - 1) + f * (time(n) - time(n - 1))
             }
             previous = v
+            before = current
+            current = after
             n += 1
         }
         return nil
