@@ -13,7 +13,7 @@
 enum DecimalWideProduct {
     /// The value of `mantissa / 10^k` rounded to the nearest Double (ties to even), or nil when
     /// this method cannot decide (the caller then uses `strtod`). `k` in 1 … 64.
-    @inline(__always)
+    @inline(always)
     static func double(mantissa: UInt64, fractionDigits k: Int) -> Double? {
         guard let (significand, exponent) = rounded(mantissa: mantissa, fractionDigits: k, droppedBits: 11) else { return nil }
         // significand ∈ [2^52, 2^53): value = significand · 2^exponent.
@@ -24,7 +24,7 @@ enum DecimalWideProduct {
     }
 
     /// `mantissa / 10^k` rounded to the nearest Float, or nil (the caller uses `strtof`).
-    @inline(__always)
+    @inline(always)
     static func float(mantissa: UInt64, fractionDigits k: Int) -> Float? {
         guard let (significand, exponent) = rounded(mantissa: mantissa, fractionDigits: k, droppedBits: 40) else { return nil }
         // significand ∈ [2^23, 2^24).
@@ -38,7 +38,7 @@ enum DecimalWideProduct {
     /// or nil if undecidable here (or `mantissa` is 0, or `k` is outside 1 … 64).
     /// `droppedBits` is the number of low bits of a 64-bit significand with its top bit set that
     /// rounding removes: 11 for Double, 40 for Float.
-    @inline(__always)
+    @inline(always)
     static func rounded(mantissa: UInt64, fractionDigits k: Int, droppedBits: Int) -> (UInt64, Int)? {
         let t = reciprocalPowerOfFive(k)
         guard mantissa != 0, t.shift != 0 else { return nil }
@@ -75,7 +75,7 @@ enum DecimalWideProduct {
 
 /// floor(2^B / 5^k) as 128 bits (hi, lo), B = 127 + bit length of 5^k, so hi ≥ 2^63, for
 /// k = 1 … 64 (generated exactly with Python's integers; DecimalWideProductTests checks every entry).
-@inline(__always)
+@inline(always)
 func reciprocalPowerOfFive(_ k: Int) -> (hi: UInt64, lo: UInt64, shift: Int) {
     switch k {
     case 1: return (0xCCCCCCCCCCCCCCCC, 0xCCCCCCCCCCCCCCCC, 130)

@@ -146,26 +146,10 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
     /// `t,accel,ax,ay,az` with finite values and `t` not before the last row.
     @inline(__always)
     private func fastAccelRow(at ls: Int) -> FastAccel {
-        let p = input.base
-        var i = ls
-        guard let t = DecimalParsing.fastDecimal(p, &i) else { return .other }
-        // ",accel," as the low 7 bytes of one little-endian load (the buffer is padded).
-        let word = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
-        guard word & 0x00FF_FFFF_FFFF_FFFF == 0x002C_6C65_6363_612C else { return .other }
-        i &+= 7
-        let (x, sx) = DecimalParsing.scanFloat(p, &i)
-        guard sx == .number, p[i] == ASCII.comma else { return .other }
-        i &+= 1
-        let (y, sy) = DecimalParsing.scanFloat(p, &i)
-        guard sy == .number, p[i] == ASCII.comma else { return .other }
-        i &+= 1
-        let (z, sz) = DecimalParsing.scanFloat(p, &i)
-        guard sz == .number else { return .other }
-        if p[i] == ASCII.carriageReturn { i &+= 1 }
-        guard p[i] == ASCII.newline else { return .other }
-        if i == input.end && !input.atEOF { return .needMore }
-        guard t >= lastTime else { return .other }
-        return .sample(AccelSample(time: t, x: x, y: y, z: z), i)
+        guard let (sample, nl) = FastAccelRow.parse(input.base, at: ls) else { return .other }
+        if nl == input.end && !input.atEOF { return .needMore }
+        guard sample.time >= lastTime else { return .other }
+        return .sample(sample, nl)
     }
 
     // MARK: General path
