@@ -94,23 +94,41 @@ enum FastAccelRow {
         return (m, fraction, negative)
     }
 
-    /// A Double field (the time), correctly rounded, or nil.
+    /// The time field `d[ddd…][.ddd…]`, correctly rounded, or nil (a sign, more than 7 integer
+    /// digits, more than 19 digits in all: the general path decides). The first 8 fraction
+    /// digits are read padded (as `paddedDigits8`), any further ones exactly.
     @inline(always)
     static func time(_ p: UnsafePointer<UInt8>, _ i: inout Int) -> Double? {
         var j = i
-        guard let (m, k, negative) = mantissa(p, &j) else { return nil }
+        let (ni, vi) = digits8(p, j)
+        guard ni &- 1 < 7 else { return nil }               // 1 … 7 integer digits
+        j &+= ni
+        var m = vi
+        var k = 0
+        if p[j] == ASCII.dot {
+            j &+= 1
+            let (n1, v1) = paddedDigits8(p, j)
+            j &+= n1
+            m = vi &* 100_000_000 &+ v1
+            k = 8
+            if n1 == 8 {
+                let (n2, v2) = digits8(p, j)
+                guard ni &+ 8 &+ n2 <= 19 else { return nil }
+                m = m &* DecimalParsing.exactIntegerPowerOfTen(n2) &+ v2
+                k &+= n2
+                j &+= n2
+            }
+        }
         var value: Double
-        if m <= (1 << 53) && k <= 22 {
-            value = Double(m)
+        if m <= (1 << 53) {                                // k ≤ 15 here
+            value = Double(Int64(bitPattern: m))
             if k > 0 { value /= exactPowerOfTen(k) }
-        } else if k == 0 {
-            value = Double(m)
         } else {
             guard let v = DecimalWideProduct.double(mantissa: m, fractionDigits: k) else { return nil }
             value = v
         }
         i = j
-        return negative ? -value : value
+        return value
     }
 
     /// The 8 bytes at `i` read as 8 digits, the first non-digit and everything after it taken as
@@ -130,47 +148,44 @@ enum FastAccelRow {
 
     /// A Float field, correctly rounded, or nil. The common shapes `[-]d.ddd…` and
     /// `[-]dd.ddd…` with up to 9 fraction digits are read as (integer part · 10^8 + fraction
-    /// padded to 8 digits [· 10 + a 9th]) · 10^-8 [or -9]; others take `mantissa`.
+    /// padded to 8 digits [· 10 + a 9th]) · 10^-8 [or -9], without a data-dependent branch
+    /// (signs, digit counts and integer widths vary from row to row); others take `mantissa`.
     @inline(always)
     static func float(_ p: UnsafePointer<UInt8>, _ i: inout Int) -> Float? {
         var j = i
-        let negative = p[j] == ASCII.minus
-        j &+= negative ? 1 : 0
-        let d0 = UInt64(p[j] &- ASCII.zero)
-        let d1 = UInt64(p[j &+ 1] &- ASCII.zero)
-        var integer: UInt64
-        if d0 <= 9 && d1 == UInt64(ASCII.dot &- ASCII.zero) {
-            integer = d0
-            j &+= 2
-        } else if d0 <= 9 && d1 <= 9 && p[j &+ 2] == ASCII.dot {
-            integer = d0 &* 10 &+ d1
-            j &+= 3
-        } else {
-            return generalFloat(p, &i)
-        }
+        let negative = flag(p[j] == ASCII.minus)
+        j &+= Int(truncatingIfNeeded: negative)
+        // Bytes are loaded before any test so that the tests can be flags, not branches.
+        let (c0, c1, c2) = (p[j], p[j &+ 1], p[j &+ 2])
+        let d0 = UInt64(c0 &- ASCII.zero), d1 = UInt64(c1 &- ASCII.zero)
+        let two = flag(d1 <= 9) & flag(c2 == ASCII.dot)
+        guard d0 <= 9 && (c1 == ASCII.dot || two != 0) else { return generalFloat(p, &i) }
+        let integer = two != 0 ? d0 &* 10 &+ d1 : d0
+        j &+= 2 &+ Int(truncatingIfNeeded: two)
         let (n, v) = paddedDigits8(p, j)
-        var m = integer &* 100_000_000 &+ v
         j &+= n
-        var k = 8
-        if n == 8 {
-            let d = p[j] &- ASCII.zero
-            if d <= 9 {
-                m = m &* 10 &+ UInt64(d)
-                k = 9
-                j &+= 1
-                guard p[j] &- ASCII.zero > 9 else { return generalFloat(p, &i) }
-            }
-        }
-        // m < 10^11 ≤ 2^53: the product check of `DecimalParsing.scanFloat`.
-        let product = Double(Int64(bitPattern: m)) * (k == 8 ? 1e-8 : 1e-9)
-        let lowBits = Int64(truncatingIfNeeded: DecimalParsing.bits(product) & 0x1FFF_FFFF) &- 0x1000_0000
-        guard (product >= Double(Float.leastNormalMagnitude) || m == 0) && (lowBits > 4 || lowBits < -4) else {
-            return generalFloat(p, &i)
-        }
+        // A 9th fraction digit, taken without a branch; a 10th goes to the general path.
+        let d8 = UInt64(p[j] &- ASCII.zero)
+        let nine = flag(n == 8) & flag(d8 <= 9)
+        let m8 = integer &* 100_000_000 &+ v
+        let m = nine != 0 ? m8 &* 10 &+ d8 : m8
+        j &+= Int(truncatingIfNeeded: nine)
+        guard p[j] &- ASCII.zero > 9 else { return generalFloat(p, &i) }
+        // m < 10^11 ≤ 2^53: the product check of `DecimalParsing.scanFloat`, with the sign
+        // carried by the scale (10^-8 or 10^-9, correctly rounded).
+        let scale8: UInt64 = 0x3E45_798E_E230_8C3A, scale9: UInt64 = 0x3E11_2E0B_E826_D695
+        let scaleBits = scale8 ^ ((scale8 ^ scale9) & (0 &- nine)) | (negative &<< 63)
+        let product = Double(Int64(bitPattern: m)) * unsafeBitCast(scaleBits, to: Double.self)
+        // |product| ≥ 10^-9 unless m = 0, so never a subnormal Float. Ambiguous when the low 29
+        // bits are within 4 of 2^28 (as unsigned: low − (2^28 − 4) ≤ 8).
+        guard (DecimalParsing.bits(product) & 0x1FFF_FFFF) &- 0x0FFF_FFFC > 8 else { return generalFloat(p, &i) }
         i = j
-        let f = Float(product)
-        return negative ? -f : f
+        return Float(product)
     }
+
+    /// 1 or 0, for arithmetic instead of a branch.
+    @inline(always)
+    static func flag(_ condition: Bool) -> UInt64 { condition ? 1 : 0 }
 
     /// A Float field of any plain shape (through `mantissa`), correctly rounded, or nil.
     @inline(never)

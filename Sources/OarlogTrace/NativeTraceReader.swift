@@ -109,13 +109,33 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
             if n > 0 { sawDataRow = true }
         }
         loop: while n < maxCount {
-            let ls = input.pos
-            if ls == input.end {
+            // Whole rows already in the buffer, with the cursor, the line count and the last
+            // time in locals (stores to the caller's buffer cannot alias them).
+            let p = input.base
+            let end = input.end
+            var pos = input.pos
+            var last = lastTime
+            var got = 0
+            let limit = maxCount - n
+            while got < limit, let (sample, nl) = FastAccelRow.parse(p, at: pos), nl < end, sample.time >= last {
+                emit(sample)
+                got += 1
+                last = sample.time
+                pos = nl + 1
+            }
+            input.pos = pos
+            input.lineNumber += got
+            lastTime = last
+            n += got
+            if got == limit { break }
+            // The row at `pos` is not a plain accel row, or the buffer ends in it: decide with
+            // the refill and end-of-file rules.
+            if pos == end {
                 if input.atEOF { break }
                 try input.refill()
                 continue
             }
-            switch fastAccelRow(at: ls) {
+            switch fastAccelRow(at: pos) {
             case .sample(let sample, let nl):
                 emit(sample)
                 n += 1
