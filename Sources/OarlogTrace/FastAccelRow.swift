@@ -112,15 +112,25 @@ enum FastAccelRow {
             m = vi &* 100_000_000 &+ v1
             k = 8
             if n1 == 8 {
+                // More fraction digits, exactly (wrapping; more than 19 significant digits in
+                // all, a lone integer 0 not counted, is refused below).
                 let (n2, v2) = digits8(p, j)
-                guard ni &+ 8 &+ n2 <= 19 else { return nil }
                 m = m &* DecimalParsing.exactIntegerPowerOfTen(n2) &+ v2
                 k &+= n2
                 j &+= n2
+                var digits = (vi == 0 ? 0 : ni) &+ 8 &+ n2
+                if n2 == 8 {
+                    let (n3, v3) = digits8(p, j)
+                    m = m &* DecimalParsing.exactIntegerPowerOfTen(n3) &+ v3
+                    k &+= n3
+                    j &+= n3
+                    digits &+= n3
+                }
+                guard digits <= 19 else { return nil }
             }
         }
         var value: Double
-        if m <= (1 << 53) {                                // k ≤ 15 here
+        if m <= (1 << 53) && k <= 22 {
             value = Double(Int64(bitPattern: m))
             if k > 0 { value /= exactPowerOfTen(k) }
         } else {
