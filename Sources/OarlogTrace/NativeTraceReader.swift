@@ -48,6 +48,23 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
     // MARK: Record by record
 
     public mutating func next() throws -> TraceRecord? {
+        // A plain accel row wholly in the buffer, in order: the common case, kept small. (At the
+        // end of the buffer the parser meets the `\n` sentinel and declines.)
+        let ls = input.pos
+        if let (sample, nl) = FastAccelRow.parse(input.base, at: ls), nl < input.end, sample.time >= lastTime {
+            input.pos = nl &+ 1
+            input.lineNumber &+= 1
+            lastTime = sample.time
+            counts.accelRows &+= 1
+            sawDataRow = true
+            return .accel(sample)
+        }
+        return try nextRecord()
+    }
+
+    /// `next()` for everything else: refills, other row kinds, skips, errors.
+    @inline(never)
+    private mutating func nextRecord() throws -> TraceRecord? {
         while true {
             let ls = input.pos
             if ls == input.end {
