@@ -185,7 +185,7 @@ enum FastAccelRow {
         // carried by the scale (10^-8 or 10^-9, correctly rounded).
         let scale8: UInt64 = 0x3E45_798E_E230_8C3A, scale9: UInt64 = 0x3E11_2E0B_E826_D695
         let scaleBits = scale8 ^ ((scale8 ^ scale9) & (0 &- nine)) | (negative &<< 63)
-        let product = Double(Int64(bitPattern: m)) * unsafeBitCast(scaleBits, to: Double.self)
+        let product = Double(Int64(bitPattern: m)) * Double(bitPattern: scaleBits)
         // |product| ≥ 10^-9 unless m = 0, so never a subnormal Float. Ambiguous when the low 29
         // bits are within 4 of 2^28 (as unsigned: low − (2^28 − 4) ≤ 8).
         guard (DecimalParsing.bits(product) & 0x1FFF_FFFF) &- 0x0FFF_FFFC > 8 else { return generalFloat(p, &i) }

@@ -6,8 +6,9 @@ import Darwin
 #endif
 
 /// Streams the native CSV trace (docs/TRACE_FORMAT.md) from a file, record by record, in
-/// bounded memory: the file is read in 256 KiB chunks into one reused buffer and parsed byte by
-/// byte; numeric rows allocate nothing. What is an error and what is a counted skip is the
+/// bounded memory: the file is read in 256 KiB chunks into one reused buffer and parsed in
+/// place; numeric rows allocate nothing. Plain accelerometer rows take a one-pass fast path
+/// (`FastAccelRow`); every other line, and any accel row it declines, the general path. What is an error and what is a counted skip is the
 /// documented policy (docs/TRACE_FORMAT.md, "Reading policy"); `statistics` counts both kinds of
 /// line as it goes.
 ///

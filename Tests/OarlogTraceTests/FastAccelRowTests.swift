@@ -81,3 +81,63 @@ final class FastAccelRowTests: XCTestCase {
         for row in rows { XCTAssertNil(parse(row), row) }
     }
 }
+
+/// The reader with the fast path, end to end: what `TraceWriter` wrote comes back bit for bit
+/// through `next()` and through `readAccel` batches, with the same statistics, at any chunk size
+/// (rows cut by a refill), with CRLF line ends, a row out of order and a last line without `\n`.
+final class FastReaderRoundTripTests: XCTestCase {
+    func testWrittenTraceReadsBackThroughEveryPath() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("accumulated.csv")
+        var writer = try TraceWriter(path: path, metadata: [(key: "oarlog-trace", value: "1")])
+        var rng = SeededGenerator(seed: 5)
+        var written: [TraceRecord] = []
+        var t = 0.0
+        for k in 0..<20_000 {
+            t += 0.01                       // 17-digit times, as a logger accumulating 0.01 s writes
+            let sample = AccelSample(time: t, x: Float.random(in: -25...25, using: &rng),
+                                     y: Float.random(in: -1...1, using: &rng) * 1e-3, z: Float.random(in: 8...12, using: &rng))
+            written.append(.accel(sample))
+            if k % 97 == 96 {
+                written.append(.fix(GPSFix(time: t, latitude: 51.5 + Double(k) * 1e-7, longitude: -0.22, speed: 4.01)))
+            }
+        }
+        for record in written { try writer.write(record) }
+        try writer.close()
+
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        // One row out of order (skipped as timeWentBackward), and no newline at the end.
+        text = text.replacingOccurrences(of: "\n", with: "\r\n")
+        text += "0.005,accel,1.0,2.0,3.0\r\n"
+        text += "\(t + 0.01),accel,-0.5,0.25,9.75"
+        let variant = dir.file("variant.csv", text)
+        var expected = written
+        expected.append(.accel(AccelSample(time: t + 0.01, x: -0.5, y: 0.25, z: 9.75)))
+
+        for chunk in [64, 100, 4096, NativeTraceReader.defaultChunkBytes] {
+            // Record by record.
+            let (records, stats) = try readNative(variant, chunkBytes: chunk)
+            let data = records.filter { if case .metadata = $0 { return false } else { return true } }
+            XCTAssertEqual(data, expected, "next(), chunk \(chunk)")
+            XCTAssertEqual(stats.accelRows, 20_001)
+            XCTAssertEqual(stats.skipped(.timeWentBackward), 1)
+
+            // Batches, with next() for whatever a batch leaves.
+            var reader = try NativeTraceReader(path: variant, chunkBytes: chunk)
+            var got: [TraceRecord] = []
+            let buffer = UnsafeMutableBufferPointer<AccelSample>.allocate(capacity: 1000)
+            defer { buffer.deallocate() }
+            while true {
+                let n = try reader.readAccel(into: buffer)
+                got += buffer.prefix(n).map { .accel($0) }
+                if n == 0 {
+                    guard let r = try reader.next() else { break }
+                    if case .metadata = r { continue }
+                    got.append(r)
+                }
+            }
+            XCTAssertEqual(got, expected, "readAccel, chunk \(chunk)")
+            XCTAssertEqual(reader.statistics, stats, "statistics, chunk \(chunk)")
+        }
+    }
+}
