@@ -83,21 +83,20 @@ enum DecimalParsing {
         return (n, (pairsHigh &+ pairsLow) >> 32)
     }
 
-    /// Reads the run of ASCII digits at `j` (up to 16; a longer run stops at 16 and the caller
-    /// then finds a digit where it expects a terminator and takes the slow path) into
-    /// `mantissa` (wrapping; the caller rejects more than 19 digits), without a data-dependent
-    /// branch. Loads 16 bytes: the reader's buffer has that padding after its sentinel.
+    /// Reads the run of ASCII digits at `j` into `mantissa` (wrapping; the caller rejects more
+    /// than 19 digits), 8 bytes at a time, and returns how many there were. Each load reads at
+    /// most 8 bytes past a digit, and the run ends at the latest at the `\n` sentinel: the
+    /// reader's buffer has 16 bytes of padding after it.
     @inline(always)
     static func digitRun(_ p: UnsafePointer<UInt8>, _ j: inout Int, _ mantissa: inout UInt64) -> Int {
-        let raw = UnsafeRawPointer(p + j)
-        let (n1, v1) = leadingDigits(UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)))
-        let (n2, v2) = leadingDigits(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
-        let more = n1 == 8
-        let n2used = more ? n2 : 0
-        let m = mantissa &* exactIntegerPowerOfTen(n1) &+ v1
-        mantissa = m &* exactIntegerPowerOfTen(n2used) &+ (more ? v2 : 0)
-        j &+= n1 &+ n2used
-        return n1 &+ n2used
+        var count = 0
+        while true {
+            let (n, v) = leadingDigits(UInt64(littleEndian: UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)))
+            mantissa = mantissa &* exactIntegerPowerOfTen(n) &+ v
+            j &+= n
+            count &+= n
+            if n < 8 { return count }
+        }
     }
 
     @inline(always)
@@ -126,11 +125,14 @@ enum DecimalParsing {
         if negative || first == ASCII.plus { j &+= 1 }
         var mantissa: UInt64 = 0
         var digitCount: Int
-        // Most fields have a one-digit integer part ("0.113", "9.806"): skip the 16-byte scan.
+        // Most fields have a one-digit integer part ("0.113", "9.806"): skip the 8-byte scan. A
+        // lone "0" adds no significant digit (so "0.060000000000000005" has 18 of them).
         let d0 = p[j] &- ASCII.zero
+        var sawDigit = false
         if d0 <= 9 && p[j &+ 1] == ASCII.dot {
             mantissa = UInt64(d0)
-            digitCount = 1
+            digitCount = d0 == 0 ? 0 : 1
+            sawDigit = true
             j &+= 1
         } else {
             digitCount = digitRun(p, &j, &mantissa)
@@ -142,7 +144,7 @@ enum DecimalParsing {
             digitCount &+= fractionDigits
         }
         let terminator = p[j]
-        guard digitCount > 0, digitCount <= 19,
+        guard sawDigit || digitCount > 0, digitCount <= 19,
               terminator == ASCII.comma || terminator == ASCII.newline
                 || (terminator == ASCII.carriageReturn && p[j &+ 1] == ASCII.newline)
         else { return nil }
@@ -150,16 +152,25 @@ enum DecimalParsing {
         return (mantissa, fractionDigits, negative)
     }
 
-    /// Fast path (Clinger): a plain decimal whose digits, read as one integer, are at most 2^53
-    /// and with at most 22 fraction digits is exactly `mantissa / 10^fractionDigits`, both
-    /// operands exact, so one IEEE division rounds correctly. Returns nil (without moving `i`)
-    /// when the field needs the slow path.
+    /// Fast path for a plain decimal of at most 19 digits. Digits that, read as one integer, are
+    /// at most 2^53 with at most 22 fraction digits are exactly `mantissa / 10^fractionDigits`
+    /// with both operands exact, so one IEEE division rounds correctly (Clinger); longer ones
+    /// (17-digit times such as `0.060000000000000005`) take `DecimalWideProduct`. Returns nil
+    /// (without moving `i`) when the field needs the slow path.
     @inline(always)
     static func fastDecimal(_ p: UnsafePointer<UInt8>, _ i: inout Int) -> Double? {
         var j = i
-        guard let d = plainDecimal(p, &j), d.mantissa <= (1 << 53), d.fractionDigits <= 22 else { return nil }
-        var value = Double(d.mantissa)
-        if d.fractionDigits > 0 { value /= exactPowerOfTen(d.fractionDigits) }
+        guard let d = plainDecimal(p, &j) else { return nil }
+        var value: Double
+        if d.mantissa <= (1 << 53) && d.fractionDigits <= 22 {
+            value = Double(d.mantissa)
+            if d.fractionDigits > 0 { value /= exactPowerOfTen(d.fractionDigits) }
+        } else if d.fractionDigits == 0 {
+            value = Double(d.mantissa)          // one correctly rounded conversion
+        } else {
+            guard let v = DecimalWideProduct.double(mantissa: d.mantissa, fractionDigits: d.fractionDigits) else { return nil }
+            value = v
+        }
         i = j
         return d.negative ? -value : value
     }
@@ -214,28 +225,31 @@ enum DecimalParsing {
     /// `mantissa × 10^-k` in Double (both factors within half an ulp, the product rounded once)
     /// is within 2 Double ulps of the decimal's true value. A Float has 29 bits fewer, so unless
     /// the Double's low 29 bits lie within a few units of the pattern `1 0…0` (a Float rounding
-    /// midpoint), the true value and the product round to the same Float. Near a midpoint the
-    /// exact Clinger division decides; if its (correctly rounded) Double is itself a midpoint
-    /// the decimal may be just off it, so `strtof` decides. Subnormal Floats go to `strtof`.
+    /// midpoint), the true value and the product round to the same Float. Near a midpoint, and
+    /// for mantissas over 2^53, `DecimalWideProduct` decides; if it cannot, `strtof` does.
+    /// Subnormal Floats go to `strtof`.
     @inline(always)
     static func scanFloat(_ p: UnsafePointer<UInt8>, _ i: inout Int) -> (value: Float, status: NumberStatus) {
         var j = i
-        if let d = plainDecimal(p, &j), d.mantissa <= (1 << 53), d.fractionDigits <= 22 {
-            let product = Double(d.mantissa) * inversePowerOfTen(d.fractionDigits)
-            let lowBits = Int64(truncatingIfNeeded: bits(product) & 0x1FFF_FFFF) &- 0x1000_0000
-            let magnitudeOK = product >= Double(Float.leastNormalMagnitude) || d.mantissa == 0
-            if magnitudeOK && (lowBits > 4 || lowBits < -4) {
-                let f = Float(product)
-                i = j
-                return f.isFinite ? (d.negative ? -f : f, .number) : (f, .nonFinite)
-            }
-            if magnitudeOK {
-                let exact = Double(d.mantissa) / exactPowerOfTen(d.fractionDigits)
-                if (bits(exact) & 0x1FFF_FFFF) != 0x1000_0000 {
-                    let f = Float(exact)
+        if let d = plainDecimal(p, &j) {
+            if d.mantissa <= (1 << 53) && d.fractionDigits <= 22 {
+                let product = Double(d.mantissa) * inversePowerOfTen(d.fractionDigits)
+                let lowBits = Int64(truncatingIfNeeded: bits(product) & 0x1FFF_FFFF) &- 0x1000_0000
+                let magnitudeOK = product >= Double(Float.leastNormalMagnitude) || d.mantissa == 0
+                if magnitudeOK && (lowBits > 4 || lowBits < -4) {
+                    let f = Float(product)
                     i = j
                     return f.isFinite ? (d.negative ? -f : f, .number) : (f, .nonFinite)
                 }
+            }
+            if d.fractionDigits == 0 {
+                let f = Float(d.mantissa)       // one correctly rounded conversion
+                i = j
+                return f.isFinite ? (d.negative ? -f : f, .number) : (f, .nonFinite)
+            }
+            if let f = DecimalWideProduct.float(mantissa: d.mantissa, fractionDigits: d.fractionDigits) {
+                i = j
+                return (d.negative ? -f : f, .number)
             }
         }
         return slowFloat(p, &i)

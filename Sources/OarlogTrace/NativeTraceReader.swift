@@ -6,8 +6,9 @@ import Darwin
 #endif
 
 /// Streams the native CSV trace (docs/TRACE_FORMAT.md) from a file, record by record, in
-/// bounded memory: the file is read in 256 KiB chunks into one reused buffer and parsed byte by
-/// byte; numeric rows allocate nothing. What is an error and what is a counted skip is the
+/// bounded memory: the file is read in 256 KiB chunks into one reused buffer and parsed in
+/// place; numeric rows allocate nothing. Plain accelerometer rows take a one-pass fast path
+/// (`FastAccelRow`); every other line, and any accel row it declines, the general path. What is an error and what is a counted skip is the
 /// documented policy (docs/TRACE_FORMAT.md, "Reading policy"); `statistics` counts both kinds of
 /// line as it goes.
 ///
@@ -48,6 +49,23 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
     // MARK: Record by record
 
     public mutating func next() throws -> TraceRecord? {
+        // A plain accel row wholly in the buffer, in order: the common case, kept small. (At the
+        // end of the buffer the parser meets the `\n` sentinel and declines.)
+        let ls = input.pos
+        if let (sample, nl) = FastAccelRow.parse(input.base, at: ls), nl < input.end, sample.time >= lastTime {
+            input.pos = nl &+ 1
+            input.lineNumber &+= 1
+            lastTime = sample.time
+            counts.accelRows &+= 1
+            sawDataRow = true
+            return .accel(sample)
+        }
+        return try nextRecord()
+    }
+
+    /// `next()` for everything else: refills, other row kinds, skips, errors.
+    @inline(never)
+    private mutating func nextRecord() throws -> TraceRecord? {
         while true {
             let ls = input.pos
             if ls == input.end {
@@ -109,13 +127,33 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
             if n > 0 { sawDataRow = true }
         }
         loop: while n < maxCount {
-            let ls = input.pos
-            if ls == input.end {
+            // Whole rows already in the buffer, with the cursor, the line count and the last
+            // time in locals (stores to the caller's buffer cannot alias them).
+            let p = input.base
+            let end = input.end
+            var pos = input.pos
+            var last = lastTime
+            var got = 0
+            let limit = maxCount - n
+            while got < limit, let (sample, nl) = FastAccelRow.parse(p, at: pos), nl < end, sample.time >= last {
+                emit(sample)
+                got += 1
+                last = sample.time
+                pos = nl + 1
+            }
+            input.pos = pos
+            input.lineNumber += got
+            lastTime = last
+            n += got
+            if got == limit { break }
+            // The row at `pos` is not a plain accel row, or the buffer ends in it: decide with
+            // the refill and end-of-file rules.
+            if pos == end {
                 if input.atEOF { break }
                 try input.refill()
                 continue
             }
-            switch fastAccelRow(at: ls) {
+            switch fastAccelRow(at: pos) {
             case .sample(let sample, let nl):
                 emit(sample)
                 n += 1
@@ -146,26 +184,10 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
     /// `t,accel,ax,ay,az` with finite values and `t` not before the last row.
     @inline(__always)
     private func fastAccelRow(at ls: Int) -> FastAccel {
-        let p = input.base
-        var i = ls
-        guard let t = DecimalParsing.fastDecimal(p, &i) else { return .other }
-        // ",accel," as the low 7 bytes of one little-endian load (the buffer is padded).
-        let word = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
-        guard word & 0x00FF_FFFF_FFFF_FFFF == 0x002C_6C65_6363_612C else { return .other }
-        i &+= 7
-        let (x, sx) = DecimalParsing.scanFloat(p, &i)
-        guard sx == .number, p[i] == ASCII.comma else { return .other }
-        i &+= 1
-        let (y, sy) = DecimalParsing.scanFloat(p, &i)
-        guard sy == .number, p[i] == ASCII.comma else { return .other }
-        i &+= 1
-        let (z, sz) = DecimalParsing.scanFloat(p, &i)
-        guard sz == .number else { return .other }
-        if p[i] == ASCII.carriageReturn { i &+= 1 }
-        guard p[i] == ASCII.newline else { return .other }
-        if i == input.end && !input.atEOF { return .needMore }
-        guard t >= lastTime else { return .other }
-        return .sample(AccelSample(time: t, x: x, y: y, z: z), i)
+        guard let (sample, nl) = FastAccelRow.parse(input.base, at: ls) else { return .other }
+        if nl == input.end && !input.atEOF { return .needMore }
+        guard sample.time >= lastTime else { return .other }
+        return .sample(sample, nl)
     }
 
     // MARK: General path
