@@ -9,7 +9,13 @@ public enum SummaryTable {
         let device = facts.referenceStrokes > 0
         func add(_ label: String, _ ours: String, _ theirs: String? = nil) { rows.append((label, ours, theirs)) }
 
-        add("Start (UTC)", facts.metadata("start_utc") ?? RowingFormat.noData)
+        if let utc = facts.metadata("start_utc") {
+            add("Start (UTC)", utc)
+        } else if let local = facts.metadata("start_local") {
+            add("Start (local)", local)  // the device recorded no time zone
+        } else {
+            add("Start (UTC)", RowingFormat.noData)
+        }
         add("Elapsed", RowingFormat.duration(summary.elapsed),
             device ? RowingFormat.duration(facts.deviceFigure("device_elapsed_s") ?? facts.lastReference?.time) : nil)
         add("Distance", RowingFormat.distance(summary.distance),
