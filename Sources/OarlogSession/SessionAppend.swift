@@ -5,6 +5,18 @@ import Musl
 #endif
 import OarlogCore
 
+/// Why notes could not be added.
+public enum SessionAppendError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file has no index and summary (cut short): it must be recovered first.
+    case notClosed(path: String)
+    public var description: String {
+        switch self {
+        case .notClosed(let path):
+            return "\(path) was not closed normally (no index or summary): recover it first with `oarlog recover \(path) --in-place`"
+        }
+    }
+}
+
 /// Adds notes to a session after it was closed (`oarlog note SESSION "text" --at 12:30`).
 ///
 /// A closed file ends with index, summary, footer and magic. Appending cuts that tail off at the
@@ -23,12 +35,10 @@ public enum SessionAppend {
     /// Appends `notes` to the closed session at `path`; returns the new summary.
     @discardableResult
     public static func append(notes: [Note], to path: String, sync: Bool = true) throws -> RecordedSummary {
-        guard !notes.isEmpty else { throw SessionError.notFound(reference: path, detail: "no notes to add") }
+        guard !notes.isEmpty else { return try SessionReader(path: path).summary ?? RecordedSummary(statistics: .init(), analysis: nil) }
         let reader = try SessionReader(path: path)
         guard reader.isComplete, var summary = reader.summary else {
-            throw SessionError.damaged(path: path, offset: reader.fileSize,
-                                       detail: "the session was not closed normally (no index or summary), so nothing can be appended "
-                                           + "until it is recovered (`oarlog recover \(path) --in-place`)")
+            throw SessionAppendError.notClosed(path: path)
         }
         let scanner = FrameScanner(file: reader.file)
         let (stride, entries) = try readIndex(scanner, reader: reader)

@@ -36,7 +36,7 @@ struct Delete: ParsableCommand {
             // A damaged session may still be deleted; anything else is refused.
             switch error {
             case .damaged, .unsupportedVersion: break
-            default: throw ValidationError("not deleting \(path): \(error)")
+            default: throw CommandFailure("not deleting \(path): \(error)")
             }
         }
         if !yes && isatty(STDIN_FILENO) == 1 {
@@ -47,7 +47,7 @@ struct Delete: ParsableCommand {
             }
         }
         if unlink(path) != 0 {
-            throw ValidationError("deleting \(path) failed: \(String(cString: strerror(errno)))")
+            throw CommandFailure("deleting \(path) failed: \(String(cString: strerror(errno)))")
         }
         StandardStreams.write("deleted \(path) (\(description))\n")
     }

@@ -46,7 +46,7 @@ struct NoteCommand: ParsableCommand {
         do {
             try SessionAppend.append(notes: [Note(time: time, text: text)], to: reader.path)
         } catch {
-            throw ValidationError("\(error)")
+            throw CommandFailure("\(error)")
         }
         StandardStreams.write("added a note at \(RowingFormat.duration(time)) to \(SessionSupport.id(of: reader.path)): \(text)\n")
     }

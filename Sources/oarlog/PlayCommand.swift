@@ -56,9 +56,10 @@ struct Play: ParsableCommand {
         let display = LiveDisplay(inPlace: terminal, lineInterval: 10, totalDuration: end) { StandardStreams.write($0) }
         var pipeline = Pipeline(analyzer: RowingAnalyzer(configuration: try options.analyzerConfiguration()),
                                 sinks: [facts, display], pacing: .clock(speed: speed))
-        var source = try reader.recordsInTimeOrder(from: start, onDamage: .skipDamagedChunks)
+        var source = Prepended([.metadata(key: "start_utc", value: SessionSupport.isoText(reader.metadata.startUTC))],
+                               try reader.recordsInTimeOrder(from: start, onDamage: .skipDamagedChunks))
         let summary = try pipeline.run(&source, shouldStop: { SignalFlag.interrupted })
-        let damage = source.records.entries.damage
+        let damage = source.rest.records.entries.damage
         if !damage.isEmpty {
             StandardStreams.error("note: skipped \(damage.count) damaged place(s) in \(reader.path) (`oarlog recover` can fix it)\n")
         }

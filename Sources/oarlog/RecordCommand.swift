@@ -190,11 +190,11 @@ struct Record: ParsableCommand {
         }
         let answered = sensors.devices.filter { !$0.contains("absent") }
         if answered.isEmpty {
-            throw ValidationError("no sensor answered: " + problems.joined(separator: "; ")
+            throw CommandFailure("no sensor answered: " + problems.joined(separator: "; ")
                 + ". Check them with `oarlog devices`, `oarlog accel` and `oarlog gps`.")
         }
         if auto && !answered.contains(where: { $0.hasPrefix("accelerometer:") }) {
-            throw ValidationError("--auto needs the accelerometer to see rowing begin: " + problems.joined(separator: "; "))
+            throw CommandFailure("--auto needs the accelerometer to see rowing begin: " + problems.joined(separator: "; "))
         }
         return sensors
     }
@@ -236,7 +236,7 @@ struct Record: ParsableCommand {
         do {
             writer = try SessionWriter.create(metadata: metadata, options: SessionWriter.Options(durability: .syncEveryChunk))
         } catch {
-            throw ValidationError("cannot record: \(error)")
+            throw CommandFailure("cannot record: \(error)")
         }
         StandardStreams.error("recording to \(writer.path)\n")
         let terminal = StandardStreams.stdoutIsTerminal

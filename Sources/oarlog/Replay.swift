@@ -109,7 +109,7 @@ extension Replay {
         do {
             return try SessionWriter.create(metadata: metadata, options: SessionWriter.Options(durability: .syncAtClose))
         } catch {
-            throw ValidationError("--save: \(error)")
+            throw CommandFailure("--save: \(error)")
         }
     }
 }

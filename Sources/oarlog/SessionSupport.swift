@@ -16,7 +16,7 @@ enum SessionSupport {
         do {
             return try SessionDirectory.default.resolve(reference)
         } catch {
-            throw ValidationError("\(error)")
+            throw CommandFailure("\(error)")
         }
     }
 
@@ -26,7 +26,7 @@ enum SessionSupport {
         do {
             return try SessionReader(path: path)
         } catch {
-            throw ValidationError("\(error)")
+            throw CommandFailure("\(error)")
         }
     }
 
@@ -142,4 +142,11 @@ extension SessionSupport {
         guard let path = try? SessionDirectory.default.resolve(argument) else { return nil }
         return try? SessionReader(path: path)
     }
+}
+
+/// A command that could not do its work (no such session, a damaged file, a missing sensor):
+/// printed as "Error: …" with exit status 1, without the usage text a mistyped option gets.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

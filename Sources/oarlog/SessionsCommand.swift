@@ -29,7 +29,7 @@ struct Sessions: ParsableCommand {
             return
         }
         let listings: [SessionListing]
-        do { listings = try dir.list() } catch { throw ValidationError("\(error)") }
+        do { listings = try dir.list() } catch { throw CommandFailure("\(error)") }
         if json {
             StandardStreams.write(Self.json(listings) + "\n")
             return

@@ -113,7 +113,7 @@ final class SessionAppendTests: XCTestCase {
         }
         let size = try SessionReader(path: path).fileSize
         XCTAssertThrowsError(try SessionAppend.append(notes: [Note(time: 1, text: "x")], to: path, sync: false)) { error in
-            XCTAssertTrue("\(error)".contains("not closed normally"), "\(error)")
+            XCTAssertEqual(error as? SessionAppendError, .notClosed(path: path))
         }
         XCTAssertEqual(try SessionReader(path: path).fileSize, size)
     }
