@@ -169,19 +169,31 @@ public final class AutoSessionController<Source: RecordSource> {
 
     /// Runs every outing through a pipeline until the stream ends: `makePipeline` builds the
     /// pipeline (sinks: a `SessionWriter`, a display…) for each outing, `finished` gets its
-    /// summary. The live recorder and the tests use this same loop.
-    public func run(makePipeline: (AutoOuting) throws -> Pipeline,
+    /// summary; `leadingRecords` are put before each outing's records (e.g. its `start_utc`).
+    /// The live recorder and the tests use this same loop.
+    public func run(leadingRecords: (AutoOuting) -> [TraceRecord] = { _ in [] },
+                    makePipeline: (AutoOuting) throws -> Pipeline,
                     finished: (AutoOuting, SessionSummary, inout Pipeline) throws -> Void,
                     shouldStop: @escaping () -> Bool = { false }) throws {
         while let outing = try nextOuting(shouldStop: shouldStop) {
             var pipeline = try makePipeline(outing)
-            var records = self.records()
+            var records = Leading(first: leadingRecords(outing), rest: self.records())
             let summary = try pipeline.run(&records, shouldStop: shouldStop)
             current = nil
             leadIn = []
             leadInPosition = 0
             try finished(outing, summary, &pipeline)
         }
+    }
+}
+
+/// A few records, then the rest.
+struct Leading<Rest: RecordSource>: RecordSource {
+    var first: [TraceRecord]
+    var rest: Rest
+    mutating func next() throws -> TraceRecord? {
+        if !first.isEmpty { return first.removeFirst() }
+        return try rest.next()
     }
 }
 

@@ -125,7 +125,7 @@ struct Record: ParsableCommand {
                 StandardStreams.error("stopped before Go: nothing recorded\n")
                 return
             }
-            var source = FromSessionStart(base: live)
+            var source = Prepended([Self.startRecord(clock.utc(of: 0))], FromSessionStart(base: live))
             try recordOne(&source, metadata: metadata(clock: clock, start: 0, sensors: sensors), outing: nil)
         }
     }
@@ -199,6 +199,11 @@ struct Record: ParsableCommand {
         return sensors
     }
 
+    /// The session's start as a trace metadata record (recorded, and shown in the summary).
+    static func startRecord(_ utc: Double) -> TraceRecord {
+        .metadata(key: "start_utc", value: SessionSupport.isoText(utc))
+    }
+
     func metadata(clock: SessionClock, start: Seconds, sensors: Sensors) -> SessionMetadata {
         var settings = SessionSupport.settings(analysis)
         if auto { settings += [.init("auto_idle_s", "\(idle)"), .init("auto_start_strokes", "\(startStrokes)")] }
@@ -268,7 +273,7 @@ struct Record: ParsableCommand {
         StandardStreams.error("waiting for rowing (\(startStrokes) strokes within 20 s)…\n")
         var facts: SessionFacts?
         var writer: SessionWriter?
-        try controller.run(makePipeline: { outing in
+        try controller.run(leadingRecords: { [Self.startRecord(clock.utc(of: $0.start))] }, makePipeline: { outing in
             StandardStreams.error("outing \(outing.number): rowing began at \(SessionSupport.dateText(clock.utc(of: outing.firstStroke))) UTC\n")
             let pipeline = try makePipeline(metadata: metadata(clock: clock, start: outing.start, sensors: sensors))
             writer = pipeline.sinks.compactMap { $0 as? SessionWriter }.first

@@ -61,9 +61,16 @@ struct Sessions: ParsableCommand {
         let a = l.summary?.analysis
         let duration = a?.elapsed ?? l.summary?.statistics.duration
         let title = (m.title.isEmpty ? "untitled" : m.title) + (l.isComplete ? "" : " (not closed)")
+        let strokes = a.flatMap { a in strokesKnown(l) ? String(a.strokes) : nil } ?? RowingFormat.noData
         return [SessionSupport.dateText(m.startUTC), title, RowingFormat.duration(duration), RowingFormat.distance(a?.distance),
-                a.map { String($0.strokes) } ?? RowingFormat.noData, RowingFormat.decimal(a?.averageStrokeRate),
+                strokes, RowingFormat.decimal(a?.averageStrokeRate),
                 RowingFormat.split(a?.averageSplit), l.id]
+    }
+
+    /// Strokes are "no data" when the session had neither an accelerometer nor a device's strokes.
+    static func strokesKnown(_ l: SessionListing) -> Bool {
+        guard let s = l.summary else { return false }
+        return s.statistics.accelerometerSamples > 0 || s.statistics.referenceStrokes > 0 || (s.analysis?.strokes ?? 0) > 0
     }
 
     static func json(_ listings: [SessionListing]) -> String {
@@ -78,7 +85,7 @@ struct Sessions: ParsableCommand {
             w.field("start_utc", l.metadata.map { SessionSupport.isoText($0.startUTC) })
             w.field("elapsed_s", a?.elapsed ?? l.summary?.statistics.duration, places: 3)
             w.field("distance_m", a?.distance, places: 2)
-            w.field("strokes", a?.strokes)
+            w.field("strokes", strokesKnown(l) ? a?.strokes : nil)
             w.field("avg_stroke_rate_spm", a?.averageStrokeRate, places: 2)
             w.field("avg_split_s_per_500m", a?.averageSplit, places: 2)
             w.field("closed", l.isComplete)
