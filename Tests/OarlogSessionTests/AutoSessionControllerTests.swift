@@ -68,6 +68,9 @@ final class AutoSessionControllerTests: XCTestCase {
             let trueCatches = truth.filter { $0 >= from && $0 < to }
             let referenceCatches = reference.map(\.stroke.catchTime).filter { $0 >= from - 1 && $0 < to + 5 }
             let catches = o.strokes.map { $0.stroke.catchTime + o.outing.start }
+            print("auto outing \(k + 1): start \(o.outing.start) s, \(catches.count) strokes (truth \(trueCatches.count), "
+                  + "recorded throughout \(referenceCatches.count)), first catch \(catches.first ?? .nan) s "
+                  + "(truth \(trueCatches.first ?? .nan), throughout \(referenceCatches.first ?? .nan))")
             // Within 2 strokes of the truth, within 1 of recording throughout.
             XCTAssertEqual(Double(catches.count), Double(trueCatches.count), accuracy: 2, "outing \(k + 1)")
             XCTAssertEqual(Double(catches.count), Double(referenceCatches.count), accuracy: 1, "outing \(k + 1)")
