@@ -1,6 +1,7 @@
 import OarlogCore
 import OarlogDSP
 import OarlogPipeline
+import OarlogFences
 
 /// Records a session to a `.oarlog` file as the pipeline runs: a `PipelineSink` that wants every
 /// raw record. Records are gathered into a chunk that is closed — written with one write(2) and,
@@ -104,7 +105,8 @@ public final class SessionWriter: PipelineSink {
         switch event {
         case .record(let record): try append(record)
         case .analysis(.stroke(let metrics)): try append(metrics)
-        default: break  // live figures are recomputed from the records; later kinds map to `append(_: SessionEvent)`
+        case .fence(let fenceEvent): try append(SessionEvent(fenceEvent))
+        case .analysis(.live): break  // live figures are recomputed from the records
         }
     }
 

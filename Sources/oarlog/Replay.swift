@@ -4,6 +4,7 @@ import OarlogDSP
 import OarlogFences
 import OarlogPipeline
 import OarlogReport
+import OarlogSession
 import OarlogTrace
 
 /// `oarlog replay TRACE`: runs a recorded trace through the pipeline and prints a summary.
@@ -16,6 +17,7 @@ struct Replay: ParsableCommand {
               oarlog replay trace.csv --strokes          one row per stroke
               oarlog replay trace.csv --json --strokes   machine-readable, with the stroke list
               oarlog replay trace.csv --realtime         paced by the trace clock (or --speed 10)
+              oarlog replay trace.csv --save --title "Head race"   keep it as a session (see `oarlog sessions`)
             """
     )
 
@@ -40,10 +42,17 @@ struct Replay: ParsableCommand {
     @Option(help: "GeoJSON fences or a course (docs/FENCES.md): show enter/exit/dwell and gate crossings as they happen.")
     var fences: String?
 
+    @Flag(help: "Also keep the replay as a session in the data directory (see `oarlog sessions`).")
+    var save = false
+
+    @Option(help: "The saved session's title (default: the trace's file name).")
+    var title: String?
+
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
 
     func validate() throws {
+        if title != nil && !save { throw ValidationError("--title names a saved session: add --save") }
         if let speed, !(speed > 0 && speed.isFinite) {
             throw ValidationError("--speed must be a positive number, e.g. --speed 10")
         }
@@ -51,9 +60,15 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         SignalFlag.install()
-        var source = try openTrace(trace, format: format)
+        let traceSource = try openTrace(trace, format: format)
+        var source = try TraceLookAhead(traceSource)
         let facts = SessionFacts()
         var sinks: [any PipelineSink] = [facts]
+        var writer: SessionWriter?
+        if save {
+            writer = try saveWriter(startUTC: source.startUTC)
+            sinks.append(writer!)
+        }
         if json {
             sinks.append(JSONReportSink(source: trace, includeStrokes: strokes, facts: facts) { StandardStreams.write($0) })
         } else if strokes {
@@ -71,9 +86,30 @@ struct Replay: ParsableCommand {
             if strokes { StandardStreams.write("\n") }
             StandardStreams.write(SummaryTable.render(title: "Oarlog replay — \(trace)", summary: summary, facts: facts))
         }
-        reportSkips(of: source, path: trace)
+        reportSkips(of: source.rest, path: trace)
+        if let writer {
+            StandardStreams.error("saved as session \(SessionSupport.id(of: writer.path)) (\(writer.path))\n")
+        }
         if let statistics = pipeline.fences?.statistics, statistics.rejectedCrossings > 0 {
             StandardStreams.error("note: \(statistics.rejectedCrossings) gate crossings rejected (implausible gap or jump between fixes)\n")
+        }
+    }
+}
+
+extension Replay {
+    /// A session writer for `--save`: titled, placed in UTC, with the analysis settings recorded.
+    func saveWriter(startUTC: Double?) throws -> SessionWriter {
+        let name = trace.split(separator: "/").last.map(String.init) ?? trace
+        var settings = SessionSupport.settings(analysis)
+        settings.append(.init("replayed_from", trace))
+        let metadata = SessionMetadata(
+            title: title ?? name, startUTC: startUTC ?? TraceLookAhead.modificationTime(trace) ?? 0,
+            devices: ["replay of \(trace)" + (format.map { " (\($0.rawValue))" } ?? "")],
+            softwareVersion: SessionSupport.softwareVersion, settings: settings)
+        do {
+            return try SessionWriter.create(metadata: metadata, options: SessionWriter.Options(durability: .syncAtClose))
+        } catch {
+            throw CommandFailure("--save: \(error)")
         }
     }
 }

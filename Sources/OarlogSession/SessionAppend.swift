@@ -1,0 +1,168 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import OarlogCore
+
+/// Why notes could not be added.
+public enum SessionAppendError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file has no index and summary (cut short): it must be recovered first.
+    case notClosed(path: String)
+    public var description: String {
+        switch self {
+        case .notClosed(let path):
+            return "\(path) was not closed normally (no index or summary): recover it first with `oarlog recover \(path) --in-place`"
+        }
+    }
+}
+
+/// Adds notes to a session after it was closed (`oarlog note SESSION "text" --at 12:30`).
+///
+/// A closed file ends with index, summary, footer and magic. Appending cuts that tail off at the
+/// end of the data, writes one new chunk holding the notes, then a fresh index (the same entries:
+/// the note chunk is not indexed, so seeking stays ordered by time), a summary with the note
+/// counted and the analyzer's totals kept, a footer and the magic — all in one write, then fsync.
+///
+/// Crash safety: the original chunks are never rewritten. A cut during the append leaves either
+/// the old file, or the original chunks (plus perhaps the note chunk) without a tail — a file
+/// that readers scan linearly and `oarlog recover` restores (keeping the summary frame if it
+/// reached the disk). A failed write puts the old tail back.
+///
+/// A note lands after the session's last chunk, so readers meet it out of time order; replay
+/// through `SessionReader.recordsInTimeOrder(from:)`, which places every note at its time.
+public enum SessionAppend {
+    /// Appends `notes` to the closed session at `path`; returns the new summary.
+    @discardableResult
+    public static func append(notes: [Note], to path: String, sync: Bool = true) throws -> RecordedSummary {
+        guard !notes.isEmpty else { return try SessionReader(path: path).summary ?? RecordedSummary(statistics: .init(), analysis: nil) }
+        let reader = try SessionReader(path: path)
+        guard reader.isComplete, var summary = reader.summary else {
+            throw SessionAppendError.notClosed(path: path)
+        }
+        let scanner = FrameScanner(file: reader.file)
+        let (stride, entries) = try readIndex(scanner, reader: reader)
+        let sequence = try nextSequence(scanner, reader: reader, from: entries.last?.offset ?? reader.dataStart)
+
+        // The note chunk.
+        let ordered = notes.sorted { $0.time < $1.time }
+        var chunk = FrameBuilder(capacity: 256)
+        chunk.begin(.chunk)
+        chunk.w.u32(sequence)
+        chunk.w.f64(ordered.first!.time)
+        chunk.w.f64(ordered.last!.time)
+        chunk.w.u32(UInt32(ordered.count))
+        chunk.w.u32(0)
+        var payload = ByteWriter(capacity: 128)
+        for note in ordered {
+            payload.removeAll()
+            payload.f64(note.time)
+            payload.string(note.text)
+            chunk.w.u8(RecordKind.note.rawValue)
+            chunk.w.varint(UInt64(payload.count))
+            chunk.w.raw(payload)
+        }
+        chunk.end()
+
+        var added = SessionStatistics()
+        added.chunks = 1
+        added.notes = ordered.count
+        for note in ordered { added.see(note.time) }
+        summary.statistics.add(added)
+
+        // The new tail after the chunk.
+        let dataEnd = reader.dataEnd
+        let newDataEnd = dataEnd + chunk.w.count
+        var bytes = ByteWriter(capacity: chunk.w.count + 64 << 10)
+        bytes.raw(chunk.w)
+        var f = FrameBuilder(capacity: 1024)
+        let indexOffset = newDataEnd
+        f.begin(.index)
+        f.w.u32(UInt32(stride))
+        f.w.varint(UInt64(entries.count))
+        for e in entries {
+            f.w.u64(UInt64(e.offset))
+            f.w.u32(e.sequence)
+            f.w.f64(e.firstTime)
+            f.w.f64(e.lastTime)
+        }
+        f.end()
+        bytes.raw(f.w)
+        let summaryOffset = dataEnd + bytes.count
+        f.begin(.summary)
+        summary.encode(into: &f.w)
+        f.end()
+        bytes.raw(f.w)
+        f.begin(.footer)
+        Footer(indexOffset: UInt64(indexOffset), summaryOffset: UInt64(summaryOffset), dataEnd: UInt64(newDataEnd)).encode(into: &f.w)
+        f.end()
+        bytes.raw(f.w)
+        bytes.raw(SessionFormat.magic)
+
+        let oldTail = try reader.file.bytes(at: dataEnd, count: reader.fileSize - dataEnd)
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        if fd < 0 { throw SessionError.io(path: path, operation: "opening for a note", errno: errno, detail: "") }
+        defer { _ = close(fd) }
+        func fail(_ operation: String, _ code: Int32) -> SessionError {
+            // Put the old tail back so the file stays a closed session.
+            _ = ftruncate(fd, off_t(dataEnd))
+            _ = oldTail.withUnsafeBytes { writeAll(fd, $0, at: dataEnd) }
+            _ = fsync(fd)
+            return SessionError.io(path: path, operation: operation, errno: code, detail: "the session is unchanged")
+        }
+        if ftruncate(fd, off_t(dataEnd)) != 0 {
+            throw SessionError.io(path: path, operation: "cutting the index off", errno: errno, detail: "the session is unchanged")
+        }
+        if let code = bytes.bytes.withUnsafeBytes({ writeAll(fd, $0, at: dataEnd) }) { throw fail("appending a note to", code) }
+        if sync && fsync(fd) != 0 { throw fail("syncing", errno) }
+        return summary
+    }
+
+    /// Writes all of `buffer` at `offset`; the errno on failure.
+    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, at offset: Int) -> Int32? {
+        var done = 0
+        while done < buffer.count {
+            let n = pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            done += n
+        }
+        return nil
+    }
+
+    /// The index's stride and entries, from the footer.
+    private static func readIndex(_ scanner: FrameScanner, reader: SessionReader) throws -> (Int, [ChunkIndexEntry]) {
+        let footerOffset = reader.fileSize - SessionFormat.tailSize
+        guard case .frame(let kind, let payload, _) = try scanner.frame(at: footerOffset), kind == FrameKind.footer.rawValue else {
+            throw SessionError.damaged(path: reader.path, offset: footerOffset, detail: "the footer changed while it was read")
+        }
+        var r = ByteReader(payload)
+        let footer = try Footer.decode(&r)
+        guard case .frame(let ik, let ip, _) = try scanner.frame(at: Int(footer.indexOffset)), ik == FrameKind.index.rawValue else {
+            throw SessionError.damaged(path: reader.path, offset: Int(footer.indexOffset), detail: "the index cannot be read")
+        }
+        var ir = ByteReader(ip)
+        return try SparseChunkIndex.decode(&ir)
+    }
+
+    /// One more than the highest chunk sequence number (the index is sparse: the chunks after
+    /// its last entry are read).
+    private static func nextSequence(_ scanner: FrameScanner, reader: SessionReader, from start: Int) throws -> UInt32 {
+        var offset = start
+        var next: UInt32 = 0
+        while offset < reader.dataEnd {
+            guard case .frame(let kind, let payload, let after) = try scanner.frame(at: offset) else {
+                throw SessionError.damaged(path: reader.path, offset: offset, detail: "a chunk cannot be read")
+            }
+            if kind == FrameKind.chunk.rawValue {
+                var r = ByteReader(payload)
+                let header = try ChunkHeader.decode(&r)
+                next = max(next, header.sequence &+ 1)
+            }
+            offset = after
+        }
+        return next
+    }
+}

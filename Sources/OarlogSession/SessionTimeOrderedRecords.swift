@@ -1,0 +1,62 @@
+import OarlogCore
+
+extension SessionReader {
+    /// Every note in the session, in time order (notes typed live and notes added afterwards
+    /// with `SessionAppend`). Only note records are decoded.
+    public func notes(onDamage: DamagePolicy = .throwError) throws -> [Note] {
+        var out: [Note] = []
+        var it = entries(onDamage: onDamage)
+        try it.forEachChunkRecord { kind, r in
+            if kind == RecordKind.note.rawValue { out.append(Note(time: try r.f64(), text: try r.string())) }
+        }
+        return stableSortedByTime(out)
+    }
+
+    /// The raw records for a replay, with every note placed at its time (a note added after the
+    /// fact sits at the end of the file). From `time` on, if given.
+    public func recordsInTimeOrder(from time: Seconds? = nil, onDamage: DamagePolicy = .throwError) throws -> NotesInTimeOrder {
+        var notes = try self.notes(onDamage: onDamage)
+        if let time { notes.removeAll { !($0.time >= time) } }
+        return NotesInTimeOrder(records: records(from: time, onDamage: onDamage), notes: notes)
+    }
+}
+
+/// Sorts by time, keeping the order of equal times.
+func stableSortedByTime(_ notes: [Note]) -> [Note] {
+    notes.enumerated().sorted { a, b in
+        a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+    }.map(\.element)
+}
+
+/// A record source that takes the notes out of `records` and puts each one back just before the
+/// first record that is later than it. Everything else passes in its recorded order.
+public struct NotesInTimeOrder: RecordSource {
+    public private(set) var records: SessionRecordSource
+    private let notes: [Note]
+    private var nextNote = 0
+    private var held: TraceRecord?
+
+    init(records: SessionRecordSource, notes: [Note]) {
+        self.records = records
+        self.notes = notes
+    }
+
+    public mutating func next() throws -> TraceRecord? {
+        if held == nil {
+            while let r = try records.next() {
+                if case .note = r { continue }
+                held = r
+                break
+            }
+        }
+        if nextNote < notes.count {
+            let note = notes[nextNote]
+            if held == nil || (held?.time.map { note.time < $0 } ?? false) {
+                nextNote += 1
+                return .note(note)
+            }
+        }
+        defer { held = nil }
+        return held
+    }
+}

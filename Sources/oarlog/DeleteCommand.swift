@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import OarlogReport
+import OarlogSession
+
+/// `oarlog delete SESSION`: removes a session file (only a session file).
+struct Delete: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete a recorded session.",
+        discussion: """
+            Asks first when run on a terminal (unless --yes). Refuses a file that is not an Oarlog
+            session, so a mistyped path cannot remove a trace or anything else.
+            Examples:
+              oarlog delete last
+              oarlog delete 2026-05-02T07-00-00Z_morning-outing --yes
+            """
+    )
+
+    @Argument(help: "The session: a path, an id (or the start of one) in the data directory, or `last`.")
+    var session: String
+
+    @Flag(name: .shortAndLong, help: "Do not ask.")
+    var yes = false
+
+    func run() throws {
+        let path = try SessionSupport.resolve(session)
+        var description = SessionSupport.id(of: path)
+        do {
+            let reader = try SessionReader(path: path)
+            let title = reader.metadata.title
+            description = "\(title.isEmpty ? "untitled" : title), \(SessionSupport.dateText(reader.metadata.startUTC)) UTC"
+        } catch let error as SessionError {
+            // A damaged session may still be deleted; anything else is refused.
+            switch error {
+            case .damaged, .unsupportedVersion: break
+            default: throw CommandFailure("not deleting \(path): \(error)")
+            }
+        }
+        if !yes && isatty(STDIN_FILENO) == 1 {
+            StandardStreams.error("delete \(path) (\(description))? [y/N] ")
+            guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
+                StandardStreams.error("not deleted\n")
+                throw ExitCode(1)
+            }
+        }
+        if unlink(path) != 0 {
+            throw CommandFailure("deleting \(path) failed: \(String(cString: strerror(errno)))")
+        }
+        StandardStreams.write("deleted \(path) (\(description))\n")
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import OarlogCore
+import OarlogReport
+import OarlogSession
+
+/// `oarlog note SESSION "text" [--at 12:30]`: a note added after the fact.
+struct NoteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "note",
+        abstract: "Add a note to a recorded session, at a time of the session.",
+        discussion: """
+            The note is appended to the closed session file (its records are not rewritten) and shows in
+            `show`, `play` and the exports like a note typed during the outing. Without --at it goes at
+            the end of the session. A session that was not closed must be recovered first
+            (`oarlog recover SESSION --in-place`).
+            Examples:
+              oarlog note last "bow side rushing the slide"
+              oarlog note last "new rigging" --at 0
+              oarlog note 2026-05-02T07 "seat 3 cramp" --at 12:30
+            """
+    )
+
+    @Argument(help: "The session: a path, an id (or the start of one) in the data directory, or `last`.")
+    var session: String
+
+    @Argument(help: "The note.")
+    var text: String
+
+    @Option(help: "Session time of the note: 12:30 (m:ss), 1:02:30 (h:mm:ss) or seconds (default: the end).")
+    var at: String?
+
+    func validate() throws {
+        if let at, SessionSupport.parseTime(at) == nil {
+            throw ValidationError("--at '\(at)': expected m:ss (12:30), h:mm:ss (1:02:30) or seconds (750)")
+        }
+        if text.isEmpty { throw ValidationError("the note is empty") }
+    }
+
+    func run() throws {
+        let reader = try SessionSupport.open(session)
+        let end = reader.summary?.statistics.lastTime ?? 0
+        let time = at.flatMap(SessionSupport.parseTime) ?? end
+        if time > end + 1 {
+            StandardStreams.error("note: \(RowingFormat.duration(time)) is after the end of the session (\(RowingFormat.duration(end)))\n")
+        }
+        do {
+            try SessionAppend.append(notes: [Note(time: time, text: text)], to: reader.path)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        StandardStreams.write("added a note at \(RowingFormat.duration(time)) to \(SessionSupport.id(of: reader.path)): \(text)\n")
+    }
+}

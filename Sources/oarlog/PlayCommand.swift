@@ -1,0 +1,71 @@
+import ArgumentParser
+import OarlogCore
+import OarlogDSP
+import OarlogPipeline
+import OarlogReport
+import OarlogSession
+
+/// `oarlog play SESSION [--speed 4] [--from 12:30]`: the coxswain's live display from a file.
+struct Play: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play a recorded session back on the live display, as it was in the boat (or faster).",
+        discussion: """
+            The display is the one `oarlog record` shows — rate, split, strokes, elapsed, distance,
+            distance per stroke — plus the time remaining, paced by the recorded clock (--speed 4 runs
+            four times as fast). --from starts anywhere, found through the file's index; the figures
+            (strokes, distance, elapsed) then count from there. Ctrl-C stops and prints the summary.
+            Examples:
+              oarlog play last
+              oarlog play last --speed 10 --from 12:30
+            """
+    )
+
+    @Argument(help: "The session: a path, an id (or the start of one) in the data directory, or `last`.")
+    var session: String
+
+    @Option(help: "Playback speed: session seconds per second (1 = as recorded).")
+    var speed: Double = 1
+
+    @Option(help: "Start at this session time: 12:30 (m:ss), 1:02:30 (h:mm:ss) or seconds.")
+    var from: String?
+
+    func validate() throws {
+        if !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a positive number, e.g. --speed 4") }
+        if let from, SessionSupport.parseTime(from) == nil {
+            throw ValidationError("--from '\(from)': expected m:ss (12:30), h:mm:ss (1:02:30) or seconds (750)")
+        }
+    }
+
+    func run() throws {
+        SignalFlag.install()
+        let reader = try SessionSupport.open(session)
+        let start = from.flatMap(SessionSupport.parseTime)
+        let end = reader.summary?.statistics.lastTime
+        if let start, let end, start > end {
+            throw ValidationError("--from \(RowingFormat.duration(start)) is after the end of the session (\(RowingFormat.duration(end)))")
+        }
+        let options = try SessionSupport.analysisOptions(for: reader.metadata)
+        let terminal = StandardStreams.stdoutIsTerminal
+        let title = reader.metadata.title.isEmpty ? SessionSupport.id(of: reader.path) : reader.metadata.title
+        StandardStreams.error("playing \(title) (\(SessionSupport.dateText(reader.metadata.startUTC)) UTC"
+            + (end.map { ", " + RowingFormat.duration($0) } ?? "") + ")"
+            + (speed == 1 ? "" : " at \(RowingFormat.decimal(speed, places: speed == speed.rounded() ? 0 : 1))×")
+            + (start.map { " from \(RowingFormat.duration($0)): strokes, distance and elapsed count from there" } ?? "") + "\n")
+        let facts = SessionFacts()
+        let display = LiveDisplay(inPlace: terminal, lineInterval: 10, totalDuration: end) { StandardStreams.write($0) }
+        var pipeline = Pipeline(analyzer: RowingAnalyzer(configuration: try options.analyzerConfiguration()),
+                                sinks: [facts, display], pacing: .clock(speed: speed))
+        var source = Prepended([.metadata(key: "start_utc", value: SessionSupport.isoText(reader.metadata.startUTC))],
+                               try reader.recordsInTimeOrder(from: start, onDamage: .skipDamagedChunks))
+        let summary = try pipeline.run(&source, shouldStop: { SignalFlag.interrupted })
+        let damage = source.rest.records.entries.damage
+        if !damage.isEmpty {
+            StandardStreams.error("note: skipped \(damage.count) damaged place(s) in \(reader.path) (`oarlog recover` can fix it)\n")
+        }
+        StandardStreams.write("\n" + SummaryTable.render(
+            title: "Oarlog playback — \(title)" + (start.map { " from \(RowingFormat.duration($0))" } ?? "")
+                + (SignalFlag.interrupted ? " (stopped)" : ""),
+            summary: summary, facts: facts))
+    }
+}
