@@ -1,8 +1,8 @@
 import OarlogCore
 
 /// Text helpers for the exporters: UTC times as ISO 8601 (via `UTCTime`), numbers in fixed
-/// decimals (XML schema decimals and CSV cells must never use exponents), XML and JSON escaping.
-/// No Foundation, so the output never depends on a locale.
+/// decimals (XML schema decimals and CSV cells must never use exponents), XML escaping and CSV
+/// quoting (JSON strings: `JSONString`). No Foundation, so the output never depends on a locale.
 public enum ExportText {
     /// Seconds from 1970-01-01T00:00:00Z to the FIT epoch, 1989-12-31T00:00:00Z.
     public static let fitEpochOffset: Double = 631_065_600
@@ -48,27 +48,6 @@ public enum ExportText {
         return out
     }
 
-    /// A JSON string literal (quotes included).
-    public static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for c in text.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if c.value < 0x20 {
-                    out += "\\u00" + hexByte(UInt8(c.value))
-                } else {
-                    out.unicodeScalars.append(c)
-                }
-            }
-        }
-        return out + "\""
-    }
-
     /// A CSV cell: quoted when it holds a comma, quote or line break.
     public static func csvCell(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
@@ -77,11 +56,6 @@ public enum ExportText {
             if c == "\"" { out += "\"\"" } else { out.append(c) }
         }
         return out + "\""
-    }
-
-    static func hexByte(_ b: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(digits[Int(b >> 4)]) + String(digits[Int(b & 15)])
     }
 
     static func pad<I: BinaryInteger>(_ value: I, _ width: Int) -> String {

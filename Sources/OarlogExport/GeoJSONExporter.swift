@@ -55,7 +55,7 @@ public final class GeoJSONExporter: PipelineSink {
             try file.write(coordinates >= 2 ? "\n]}" : "null")
             let s = totals.summary
             var properties = "\"kind\":\"trail\""
-            if let t = totals.start.title { properties += ",\"name\":" + ExportText.jsonString(t) }
+            if let t = totals.start.title { properties += ",\"name\":" + JSONString.quoted(t) }
             properties += ",\"start_utc\":\"\(ExportText.iso8601(totals.start.startUTC))\""
             properties += ",\"end_utc\":\"\(ExportText.iso8601(totals.endUTC))\""
             properties += ",\"elapsed_s\":" + ExportText.fixed(totals.elapsed, 3)
