@@ -59,22 +59,25 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Helpers shared by the test targets (real-data paths, loopback ports, seeded randomness,
+        // a list source). Not a product.
+        .target(name: "OarlogTestSupport", dependencies: ["OarlogCore"], path: "Tests/OarlogTestSupport"),
         .testTarget(name: "OarlogCoreTests", dependencies: ["OarlogCore"]),
-        .testTarget(name: "OarlogDSPTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogSimulator", "OarlogTrace"]),
+        .testTarget(name: "OarlogDSPTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogSimulator", "OarlogTrace"]),
         .testTarget(name: "OarlogTraceTests", dependencies: ["OarlogCore", "OarlogTrace"], exclude: ["Fixtures"]),
-        .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator"]),
-        .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogCore", "OarlogSimulator", "OarlogTrace"]),
+        .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator"]),
+        .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogSimulator", "OarlogTrace"]),
         .testTarget(name: "OarlogReportTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogReport"]),
-        .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogTrace", "OarlogGPS"],
+        .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogTrace", "OarlogGPS"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "OarlogExportTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogExport"],
+        .testTarget(name: "OarlogExportTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogExport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "OarlogIIOTests", dependencies: ["OarlogCore", "OarlogPipeline", "OarlogIIO"]),
+        .testTarget(name: "OarlogIIOTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogPipeline", "OarlogIIO"]),
         .testTarget(name: "OarlogSessionTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogSimulator", "OarlogSession"]),
-        .testTarget(name: "EvaluationTests", dependencies: ["OarlogCore", "OarlogEvaluation"]),
+        .testTarget(name: "EvaluationTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogEvaluation"]),
         .testTarget(name: "OarlogFencesTests", dependencies: [
             "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogFences", "OarlogReport",
-            .product(name: "PropertyBased", package: "swift-property-based"),
+            "OarlogTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
     ]
 )

@@ -90,7 +90,7 @@ public struct ExportAssembler: Sendable {
                                                speed: fix.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }))
                 }
             case .metadata(let key, let value):
-                if key == "start_utc", let utc = ExportText.parseISO8601(value) { startUTCMetadata = utc }
+                if key == "start_utc", let utc = UTCTime.parseISO8601(value) { startUTCMetadata = utc }
                 if title == nil, key == "title" || key == "session_name", !value.isEmpty { title = value }
             default:
                 break

@@ -10,11 +10,7 @@ import OarlogPipeline
 /// FIT timestamps are whole seconds (rounded down): with GPS faster than 1 Hz several records
 /// share a second, as the protocol allows. Durations (elapsed, timer) are in milliseconds and
 /// exact; the timer runs through rests (timer time = elapsed time).
-public final class FITExporter: PipelineSink {
-    public var wantsRawRecords: Bool { true }
-    public let path: String
-    private var assembler: ExportAssembler
-    private let file: ExportFile
+public final class FITExporter: AssembledExporter {
     private var encoder: FITEncoder?
 
     /// FIT profile numbers used (messages, fields, enum values).
@@ -56,19 +52,11 @@ public final class FITExporter: PipelineSink {
     ])
 
     public init(path: String, configuration: ExportConfiguration = ExportConfiguration()) throws {
-        self.path = path
-        assembler = ExportAssembler(configuration: configuration)
-        file = try ExportFile(path: path)
+        try super.init(writingTo: path, configuration: configuration)
     }
 
-    public func receive(_ event: PipelineEvent) throws {
-        try assembler.receive(event) { try write($0) }
-    }
-
-    public func finish(summary: SessionSummary) throws {
-        try assembler.finish(summary: summary) { try write($0) }
+    override func finishFormat() throws {
         try encoder?.finish()
-        try file.close()
     }
 
     /// A stroke rate as FIT cadence (whole strokes per minute).
@@ -76,7 +64,7 @@ public final class FITExporter: PipelineSink {
         rate.map { Int64(min(254, max(0, $0.rounded()))) }
     }
 
-    private func write(_ item: ExportItem) throws {
+    override func write(_ item: ExportItem) throws {
         switch item {
         case .start(let start):
             let e = try FITEncoder(file: file)

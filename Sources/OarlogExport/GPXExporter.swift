@@ -5,28 +5,13 @@ import OarlogPipeline
 /// Writes the session as GPX 1.1: one track, one track segment per lap, a track point per GPS
 /// fix with its time, elevation (when known) and, in Garmin's TrackPointExtension v2, the stroke
 /// rate as cadence and the speed. Streams to the file as points are released.
-public final class GPXExporter: PipelineSink {
-    public var wantsRawRecords: Bool { true }
-    public let path: String
-    private var assembler: ExportAssembler
-    private let file: ExportFile
+public final class GPXExporter: AssembledExporter {
 
     public init(path: String, configuration: ExportConfiguration = ExportConfiguration()) throws {
-        self.path = path
-        assembler = ExportAssembler(configuration: configuration)
-        file = try ExportFile(path: path)
+        try super.init(writingTo: path, configuration: configuration)
     }
 
-    public func receive(_ event: PipelineEvent) throws {
-        try assembler.receive(event) { try write($0) }
-    }
-
-    public func finish(summary: SessionSummary) throws {
-        try assembler.finish(summary: summary) { try write($0) }
-        try file.close()
-    }
-
-    private func write(_ item: ExportItem) throws {
+    override func write(_ item: ExportItem) throws {
         switch item {
         case .start(let start):
             let name = ExportText.xmlEscaped(start.title ?? "Rowing " + ExportText.iso8601(start.startUTC))

@@ -6,34 +6,19 @@ import OarlogPipeline
 /// LineString (properties: the session totals) and the start and end as Points (properties: kind,
 /// time, distance). Coordinates are `[longitude, latitude]`, 7 decimals (about 1 cm). Streams the
 /// coordinates as they come; the totals follow the geometry, which JSON allows.
-public final class GeoJSONExporter: PipelineSink {
-    public var wantsRawRecords: Bool { true }
-    public let path: String
-    private var assembler: ExportAssembler
-    private let file: ExportFile
+public final class GeoJSONExporter: AssembledExporter {
     private var firstPoint: ExportPoint?
     private var coordinates = 0
 
     public init(path: String, configuration: ExportConfiguration = ExportConfiguration()) throws {
-        self.path = path
-        assembler = ExportAssembler(configuration: configuration)
-        file = try ExportFile(path: path)
-    }
-
-    public func receive(_ event: PipelineEvent) throws {
-        try assembler.receive(event) { try write($0) }
-    }
-
-    public func finish(summary: SessionSummary) throws {
-        try assembler.finish(summary: summary) { try write($0) }
-        try file.close()
+        try super.init(writingTo: path, configuration: configuration)
     }
 
     private static func position(_ p: ExportPoint) -> String {
         "[\(ExportText.fixed(p.longitude, 7)),\(ExportText.fixed(p.latitude, 7))]"
     }
 
-    private func write(_ item: ExportItem) throws {
+    override func write(_ item: ExportItem) throws {
         switch item {
         case .start:
             try file.write("{\"type\":\"FeatureCollection\",\"features\":[\n{\"type\":\"Feature\",\"geometry\":")
@@ -55,7 +40,7 @@ public final class GeoJSONExporter: PipelineSink {
             try file.write(coordinates >= 2 ? "\n]}" : "null")
             let s = totals.summary
             var properties = "\"kind\":\"trail\""
-            if let t = totals.start.title { properties += ",\"name\":" + ExportText.jsonString(t) }
+            if let t = totals.start.title { properties += ",\"name\":" + JSONString.quoted(t) }
             properties += ",\"start_utc\":\"\(ExportText.iso8601(totals.start.startUTC))\""
             properties += ",\"end_utc\":\"\(ExportText.iso8601(totals.endUTC))\""
             properties += ",\"elapsed_s\":" + ExportText.fixed(totals.elapsed, 3)

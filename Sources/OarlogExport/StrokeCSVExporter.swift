@@ -8,7 +8,7 @@ import OarlogPipeline
 ///   `Smoothed Rate (spm),Distance/Stroke (m),Drive (s),Recovery (s),Peak Accel (m/s2),Latitude,Longitude`;
 /// - `.rowingdata`: the column names rowingdata / rowsandall.com read (Painsled heritage, leading
 ///   spaces and the `stokes` typo included), unknown values as 0 as those tools expect.
-public final class StrokeCSVExporter: PipelineSink {
+public final class StrokeCSVExporter: AssembledExporter {
     public enum Columns: String, Sendable, CaseIterable {
         case oarlog, rowingdata
     }
@@ -22,29 +22,14 @@ public final class StrokeCSVExporter: PipelineSink {
                                           " HRCur (bpm)", " Power (watts)", " AverageDriveForce (lbs)", " PeakDriveForce (lbs)",
                                           " lapIdx", " latitude", " longitude", "cum_dist"]
 
-    public var wantsRawRecords: Bool { true }
-    public let path: String
     public let columns: Columns
-    private var assembler: ExportAssembler
-    private let file: ExportFile
 
     public init(path: String, columns: Columns = .oarlog, configuration: ExportConfiguration = ExportConfiguration()) throws {
-        self.path = path
         self.columns = columns
-        assembler = ExportAssembler(configuration: configuration)
-        file = try ExportFile(path: path)
+        try super.init(writingTo: path, configuration: configuration)
     }
 
-    public func receive(_ event: PipelineEvent) throws {
-        try assembler.receive(event) { try write($0) }
-    }
-
-    public func finish(summary: SessionSummary) throws {
-        try assembler.finish(summary: summary) { try write($0) }
-        try file.close()
-    }
-
-    private func write(_ item: ExportItem) throws {
+    override func write(_ item: ExportItem) throws {
         switch item {
         case .start:
             let header = columns == .oarlog ? Self.oarlogHeader : Self.rowingdataHeader

@@ -12,36 +12,21 @@ import OarlogPipeline
 ///
 /// The schema puts a lap's totals before its points, so each lap's points are spooled to a
 /// temporary file beside the output and copied in when the lap ends: memory stays bounded.
-public final class TCXExporter: PipelineSink {
-    public var wantsRawRecords: Bool { true }
-    public let path: String
-    private var assembler: ExportAssembler
-    private let file: ExportFile
+public final class TCXExporter: AssembledExporter {
     private let spoolPath: String
     private var spool: ExportFile?
     private var copyBuffer: [UInt8] = []
 
     public init(path: String, configuration: ExportConfiguration = ExportConfiguration()) throws {
-        self.path = path
         spoolPath = path + ".lap-spool"
-        assembler = ExportAssembler(configuration: configuration)
-        file = try ExportFile(path: path)
+        try super.init(writingTo: path, configuration: configuration)
     }
 
     deinit {
         if spool != nil { unlink(spoolPath) }
     }
 
-    public func receive(_ event: PipelineEvent) throws {
-        try assembler.receive(event) { try write($0) }
-    }
-
-    public func finish(summary: SessionSummary) throws {
-        try assembler.finish(summary: summary) { try write($0) }
-        try file.close()
-    }
-
-    private func write(_ item: ExportItem) throws {
+    override func write(_ item: ExportItem) throws {
         switch item {
         case .start(let start):
             try file.write("""

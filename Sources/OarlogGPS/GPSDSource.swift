@@ -79,14 +79,11 @@ public struct GPSDSourceStatistics: Sendable, Equatable {
 /// `pollInterval`, e.g. on SIGINT).
 public final class GPSDSource: RecordSource, @unchecked Sendable {
     public let configuration: GPSDSourceConfiguration
-    public let clock: SessionClock
-    private let queue: RecordQueue<GPSDSourceEvent>
+    public var clock: SessionClock { thread.clock }
+    private let thread: DeviceReaderThread<GPSDSourceEvent>
+    private var queue: RecordQueue<GPSDSourceEvent> { thread.queue }
     private let log: @Sendable (String) -> Void
-    private let shouldStop: @Sendable () -> Bool
-    private let stopping = Atomic<Bool>(false)
     private let stats = Mutex(GPSDSourceStatistics())
-    private let threadState = Mutex<(started: Bool, thread: pthread_t?)>((false, nil))
-    private let monotonic = MonotonicClock()
 
     /// - Parameters:
     ///   - clock: the session origin; fixes are stamped in session time on it.
@@ -97,47 +94,22 @@ public final class GPSDSource: RecordSource, @unchecked Sendable {
                 log: @escaping @Sendable (String) -> Void = { _ in },
                 shouldStop: @escaping @Sendable () -> Bool = { false }) {
         self.configuration = configuration
-        self.clock = clock
-        self.queue = RecordQueue(capacity: max(1, configuration.queueCapacity))
+        self.thread = DeviceReaderThread(queueCapacity: configuration.queueCapacity, clock: clock,
+                                         sleepStep: configuration.pollInterval, shouldStop: shouldStop)
         self.log = log
-        self.shouldStop = shouldStop
     }
 
     deinit { stop() }
 
     /// Starts the reader thread (once).
     public func start() {
-        threadState.withLock { state in
-            guard !state.started else { return }
-            state.started = true
-            let box = Unmanaged.passRetained(self).toOpaque()
-            var thread = pthread_t()
-            let status = pthread_create(&thread, nil, { raw in
-                let source = Unmanaged<GPSDSource>.fromOpaque(raw!).takeRetainedValue()
-                source.readerLoop()
-                return nil
-            }, box)
-            if status == 0 {
-                state.thread = thread
-            } else {
-                Unmanaged<GPSDSource>.fromOpaque(box).release()
-                queue.close()
-            }
-        }
+        thread.start { [self] in readerLoop() }
     }
 
     /// Stops the reader thread and waits for it (at most about `pollInterval`, or a connect to
     /// an unresponsive host). Queued records are still delivered; then `next()` returns `nil`.
     /// A partial epoch still held (a receiver without speed) is dropped.
-    public func stop() {
-        stopping.store(true, ordering: .relaxed)
-        queue.close()
-        let thread: pthread_t? = threadState.withLock { state in
-            defer { state.thread = nil }
-            return state.thread
-        }
-        if let thread, pthread_equal(thread, pthread_self()) == 0 { pthread_join(thread, nil) }
-    }
+    public func stop() { thread.stop() }
 
     /// The next fix or gap, waiting as long as it takes; `nil` once stopped and drained.
     public func nextEvent() -> GPSDSourceEvent? { queue.pop() }
@@ -155,35 +127,25 @@ public final class GPSDSource: RecordSource, @unchecked Sendable {
 
     // MARK: - Reader thread
 
-    private var isStopping: Bool { stopping.load(ordering: .relaxed) || shouldStop() }
+    private var isStopping: Bool { thread.isStopping }
 
-    private func now() -> Seconds { clock.sessionTime(ofMonotonic: monotonic.now()) }
-
-    /// The outage in progress: since when, and why (the first reason).
-    private struct Outage { var start: Seconds; var reason: String }
+    private func now() -> Seconds { thread.now() }
 
     private func readerLoop() {
         var reducer = EpochReducer()
-        var outage: Outage?
-        var lastFixAt: Seconds?
-        var retryDelay = configuration.initialRetryDelay
-        var failuresThisOutage = 0
+        var outages = OutageTracker(sensor: .gps)
+        var backoff = ReconnectBackoff(initialDelay: configuration.initialRetryDelay,
+                                       maximumDelay: configuration.maximumRetryDelay)
 
         // Delivers a fix, preceded by the gap it closes.
         func deliver(_ report: GPSDReport) {
-            if let o = outage {
-                let gap = Gap(sensor: .gps, start: min(o.start, report.receivedAt), end: report.receivedAt, reason: o.reason)
-                outage = nil
+            if let gap = outages.dataArrived(at: report.receivedAt) {
                 stats.withLock { $0.gaps += 1 }
-                log("gpsd: data back after \(Self.secondsText(gap.duration)) s (\(o.reason))")
+                log("gpsd: data back after \(tenthsOfSecondText(gap.duration)) s (\(gap.reason))")
                 queue.push(.gap(gap))
             }
-            lastFixAt = report.receivedAt
-            retryDelay = configuration.initialRetryDelay
+            backoff.reset()
             queue.push(.fix(report))
-        }
-        func beginOutage(_ reason: String) {
-            if outage == nil { outage = Outage(start: lastFixAt ?? now(), reason: reason) }
         }
 
         while !isStopping {
@@ -192,18 +154,16 @@ public final class GPSDSource: RecordSource, @unchecked Sendable {
                 client = try GPSDClient(host: configuration.host, port: configuration.port, device: configuration.device)
             } catch {
                 let text = String(describing: error)
-                failuresThisOutage += 1
                 stats.withLock { $0.failedConnections += 1; $0.lastError = text }
-                beginOutage(lastFixAt == nil && statistics.connections == 0 ? "gpsd not reachable" : "gpsd unreachable")
-                // Log the first failure of an outage and then every 30th, not every retry.
-                if failuresThisOutage == 1 || failuresThisOutage % 30 == 0 {
-                    log("gpsd: \(text); retrying every \(Self.secondsText(configuration.maximumRetryDelay)) s at most")
+                outages.begin(outages.lastDataAt == nil && statistics.connections == 0 ? "gpsd not reachable" : "gpsd unreachable",
+                              now: now())
+                if backoff.recordFailure() {
+                    log("gpsd: \(text); retrying every \(tenthsOfSecondText(configuration.maximumRetryDelay)) s at most")
                 }
-                sleepUnlessStopping(retryDelay)
-                retryDelay = min(retryDelay * 2, configuration.maximumRetryDelay)
+                thread.backOff(&backoff)
                 continue
             }
-            failuresThisOutage = 0
+            backoff.recordOpen()
             let connectedAt = now()
             stats.withLock { $0.connections += 1; $0.isConnected = true; $0.lastConnectedAt = connectedAt }
             log("gpsd: watching \(configuration.host):\(configuration.port)\(configuration.device.map { " device \($0)" } ?? "")")
@@ -214,7 +174,7 @@ public final class GPSDSource: RecordSource, @unchecked Sendable {
             while !isStopping {
                 if !client.waitForData(timeout: configuration.pollInterval) {
                     if now() - lastReportAt > configuration.stallTimeout {
-                        lostReason = "no position report from gpsd for \(Self.secondsText(configuration.stallTimeout)) s"
+                        lostReason = "no position report from gpsd for \(tenthsOfSecondText(configuration.stallTimeout)) s"
                         break
                     }
                     continue
@@ -260,26 +220,9 @@ public final class GPSDSource: RecordSource, @unchecked Sendable {
             if let lostReason, !isStopping {
                 stats.withLock { $0.disconnects += 1; $0.errors += 1; $0.lastError = lostReason }
                 log("gpsd: \(lostReason); reconnecting")
-                beginOutage(lostReason)
-                sleepUnlessStopping(retryDelay)
-                retryDelay = min(retryDelay * 2, configuration.maximumRetryDelay)
+                outages.begin(lostReason, now: now())
+                thread.backOff(&backoff)
             }
         }
-        queue.close()
-    }
-
-    /// Sleeps in `pollInterval` steps so a stop is noticed promptly.
-    private func sleepUnlessStopping(_ duration: Seconds) {
-        let deadline = monotonic.now() + duration
-        while !isStopping {
-            let left = deadline - monotonic.now()
-            if left <= 0 { return }
-            monotonic.sleep(until: monotonic.now() + min(left, configuration.pollInterval))
-        }
-    }
-
-    static func secondsText(_ s: Seconds) -> String {
-        let tenths = Int((s * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
     }
 }

@@ -36,15 +36,12 @@ public struct IIOAccelerometerStatistics: Sendable, Equatable {
 /// the pipeline keeps running.
 public final class IIOAccelerometerSource: RecordSource, @unchecked Sendable {
     public let configuration: IIOAccelerometerConfiguration
-    public let clock: SessionClock
-    private let queue: RecordQueue<TraceRecord>
+    public var clock: SessionClock { thread.clock }
+    private let thread: DeviceReaderThread<TraceRecord>
+    private var queue: RecordQueue<TraceRecord> { thread.queue }
     private let log: @Sendable (String) -> Void
-    private let shouldStop: @Sendable () -> Bool
-    private let stopping = Atomic<Bool>(false)
     private let stats = Mutex(IIOAccelerometerStatistics())
     private let current = Mutex<IIOAccelerometerReader?>(nil)
-    private let threadState = Mutex<(started: Bool, thread: pthread_t?)>((false, nil))
-    private let monotonic = MonotonicClock()
 
     /// - Parameters:
     ///   - clock: the session origin; samples are stamped in session time on it.
@@ -54,10 +51,10 @@ public final class IIOAccelerometerSource: RecordSource, @unchecked Sendable {
                 log: @escaping @Sendable (String) -> Void = { _ in },
                 shouldStop: @escaping @Sendable () -> Bool = { false }) {
         self.configuration = configuration
-        self.clock = clock
-        self.queue = RecordQueue(capacity: max(1, configuration.queueCapacity))
+        // Backoff sleeps in 50 ms steps so a stop is noticed promptly.
+        self.thread = DeviceReaderThread(queueCapacity: configuration.queueCapacity, clock: clock,
+                                         sleepStep: 0.05, shouldStop: shouldStop)
         self.log = log
-        self.shouldStop = shouldStop
     }
 
     deinit { stop() }
@@ -66,37 +63,13 @@ public final class IIOAccelerometerSource: RecordSource, @unchecked Sendable {
     /// network backend writes to its socket without MSG_NOSIGNAL, so an iiod that goes away would
     /// otherwise kill the recorder instead of giving an error to retry on.
     public func start() {
-        threadState.withLock { state in
-            guard !state.started else { return }
-            state.started = true
-            signal(SIGPIPE, SIG_IGN)
-            let box = Unmanaged.passRetained(self).toOpaque()
-            var thread = pthread_t()
-            let status = pthread_create(&thread, nil, { raw in
-                let source = Unmanaged<IIOAccelerometerSource>.fromOpaque(raw!).takeRetainedValue()
-                source.readerLoop()
-                return nil
-            }, box)
-            if status == 0 {
-                state.thread = thread
-            } else {
-                Unmanaged<IIOAccelerometerSource>.fromOpaque(box).release()
-                queue.close()
-            }
-        }
+        thread.start(beforeFirstStart: { _ = signal(SIGPIPE, SIG_IGN) }) { [self] in readerLoop() }
     }
 
     /// Stops the reader thread (cancelling a blocked refill) and waits for it. Queued records are
     /// still delivered; then `next()` returns `nil`.
     public func stop() {
-        stopping.store(true, ordering: .relaxed)
-        queue.close()
-        current.withLock { $0?.cancel() }
-        let thread: pthread_t? = threadState.withLock { state in
-            defer { state.thread = nil }
-            return state.thread
-        }
-        if let thread, pthread_equal(thread, pthread_self()) == 0 { pthread_join(thread, nil) }
+        thread.stop(interrupt: { current.withLock { $0?.cancel() } })
     }
 
     /// The next sample or gap, waiting as long as it takes; `nil` once stopped and drained.
@@ -111,19 +84,14 @@ public final class IIOAccelerometerSource: RecordSource, @unchecked Sendable {
 
     // MARK: - Reader thread
 
-    private var isStopping: Bool { stopping.load(ordering: .relaxed) || shouldStop() }
+    private var isStopping: Bool { thread.isStopping }
 
-    private func now() -> Seconds { clock.sessionTime(ofMonotonic: monotonic.now()) }
+    private func now() -> Seconds { thread.now() }
 
     private func readerLoop() {
-        var lastSampleTime: Seconds? = nil
-        var outage: (start: Seconds, reason: String)? = nil
-        var retryDelay = configuration.initialRetryDelay
-        var failures = 0
-
-        func beginOutage(_ reason: String) {
-            if outage == nil { outage = (lastSampleTime ?? now(), reason) }
-        }
+        var outages = OutageTracker(sensor: .accelerometer)
+        var backoff = ReconnectBackoff(initialDelay: configuration.initialRetryDelay,
+                                       maximumDelay: configuration.maximumRetryDelay)
 
         while !isStopping {
             let reader: IIOAccelerometerReader
@@ -131,17 +99,15 @@ public final class IIOAccelerometerSource: RecordSource, @unchecked Sendable {
                 reader = try IIOAccelerometerReader(configuration: configuration, clock: clock)
             } catch {
                 let text = String(describing: error)
-                failures += 1
                 stats.withLock { $0.failedOpens += 1; $0.lastError = text }
-                beginOutage("accelerometer unavailable: \(text)")
-                if failures == 1 || failures % 30 == 0 {
-                    log("accelerometer: \(text); retrying every \(Self.secondsText(configuration.maximumRetryDelay)) s at most")
+                outages.begin("accelerometer unavailable: \(text)", now: now())
+                if backoff.recordFailure() {
+                    log("accelerometer: \(text); retrying every \(tenthsOfSecondText(configuration.maximumRetryDelay)) s at most")
                 }
-                sleepUnlessStopping(retryDelay)
-                retryDelay = min(retryDelay * 2, configuration.maximumRetryDelay)
+                thread.backOff(&backoff)
                 continue
             }
-            failures = 0
+            backoff.recordOpen()
             current.withLock { $0 = reader }
             if isStopping { current.withLock { $0 = nil }; break }
             stats.withLock { $0.opens += 1; $0.isOpen = true; $0.setup = reader.setup }
@@ -153,18 +119,16 @@ public final class IIOAccelerometerSource: RecordSource, @unchecked Sendable {
                 let outcome: IIOAccelerometerReader.Outcome
                 do {
                     outcome = try reader.read { sample, gapReason in
-                        if let o = outage {
-                            let gap = Gap(sensor: .accelerometer, start: min(o.start, sample.time), end: sample.time, reason: o.reason)
-                            outage = nil
-                            log("accelerometer: data back after \(Self.secondsText(gap.duration)) s (\(o.reason))")
+                        let previous = outages.lastDataAt
+                        if let gap = outages.dataArrived(at: sample.time) {
+                            log("accelerometer: data back after \(tenthsOfSecondText(gap.duration)) s (\(gap.reason))")
                             stats.withLock { $0.gaps += 1 }
                             queue.push(.gap(gap))
-                        } else if let gapReason, let last = lastSampleTime {
+                        } else if let gapReason, let last = previous {
                             stats.withLock { $0.gaps += 1 }
-                            log("accelerometer: gap of \(Self.secondsText(sample.time - last)) s: \(gapReason)")
+                            log("accelerometer: gap of \(tenthsOfSecondText(sample.time - last)) s: \(gapReason)")
                             queue.push(.gap(Gap(sensor: .accelerometer, start: last, end: sample.time, reason: gapReason)))
                         }
-                        lastSampleTime = sample.time
                         queue.push(.accel(sample))
                     }
                 } catch {
@@ -173,7 +137,7 @@ public final class IIOAccelerometerSource: RecordSource, @unchecked Sendable {
                 }
                 switch outcome {
                 case .samples(let n):
-                    if n > 0 { timeoutsInARow = 0; retryDelay = configuration.initialRetryDelay }
+                    if n > 0 { timeoutsInARow = 0; backoff.reset() }
                     let dropped = reader.outOfOrderScans
                     stats.withLock { $0.samples += n; $0.outOfOrderScans = dropped }
                 case .timeout:
@@ -181,8 +145,8 @@ public final class IIOAccelerometerSource: RecordSource, @unchecked Sendable {
                     timeoutsInARow += 1
                     stats.withLock { $0.timeouts += 1 }
                     if timeoutsInARow == 1 {
-                        let reason = "no data from the device for \(Self.secondsText(configuration.refillTimeout)) s (buffer refill timed out)"
-                        beginOutage(reason)
+                        let reason = "no data from the device for \(tenthsOfSecondText(configuration.refillTimeout)) s (buffer refill timed out)"
+                        outages.begin(reason, now: now())
                         log("accelerometer: \(reason)")
                     }
                     if timeoutsInARow >= configuration.timeoutsBeforeReopen {
@@ -195,28 +159,11 @@ public final class IIOAccelerometerSource: RecordSource, @unchecked Sendable {
             stats.withLock { $0.isOpen = false }
             if let lostReason, !isStopping {
                 stats.withLock { $0.losses += 1; $0.lastError = lostReason }
-                beginOutage("device lost: \(lostReason)")
+                outages.begin("device lost: \(lostReason)", now: now())
                 log("accelerometer: lost \(reader.setup.device): \(lostReason); reopening")
-                sleepUnlessStopping(retryDelay)
-                retryDelay = min(retryDelay * 2, configuration.maximumRetryDelay)
+                thread.backOff(&backoff)
             }
         }
         current.withLock { $0 = nil }
-        queue.close()
-    }
-
-    /// Sleeps in 50 ms steps so a stop is noticed promptly.
-    private func sleepUnlessStopping(_ duration: Seconds) {
-        let deadline = monotonic.now() + duration
-        while !isStopping {
-            let left = deadline - monotonic.now()
-            if left <= 0 { return }
-            monotonic.sleep(until: monotonic.now() + min(left, 0.05))
-        }
-    }
-
-    static func secondsText(_ s: Seconds) -> String {
-        let tenths = Int((s * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
     }
 }

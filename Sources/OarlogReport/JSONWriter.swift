@@ -73,24 +73,6 @@ public struct JSONWriter {
         return String(value)
     }
 
-    public static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// `s` as a JSON string literal (`JSONString.quoted`).
+    public static func quoted(_ s: String) -> String { JSONString.quoted(s) }
 }

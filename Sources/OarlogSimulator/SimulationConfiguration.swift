@@ -160,7 +160,7 @@ extension SimulationConfiguration {
         if let seed { configuration.seed = seed }
         if let noise { configuration = configuration.withNoise(scale: try parseNoiseScale(noise)) }
         if let startUTC {
-            guard let epoch = UTCTime.parseISO8601(startUTC) else {
+            guard let epoch = UTCTime.parseTypedUTC(startUTC) else {
                 throw SimulationConfigurationError("--start-utc '\(startUTC)': expected YYYY-MM-DDTHH:MM:SS[.fff]Z")
             }
             configuration.startUTC = epoch

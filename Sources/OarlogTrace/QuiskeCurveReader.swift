@@ -2,15 +2,7 @@ import Foundation
 import OarlogCore
 
 /// A malformed row in a Quiske per-stroke export: names the file, the line and what was expected.
-public struct QuiskeCurveError: Error, CustomStringConvertible, Sendable, Equatable {
-    public var path: String
-    public var line: Int
-    public var message: String
-    public init(path: String, line: Int, message: String) {
-        self.path = path; self.line = line; self.message = message
-    }
-    public var description: String { "\(path):\(line): \(message)" }
-}
+public typealias QuiskeCurveError = FileLineError
 
 /// Reads a Quiske per-stroke export (one row per stroke with a "boat accelerator curve") and
 /// chains the curves into a continuous accelerometer trace whose stroke boundaries are known.

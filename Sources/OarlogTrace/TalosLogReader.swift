@@ -2,15 +2,7 @@ import Foundation
 import OarlogCore
 
 /// A malformed line in a Talos log: names the file, the line and what was expected.
-public struct TalosLogError: Error, CustomStringConvertible, Sendable, Equatable {
-    public var path: String
-    public var line: Int
-    public var message: String
-    public init(path: String, line: Int, message: String) {
-        self.path = path; self.line = line; self.message = message
-    }
-    public var description: String { "\(path):\(line): \(message)" }
-}
+public typealias TalosLogError = FileLineError
 
 /// Reads a Talos Rowing (Android app) data log: lines `wallclock_ms EVENT timestamp payload@@`.
 ///

@@ -1,13 +1,13 @@
 import OarlogEvaluation
 import XCTest
+import OarlogTestSupport
 
 /// The accuracy evaluation, asserted: every check of `oarlog evaluate` must be within tolerance.
 /// Each test prints its part of the table (dataset, expected, found, error, tolerance).
 final class EvaluationTests: XCTestCase {
     /// `../shared/data` beside the checkout (CI clones with `shared/` beside it).
     static var dataDirectory: String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.deletingLastPathComponent().appendingPathComponent("shared/data").path
+        TestPaths.sharedData.path
     }
 
     func check(_ rows: [EvaluationRow], file: StaticString = #filePath, line: UInt = #line) throws {

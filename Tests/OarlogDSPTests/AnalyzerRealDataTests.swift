@@ -3,19 +3,13 @@ import Foundation
 import OarlogCore
 import OarlogTrace
 @testable import OarlogDSP
+import OarlogTestSupport
 
 /// The analyzer on real GPS-only exports, against the devices' own figures. The data lives in
 /// `../shared/data/rowingdata/` beside the package (see its README for provenance).
 final class AnalyzerRealDataTests: XCTestCase {
-    private func dataPath(_ name: String) throws -> String {
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { root.deleteLastPathComponent() }  // Tests/OarlogDSPTests/<file> → package root
-        let path = root.deletingLastPathComponent().appendingPathComponent("shared/data/rowingdata/\(name)").path
-        guard FileManager.default.fileExists(atPath: path) else {
-            XCTFail("Real data missing: \(path) (expected ../shared/data beside the package checkout)")
-            throw XCTSkip("no data")
-        }
-        return path
+    private func dataPath(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try sharedDataPath("rowingdata/\(name)", file: file, line: line)
     }
 
     private struct Run {

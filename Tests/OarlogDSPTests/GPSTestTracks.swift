@@ -1,23 +1,8 @@
 import Foundation
 import OarlogCore
+import OarlogTestSupport
 
 /// Deterministic synthetic GPS tracks with realistic receiver errors, for the GPS tests.
-struct GPSTestRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func nextUniform() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return (Double(z >> 11) + 0.5) / Double(1 << 53)
-    }
-    /// Standard normal (Box–Muller).
-    mutating func nextGaussian() -> Double {
-        (-2 * log(nextUniform())).squareRoot() * cos(2 * .pi * nextUniform())
-    }
-}
 
 /// Receiver position error models.
 enum GPSNoise {
@@ -41,7 +26,7 @@ struct GPSTestTrack {
     static func make(rate: Hertz, duration: Seconds, noise: GPSNoise, seed: UInt64 = 1, withSpeed: Bool = true,
                      accuracy: Metres? = 3,
                      path: (Seconds) -> (GeoPoint, MetresPerSecond, Degrees)) -> GPSTestTrack {
-        var rng = GPSTestRandom(seed: seed)
+        var rng = SplitMix64(state: seed)
         var track = GPSTestTrack()
         let n = Int((duration * rate).rounded())
         var ve = 0.0, vn = 0.0, pe = 0.0, pn = 0.0
@@ -58,12 +43,12 @@ struct GPSTestTrack {
             case .none:
                 break
             case .white(let rms):
-                east = rng.nextGaussian() * rms / 2.0.squareRoot()
-                north = rng.nextGaussian() * rms / 2.0.squareRoot()
+                east = rng.standardNormal() * rms / 2.0.squareRoot()
+                north = rng.standardNormal() * rms / 2.0.squareRoot()
             case .receiverFiltered(let sigma, let tau):
                 let a = exp(-dt / tau), b = sigma * (1 - a * a).squareRoot()
-                ve = a * ve + b * rng.nextGaussian()
-                vn = a * vn + b * rng.nextGaussian()
+                ve = a * ve + b * rng.standardNormal()
+                vn = a * vn + b * rng.standardNormal()
                 pe += ve * dt
                 pn += vn * dt
                 east = pe
@@ -74,7 +59,7 @@ struct GPSTestTrack {
             let plane = LocalTangentPlane(origin: p)
             let noisy = plane.unproject(east: east, north: north)
             let reported: MetresPerSecond? = withSpeed
-                ? max(0, speed + speedError + 0.03 * rng.nextGaussian()) : nil
+                ? max(0, speed + speedError + 0.03 * rng.standardNormal()) : nil
             track.fixes.append(GPSFix(time: t, latitude: noisy.latitude, longitude: noisy.longitude,
                                       speed: reported, course: course, horizontalAccuracy: accuracy, mode: .threeD))
         }

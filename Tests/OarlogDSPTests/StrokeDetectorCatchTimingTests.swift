@@ -4,6 +4,7 @@ import OarlogCore
 import OarlogDSP
 import OarlogSimulator
 import OarlogTrace
+import OarlogTestSupport
 
 /// The catch time has no systematic bias: the signed error (detected − truth) through the whole
 /// analyzer (RowingAnalyzer → mounting → stroke detector), on the real Quiske curves and on the

@@ -3,6 +3,7 @@ import Foundation
 import OarlogCore
 import OarlogDSP
 import OarlogTrace
+import OarlogTestSupport
 
 /// The detector on the real Quiske boat-acceleration curves, chained: every stroke boundary is
 /// known (each curve starts and ends at the catch dip, to within one 10 ms sample).

@@ -3,6 +3,7 @@ import Foundation
 import OarlogCore
 import OarlogDSP
 import OarlogTrace
+import OarlogTestSupport
 
 /// The whole accelerometer path on a real phone recording from a rowing boat (Talos Rowing,
 /// GPL, read from ../shared/data, never copied): 60 s, about 13 s sitting still, 12 strokes at

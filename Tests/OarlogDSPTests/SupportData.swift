@@ -2,19 +2,7 @@ import Foundation
 import XCTest
 import OarlogCore
 import OarlogTrace
-
-/// Locates `../shared/data/<relative>` beside the package checkout; fails the test clearly if
-/// the data directory is missing.
-func sharedDataPath(_ relative: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }  // SupportData.swift → OarlogDSPTests → Tests → package root
-    let path = url.deletingLastPathComponent().appendingPathComponent("shared/data").appendingPathComponent(relative).path
-    guard FileManager.default.fileExists(atPath: path) else {
-        XCTFail("Real data missing: expected \(path) (the shared/ data directory beside the checkout)", file: file, line: line)
-        throw XCTSkip("missing data")
-    }
-    return path
-}
+import OarlogTestSupport
 
 /// All records of a source.
 func readAll<S: RecordSource>(_ source: S) throws -> [TraceRecord] {
@@ -26,16 +14,10 @@ func readAll<S: RecordSource>(_ source: S) throws -> [TraceRecord] {
 
 /// A reproducible random source (SplitMix64) with Gaussian samples.
 struct SeededNoise {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func nextUInt64() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform() -> Double { Double(nextUInt64() >> 11) / Double(1 << 53) }
+    private var random: SplitMix64
+    init(seed: UInt64) { random = SplitMix64(state: seed) }
+    mutating func nextUInt64() -> UInt64 { random.next() }
+    mutating func uniform() -> Double { random.uniform() }
     mutating func gaussian(sigma: Double) -> Float {
         let u1 = max(uniform(), 1e-300), u2 = uniform()
         return Float(sigma * (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2))

@@ -1,6 +1,7 @@
 import Foundation
 import OarlogCore
 import OarlogTrace
+import OarlogTestSupport
 
 /// Rowing traces built from the real Quiske stroke curves, time-scaled to any rate: each
 /// stroke is one recorded curve (cycling through the export's rows) stretched to 60/rate

@@ -1,4 +1,5 @@
 import XCTest
+import OarlogCore
 import OarlogExport
 
 /// Names, lap rules and text formatting the exporters rely on.
@@ -22,10 +23,10 @@ final class ExportFormatTests: XCTestCase {
     func testTimesAndNumbers() {
         // 2026-05-02T07:00:00Z = 1777705200 s (checked with `date -u -d @1777705200`).
         XCTAssertEqual(ExportText.iso8601(1_777_705_200.25), "2026-05-02T07:00:00.250Z")
-        XCTAssertEqual(ExportText.parseISO8601("2026-05-02T07:00:00.250Z"), 1_777_705_200.25)
-        XCTAssertEqual(ExportText.parseISO8601("2026-05-02T09:00:00+02:00"), 1_777_705_200)
-        XCTAssertEqual(ExportText.parseISO8601("1969-12-31T23:59:59Z"), -1)
-        XCTAssertNil(ExportText.parseISO8601("2026-13-02T07:00:00Z"))
+        XCTAssertEqual(UTCTime.parseISO8601("2026-05-02T07:00:00.250Z"), 1_777_705_200.25)
+        XCTAssertEqual(UTCTime.parseISO8601("2026-05-02T09:00:00+02:00"), 1_777_705_200)
+        XCTAssertEqual(UTCTime.parseISO8601("1969-12-31T23:59:59Z"), -1)
+        XCTAssertNil(UTCTime.parseISO8601("2026-13-02T07:00:00Z"))
         XCTAssertEqual(ExportText.fixed(-0.00004, 3), "0.000")
         XCTAssertEqual(ExportText.fixed(51.48731234, 7), "51.4873123")
         XCTAssertEqual(ExportText.fixed(-0.2241, 7), "-0.2241000")

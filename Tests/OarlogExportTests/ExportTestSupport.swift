@@ -4,30 +4,14 @@ import OarlogCore
 import OarlogDSP
 import OarlogExport
 import OarlogPipeline
+import OarlogTestSupport
 
 struct ExportTestFailure: Error, CustomStringConvertible {
     var description: String
 }
 
-/// The package root (this file is Tests/OarlogExportTests/ExportTestSupport.swift).
-let packageRoot: URL = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    return url
-}()
-
 func fixturePath(_ name: String) -> String {
-    packageRoot.appendingPathComponent("Tests/OarlogExportTests/Fixtures").appendingPathComponent(name).path
-}
-
-/// `../shared/data/<relative>` beside the checkout; fails the test (not a skip) when missing.
-func sharedDataPath(_ relative: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-    let path = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data").appendingPathComponent(relative).path
-    guard FileManager.default.fileExists(atPath: path) else {
-        XCTFail("Real data missing: expected \(path) (the shared/ data directory beside the checkout)", file: file, line: line)
-        throw ExportTestFailure(description: "missing \(path)")
-    }
-    return path
+    TestPaths.packageRoot.appendingPathComponent("Tests/OarlogExportTests/Fixtures").appendingPathComponent(name).path
 }
 
 /// A fresh temporary directory, removed when the test ends.

@@ -5,6 +5,7 @@ import OarlogDSP
 import OarlogExport
 import OarlogPipeline
 import OarlogTrace
+import OarlogTestSupport
 
 /// The real NK LiNK Logbook session (1:05 h, ~12.15 km, per-stroke GPS) through every exporter.
 final class NKLogbookExportTests: XCTestCase {

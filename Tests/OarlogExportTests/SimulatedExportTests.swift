@@ -168,6 +168,6 @@ final class SimulatedExportTests: XCTestCase {
 
 enum ExportTextParse {
     static func startUTC(_ recorder: PipelineRecorder) -> Double? {
-        recorder.metadata["start_utc"].flatMap(ExportText.parseISO8601)
+        recorder.metadata["start_utc"].flatMap(UTCTime.parseISO8601)
     }
 }

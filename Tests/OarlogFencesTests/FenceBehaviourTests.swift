@@ -1,24 +1,10 @@
 import OarlogCore
 import OarlogFences
 import XCTest
+import OarlogTestSupport
 
-/// A deterministic random source for test tracks (SplitMix64 + Box–Muller).
-struct TestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 1 }
-    mutating func uniform() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return (Double(z >> 11) + 0.5) / Double(1 << 53)
-    }
-    mutating func normal() -> Double {
-        let u = uniform(), v = uniform()
-        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
-    }
-}
+/// The fence tests' random source: SplitMix64 from a scrambled `seed`.
+func seededRandom(seed: UInt64) -> SplitMix64 { SplitMix64(state: seed &* 0x9E37_79B9_7F4A_7C15 &+ 1) }
 
 /// Fixes along straight motion in a tangent plane at `origin`: position `start + velocity·t`
 /// metres (east, north) at `rate` Hz for `duration` s.
@@ -95,18 +81,18 @@ final class FenceBehaviourTests: XCTestCase {
         var worstEnters = 0, worstExits = 0, runsWithEvents = 0
         for model in ["wander", "white", "no accuracy"] {
             for seed: UInt64 in 1...20 {
-                var random = TestRandom(seed: seed)
-                var we = 3 * random.normal(), wn = 3 * random.normal()
+                var random = seededRandom(seed: seed)
+                var we = 3 * random.standardNormal(), wn = 3 * random.standardNormal()
                 let decay = exp(-1.0 / 30), innovation = 3 * (1 - decay * decay).squareRoot()
                 var fixes: [GPSFix] = []
                 for k in 0...600 {
                     var e = 40.0, n = 0.0  // on the edge, east of the centre
                     if model == "white" {
-                        e += 3 * random.normal(); n += 3 * random.normal()
+                        e += 3 * random.standardNormal(); n += 3 * random.standardNormal()
                     } else {
-                        we = decay * we + innovation * random.normal()
-                        wn = decay * wn + innovation * random.normal()
-                        e += we + 0.5 * random.normal(); n += wn + 0.5 * random.normal()
+                        we = decay * we + innovation * random.standardNormal()
+                        wn = decay * wn + innovation * random.standardNormal()
+                        e += we + 0.5 * random.standardNormal(); n += wn + 0.5 * random.standardNormal()
                     }
                     let p = plane.unproject(east: e, north: n)
                     fixes.append(GPSFix(time: Double(k), latitude: p.latitude, longitude: p.longitude, speed: 0,
@@ -181,11 +167,11 @@ final class FenceBehaviourTests: XCTestCase {
         let area = Fence(id: FenceID(index: 1, name: "landing"), shape: .circle(centre: centre, radius: 20))
         let clean = straightTrack(origin: thames, start: (0, 0), velocity: (4, 0), rate: 1, duration: 60)
         var messy: [GPSFix] = []
-        var random = TestRandom(seed: 7)
+        var random = seededRandom(seed: 7)
         for (k, fix) in clean.enumerated() {
             messy.append(fix)
-            if random.uniform() < 0.3 { messy.append(fix) }  // duplicate
-            if k > 2, random.uniform() < 0.3 { messy.append(clean[k - 1 - Int(random.uniform() * 2)]) }  // late
+            if random.uniformOpen() < 0.3 { messy.append(fix) }  // duplicate
+            if k > 2, random.uniformOpen() < 0.3 { messy.append(clean[k - 1 - Int(random.uniformOpen() * 2)]) }  // late
         }
         let (a, _) = monitor([g, area], course: nil, fixes: clean)
         let (b, statistics) = monitor([g, area], course: nil, fixes: messy)
@@ -266,15 +252,15 @@ final class FenceBehaviourTests: XCTestCase {
     // MARK: Cost
 
     func testHundredsOfFencesCostLittlePerFix() throws {
-        var random = TestRandom(seed: 3)
+        var random = seededRandom(seed: 3)
         let plane = LocalTangentPlane(origin: thames)
         var fences: [Fence] = []
         for k in 0..<600 {
-            let p = plane.unproject(east: (random.uniform() - 0.5) * 40_000, north: (random.uniform() - 0.5) * 40_000)
+            let p = plane.unproject(east: (random.uniformOpen() - 0.5) * 40_000, north: (random.uniformOpen() - 0.5) * 40_000)
             if k % 3 == 0 {
                 fences.append(gate(k, "g\(k)", origin: p, -15, 0, 15, 0))
             } else {
-                fences.append(Fence(id: FenceID(index: k, name: "c\(k)"), shape: .circle(centre: p, radius: 30 + 100 * random.uniform())))
+                fences.append(Fence(id: FenceID(index: k, name: "c\(k)"), shape: .circle(centre: p, radius: 30 + 100 * random.uniformOpen())))
             }
         }
         // Twenty more along the boat's path, so that some are near it all the time.

@@ -5,23 +5,7 @@ import OarlogFences
 import OarlogPipeline
 import OarlogTrace
 import XCTest
-
-/// The package root (three levels above this file).
-func packageRoot() -> URL {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    return url
-}
-
-/// `../shared/data/<relative>` beside the checkout; fails clearly if it is missing.
-func sharedData(_ relative: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-    let path = packageRoot().deletingLastPathComponent().appendingPathComponent("shared/data/" + relative).path
-    guard FileManager.default.fileExists(atPath: path) else {
-        XCTFail("Real data missing: expected \(path) (the shared/ data directory beside the checkout)", file: file, line: line)
-        throw XCTSkip("missing data")
-    }
-    return path
-}
+import OarlogTestSupport
 
 /// Collects every pipeline event.
 final class EventCollector: PipelineSink {
@@ -72,8 +56,8 @@ final class NKLogbookCourseTests: XCTestCase {
     }
 
     func testCourseOverTheNKTrack() throws {
-        let tracePath = try sharedData("rowingdata/nk_logbook.csv")
-        let file = try FenceFile.load(path: packageRoot().appendingPathComponent("samples/nk-course.geojson").path)
+        let tracePath = try sharedDataPath("rowingdata/nk_logbook.csv")
+        let file = try FenceFile.load(path: TestPaths.packageRoot.appendingPathComponent("samples/nk-course.geojson").path)
         var fixes: [GPSFix] = []
         var references: [ReferenceStroke] = []
         var reader = try NKLogbookReader(path: tracePath)

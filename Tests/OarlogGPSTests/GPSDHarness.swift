@@ -4,19 +4,8 @@ import OarlogGPS
 import XCTest
 #if canImport(Glibc)
 import Glibc
+import OarlogTestSupport
 #endif
-
-/// Locates `../shared/data/<relative>` beside the package checkout; fails clearly if missing.
-func sharedDataPath(_ relative: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<4 { url.deleteLastPathComponent() }  // file → OarlogGPSTests → Tests → package → its parent
-    let path = url.appendingPathComponent("shared/data").appendingPathComponent(relative).path
-    guard FileManager.default.fileExists(atPath: path) else {
-        XCTFail("Real data missing: expected \(path) (the shared/ data directory beside the checkout)", file: file, line: line)
-        throw XCTSkip("missing data")
-    }
-    return path
-}
 
 /// A fixture copied into the project (Tests/OarlogGPSTests/Fixtures).
 func fixturePath(_ name: String) -> String {
@@ -29,31 +18,6 @@ func nmeaLines(ofFile path: String) throws -> [String] {
     return text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         .map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
         .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-}
-
-/// A TCP port on 127.0.0.1 that was free a moment ago.
-func freeLoopbackPort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var addr = sockaddr_in()
-    addr.sin_family = sa_family_t(AF_INET)
-    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-    addr.sin_port = 0
-    _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-    return Int(UInt16(bigEndian: addr.sin_port))
-}
-
-/// True once something accepts TCP connections on 127.0.0.1:`port`.
-func isListening(port: Int) -> Bool {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var addr = sockaddr_in()
-    addr.sin_family = sa_family_t(AF_INET)
-    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-    addr.sin_port = in_port_t(UInt16(port).bigEndian)
-    return withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
 }
 
 /// Waits until `condition` holds, polling every 20 ms; false on timeout.

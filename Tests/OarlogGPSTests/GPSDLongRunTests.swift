@@ -6,6 +6,7 @@ import OarlogPipeline
 import XCTest
 #if canImport(Glibc)
 import Glibc
+import OarlogTestSupport
 #endif
 
 /// Four hours of a real sailing log (Signal K's plaka.log) streamed fast through a real gpsd.

@@ -6,6 +6,7 @@ import Synchronization
 import XCTest
 #if canImport(Glibc)
 import Glibc
+import OarlogTestSupport
 #endif
 
 /// gpsd killed and restarted, not running at start, a device that vanishes, garbage on the wire,

@@ -1,18 +1,7 @@
 import OarlogCore
 import OarlogPipeline
 import XCTest
-
-/// A source over a fixed list of records (test input only).
-struct ListSource: RecordSource {
-    var records: [TraceRecord]
-    var position = 0
-    init(_ records: [TraceRecord]) { self.records = records }
-    mutating func next() throws -> TraceRecord? {
-        guard position < records.count else { return nil }
-        defer { position += 1 }
-        return records[position]
-    }
-}
+import OarlogTestSupport
 
 func accel(_ t: Double) -> TraceRecord { .accel(AccelSample(time: t, x: Float(t), y: 0, z: 9.81)) }
 func fix(_ t: Double) -> TraceRecord { .fix(GPSFix(time: t, latitude: 51, longitude: 0)) }

@@ -55,6 +55,10 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertEqual(UTCTime.iso8601(951_782_400), "2000-02-29T00:00:00.000Z")
         XCTAssertEqual(UTCTime.parseISO8601("2026-05-02T07:14:03.250Z"), t)
         XCTAssertNil(UTCTime.parseISO8601("2026-13-02T07:14:03Z"))
+        // The `--start-utc` reader takes the same text, and what a person may type besides.
+        XCTAssertEqual(UTCTime.parseTypedUTC("2026-05-02T07:14:03.250Z"), t)
+        XCTAssertNil(UTCTime.parseTypedUTC("2026-13-02T07:14:03Z"))
+        XCTAssertEqual(UTCTime.parseTypedUTC(" 2026-5-2 07:14 "), t - 3.25)
     }
 
     func testFixedFormatting() {

@@ -2,6 +2,7 @@ import Foundation
 import OarlogCore
 @testable import OarlogSimulator
 import XCTest
+import OarlogTestSupport
 
 /// Compares the simulated stroke with real measured ones: the Quiske per-stroke boat
 /// acceleration curves (about 100 Hz, in g, each from one catch-dip minimum to the next) in

@@ -2,6 +2,7 @@ import Foundation
 import OarlogCore
 @testable import OarlogSimulator
 import XCTest
+import OarlogTestSupport
 
 /// Everything a test wants from one simulated session.
 struct SimulatedSession {
@@ -51,18 +52,6 @@ func haversine(_ a: GPSFix, _ b: GPSFix) -> Double {
     let h = sin(dLat / 2) * sin(dLat / 2)
         + cos(a.latitude * toRadians) * cos(b.latitude * toRadians) * sin(dLon / 2) * sin(dLon / 2)
     return 2 * r * asin(min(1, h.squareRoot()))
-}
-
-/// The shared real-data directory (`../shared/data` beside the package root).
-func sharedDataDirectory() throws -> URL {
-    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    let data = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
-    guard FileManager.default.fileExists(atPath: data.path) else {
-        XCTFail("real data directory missing: expected \(data.path) (shared/ beside the checkout)")
-        throw CocoaError(.fileNoSuchFile)
-    }
-    return data
 }
 
 func mean(_ values: [Double]) -> Double {

@@ -1,0 +1,25 @@
+/// JSON string literals without Foundation, shared by the JSON report writer and the GeoJSON export.
+public enum JSONString {
+    /// `text` as a JSON string literal, quotes included: `"`, `\` and control characters escaped
+    /// (`\n`, `\r`, `\t`, else `\u00XX` in lower-case hex); everything else as is (UTF-8 output).
+    public static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import OarlogCore
+import Synchronization
+
+/// The thread side of a live device source (gpsd, IIO): one reader thread started once, the
+/// bounded `RecordQueue` it fills, the stop flag it polls, and a stop-aware sleep for backoff.
+///
+/// The source passes its read loop to `start`; the thread holds the loop's closure (and so the
+/// source) until the loop returns, then closes the queue so `pop()` ends with `nil` once drained.
+/// `stop()` sets the flag, closes the queue (a blocked `push` returns), lets the source interrupt
+/// a blocking read, and joins the thread.
+public final class DeviceReaderThread<Element: Sendable>: @unchecked Sendable {
+    /// Records handed from the reader thread to the pipeline.
+    public let queue: RecordQueue<Element>
+    /// The session origin; `now()` is session time on it.
+    public let clock: SessionClock
+    /// The longest single sleep in `sleepUnlessStopping`, i.e. how late a stop may be noticed.
+    public let sleepStep: Seconds
+    private let shouldStop: @Sendable () -> Bool
+    private let stopping = Atomic<Bool>(false)
+    private let threadState = Mutex<(started: Bool, thread: pthread_t?)>((false, nil))
+    private let monotonic = MonotonicClock()
+
+    /// - Parameters:
+    ///   - queueCapacity: records buffered between the thread and the pipeline (at least 1).
+    ///   - shouldStop: polled through `isStopping`; when it turns true the source ends.
+    public init(queueCapacity: Int, clock: SessionClock, sleepStep: Seconds,
+                shouldStop: @escaping @Sendable () -> Bool) {
+        self.queue = RecordQueue(capacity: max(1, queueCapacity))
+        self.clock = clock
+        self.sleepStep = sleepStep
+        self.shouldStop = shouldStop
+    }
+
+    /// Runs `body` on a new thread, the first time only (`beforeFirstStart` too, just before it);
+    /// the queue is closed when `body` returns, or at once if no thread could be created.
+    public func start(beforeFirstStart: () -> Void = {}, _ body: @escaping @Sendable () -> Void) {
+        threadState.withLock { state in
+            guard !state.started else { return }
+            state.started = true
+            beforeFirstStart()
+            let queue = self.queue
+            let box = Unmanaged.passRetained(ReaderThreadBody { body(); queue.close() }).toOpaque()
+            var thread = pthread_t()
+            let status = pthread_create(&thread, nil, { raw in
+                Unmanaged<ReaderThreadBody>.fromOpaque(raw!).takeRetainedValue().run()
+                return nil
+            }, box)
+            if status == 0 {
+                state.thread = thread
+            } else {
+                Unmanaged<ReaderThreadBody>.fromOpaque(box).release()
+                queue.close()
+            }
+        }
+    }
+
+    /// Asks the thread to end, closes the queue (records already queued are still delivered),
+    /// calls `interrupt` (to cancel a blocking read) and waits for the thread unless called on it.
+    public func stop(interrupt: () -> Void = {}) {
+        stopping.store(true, ordering: .relaxed)
+        queue.close()
+        interrupt()
+        let thread: pthread_t? = threadState.withLock { state in
+            defer { state.thread = nil }
+            return state.thread
+        }
+        if let thread, pthread_equal(thread, pthread_self()) == 0 { pthread_join(thread, nil) }
+    }
+
+    /// True once `stop()` was called or `shouldStop` says so.
+    public var isStopping: Bool { stopping.load(ordering: .relaxed) || shouldStop() }
+
+    /// The session time now.
+    public func now() -> Seconds { clock.sessionTime(ofMonotonic: monotonic.now()) }
+
+    /// Sleeps in `sleepStep` steps so a stop is noticed promptly.
+    public func sleepUnlessStopping(_ duration: Seconds) {
+        let deadline = monotonic.now() + duration
+        while !isStopping {
+            let left = deadline - monotonic.now()
+            if left <= 0 { return }
+            monotonic.sleep(until: monotonic.now() + min(left, sleepStep))
+        }
+    }
+
+    /// Sleeps the backoff's current delay (unless stopping) and doubles it for next time.
+    public func backOff(_ backoff: inout ReconnectBackoff) {
+        sleepUnlessStopping(backoff.delay)
+        backoff.lengthen()
+    }
+}
+
+/// What a reader thread runs; a class so it crosses `pthread_create` as one retained pointer.
+private final class ReaderThreadBody {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+}
+
+/// Seconds with one decimal, for log lines ("1.0", "12.3").
+public func tenthsOfSecondText(_ s: Seconds) -> String {
+    let tenths = Int((s * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
+}
