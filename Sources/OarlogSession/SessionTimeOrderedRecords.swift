@@ -42,21 +42,32 @@ public struct NotesInTimeOrder: RecordSource {
     }
 
     public mutating func next() throws -> TraceRecord? {
-        if held == nil {
-            while let r = try records.next() {
-                if case .note = r { continue }
-                held = r
-                break
-            }
+        // Written with plain locals: Swift 6.3.1's optimizer (-O, CopyPropagation) crashed on an
+        // earlier form of this loop that borrowed `held` across a `switch` on the record kind.
+        var current = held
+        held = nil
+        while current == nil {
+            guard let r = try records.next() else { break }
+            if !r.isNote { current = r }
         }
         if nextNote < notes.count {
             let note = notes[nextNote]
-            if held == nil || (held?.time.map { note.time < $0 } ?? false) {
+            var noteFirst = true
+            if let current, let t = current.time { noteFirst = note.time < t } else if current != nil { noteFirst = false }
+            if noteFirst {
                 nextNote += 1
+                held = current
                 return .note(note)
             }
         }
-        defer { held = nil }
-        return held
+        return current
+    }
+}
+
+extension TraceRecord {
+    /// Whether this is a coxswain's note.
+    var isNote: Bool {
+        if case .note = self { return true }
+        return false
     }
 }
