@@ -169,21 +169,10 @@ public struct StrokeDetector: Sendable {
             boxSum += block[i]; boxTimeSum += startTime + Double(i) * sampleInterval; boxCount += 1; i += 1
             if boxCount >= decimation { flushBox(emit: emit) }
         }
-        let d = decimation
-        let scale = 1 / Float(d)
-        let centre = Double(d - 1) * 0.5
-        let base = UnsafeRawPointer(block.baseAddress!)
-        while i + d <= n {
-            var k = 0
-            var lanes = SIMD4<Float>.zero
-            while k + 4 <= d {
-                lanes += base.loadUnaligned(fromByteOffset: (i + k) * 4, as: SIMD4<Float>.self)
-                k += 4
-            }
-            var sum = lanes.sum()
-            while k < d { sum += block[i + k]; k += 1 }
-            step(time: startTime + (Double(i) + centre) * sampleInterval, value: sum * scale, emit: emit)
-            i += d
+        if decimation == 4 {
+            i = runSteps(block, from: i, decimation: 4, startTime: startTime, sampleInterval: sampleInterval, emit: emit)
+        } else {
+            i = runSteps(block, from: i, decimation: decimation, startTime: startTime, sampleInterval: sampleInterval, emit: emit)
         }
         while i < n {
             boxSum += block[i]; boxTimeSum += startTime + Double(i) * sampleInterval; boxCount += 1; i += 1
@@ -266,7 +255,13 @@ public struct StrokeDetector: Sendable {
         let band = lowPass.process(highPass.process(value))
         level += levelAlpha * (value - level)
         history.append(time: time, value: value)
+        decide(time: time, band: band, emit: emit)
+    }
 
+    /// The phase logic of one internal-rate sample, after the filters, the level and the
+    /// history have taken it in.
+    @inline(__always)
+    private mutating func decide(time: Seconds, band: Float, emit: (StrokeEvent) -> Void) {
         switch phase {
         case .recovery:
             if time - triggerTime > decayAfter {
@@ -283,6 +278,71 @@ public struct StrokeDetector: Sendable {
             if band > drivePeak { drivePeak = band }
             if band < 0 || time - triggerTime > 3 { completeStroke(now: time, emit: emit) }
         }
+    }
+
+    /// The block path's internal-rate loop: averages `d` samples at a time from `block[i...]`
+    /// and runs them through `step`, with the filter state, the level and the thresholds in
+    /// local variables and the history written in place; whenever `decide` would do more than
+    /// track the trough or the peak (a drive recognised, a stroke completed, amplitudes fading)
+    /// the state is written back and `decide` handles that sample. Exactly `step`, sample for
+    /// sample. Returns the index of the first sample not taken (fewer than `d` remain).
+    @inline(__always)
+    private mutating func runSteps(_ block: UnsafeBufferPointer<Float>, from start: Int, decimation d: Int,
+                                   startTime: Seconds, sampleInterval: Seconds, emit: (StrokeEvent) -> Void) -> Int {
+        let n = block.count
+        var i = start
+        let scale = 1 / Float(d)
+        let centre = Double(d - 1) * 0.5
+        let base = UnsafeRawPointer(block.baseAddress!)
+        @inline(__always) func average(_ i: Int) -> Float {
+            var k = 0
+            var lanes = SIMD4<Float>.zero
+            while k + 4 <= d {
+                lanes += base.loadUnaligned(fromByteOffset: (i + k) * 4, as: SIMD4<Float>.self)
+                k += 4
+            }
+            var sum = lanes.sum()
+            while k < d { sum += block[i + k]; k += 1 }
+            return sum * scale
+        }
+        if !filtersPrimed && i + d <= n {
+            step(time: startTime + (Double(i) + centre) * sampleInterval, value: average(i), emit: emit)
+            i += d
+        }
+        while i + d <= n {
+            var high = highPass, low = lowPass, mean = level
+            let alpha = levelAlpha
+            var trough = recoveryTrough, peak = drivePeak, isArmed = armed
+            let inDrive = phase == .drive
+            let trigger = triggerTime, decayFrom = decayAfter, arm = armThreshold, drive = driveThreshold
+            let refractory = minimumTriggerInterval
+            var event: (time: Seconds, band: Float)? = nil
+            history.withUnsafeRing { ring, count in
+                let mask = StrokeSignalHistory.mask
+                while i + d <= n {
+                    let value = average(i)
+                    let time = startTime + (Double(i) + centre) * sampleInterval
+                    i += d
+                    let band = low.process(high.process(value))
+                    mean += alpha * (value - mean)
+                    ring[count & mask] = StrokeSignalHistory.Entry(time: time, value: value)
+                    count &+= 1
+                    if inDrive {
+                        if band > peak { peak = band }
+                        if band < 0 || time - trigger > 3 { event = (time, band); return }
+                    } else {
+                        if time - trigger > decayFrom { event = (time, band); return }
+                        if band < trough { trough = band }
+                        if band < arm { isArmed = true }
+                        if isArmed && band > drive && time - trigger >= refractory { event = (time, band); return }
+                    }
+                }
+            }
+            highPass = high; lowPass = low; level = mean
+            recoveryTrough = trough; drivePeak = peak; armed = isArmed
+            if let e = event { decide(time: e.time, band: e.band, emit: emit) }
+        }
+        return i
     }
 
     /// Recomputes the thresholds and the refractory period after the amplitudes or the period
