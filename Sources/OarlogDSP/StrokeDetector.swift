@@ -295,6 +295,10 @@ public struct StrokeDetector: Sendable {
         let centre = Double(d - 1) * 0.5
         let base = UnsafeRawPointer(block.baseAddress!)
         @inline(__always) func average(_ i: Int) -> Float {
+            if d == 4 {  // the sum in the order of the loop below (adding to zero is exact)
+                let v = base.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<Float>.self)
+                return (((v[0] + v[1]) + v[2]) + v[3]) * scale
+            }
             var k = 0
             var lanes = SIMD4<Float>.zero
             while k + 4 <= d {
@@ -319,10 +323,10 @@ public struct StrokeDetector: Sendable {
             var event: (time: Seconds, band: Float)? = nil
             history.withUnsafeRing { ring, count in
                 let mask = StrokeSignalHistory.mask
-                while i + d <= n {
+                while i &+ d <= n {
                     let value = average(i)
                     let time = startTime + (Double(i) + centre) * sampleInterval
-                    i += d
+                    i &+= d
                     let band = low.process(high.process(value))
                     mean += alpha * (value - mean)
                     ring[count & mask] = StrokeSignalHistory.Entry(time: time, value: value)

@@ -83,27 +83,36 @@ struct StrokeSignalHistory: Sendable {
         var end = last
         while end >= first && time(end) > to { end -= 1 }
         let n = max(end + 1, first + 1)  // one past the last sample scanned
+        // The extreme of sign · (p + 2c + n) / 4 is that of p + 2c + n (the scaling is exact),
+        // so the scan compares the sums: larger ones for a maximum, smaller for a minimum.
         entries.withUnsafeBufferPointer { e in
             let m = Self.mask
             var previous = e[max(oldest, first - 1) & m].value, current = e[first & m].value
             var next = first < last ? e[(first + 1) & m].value : current
-            var bestValue = sign * ((previous + 2 * current + next) * 0.25)
+            var bestSum = previous + 2 * current + next
             var k = first + 1
             // The sample after each one scanned exists except after the newest.
             let inner = min(n, last)
-            while k < inner {
-                previous = current
-                current = next
-                next = e[(k + 1) & m].value
-                let v = sign * ((previous + 2 * current + next) * 0.25)
-                if v > bestValue { bestValue = v; best = k }
-                k += 1
+            if sign > 0 {
+                while k < inner {
+                    previous = current; current = next; next = e[(k &+ 1) & m].value
+                    let sum = previous + 2 * current + next
+                    if sum > bestSum { bestSum = sum; best = k }
+                    k &+= 1
+                }
+            } else {
+                while k < inner {
+                    previous = current; current = next; next = e[(k &+ 1) & m].value
+                    let sum = previous + 2 * current + next
+                    if sum < bestSum { bestSum = sum; best = k }
+                    k &+= 1
+                }
             }
             if k < n {  // k == last: the newest sample, no sample after it
                 previous = current
                 current = next
-                let v = sign * ((previous + 2 * current + current) * 0.25)
-                if v > bestValue { bestValue = v; best = k }
+                let sum = previous + 2 * current + current
+                if sign > 0 ? sum > bestSum : sum < bestSum { best = k }
             }
         }
         // The larger of the raw samples either side, if larger (as `for k in [best - 1, best + 1]`).
