@@ -146,29 +146,37 @@ enum StrokeCatchFit {
         func corner(within lo: Seconds, _ hi: Seconds) -> Seconds? {
             var ln = 0.0, lx = 0.0, lxx = 0.0, ly = 0.0, lxy = 0.0, lyy = 0.0
             var result: (corner: Seconds, error: Double)? = nil
-            for p in 0..<x.count {  // left = points before p
-                if p >= 2 && x.count - p >= 2 && x[p] > lo && x[p - 1] < hi {
-                    let rn = n - ln, rx = sx - lx, rxx = sxx - lxx, ry = sy - ly, rxy = sxy - lxy, ryy = syy - lyy
-                    let from = max(lo, x[p - 1]), to = min(hi, x[p])
-                    var candidate: (corner: Seconds, error: Double)? = nil
-                    let dl = ln * lxx - lx * lx, dr = rn * rxx - rx * rx
-                    if dl > 0 && dr > 0 {
-                        let bl = (ln * lxy - lx * ly) / dl, br = (rn * rxy - rx * ry) / dr
-                        let al = (ly - bl * lx) / ln, ar = (ry - br * rx) / rn
-                        if bl < 0 && br > 0 {
-                            let c = (ar - al) / (bl - br)
-                            if c > from && c <= to {
-                                candidate = (c, lyy - al * ly - bl * lxy + ryy - ar * ry - br * rxy)
-                            } else {
-                                let clamped = min(max(c, from), to)
-                                if let e = hingeError(corner: clamped, ln, lx, lxx, ly, lxy) { candidate = (clamped, e) }
-                            }
-                        }
-                    }
-                    if let c = candidate, result.map({ c.error < $0.error }) ?? true { result = c }
-                }
+            // The splits tried: p ≥ 2, x.count − p ≥ 2, x[p] > lo and x[p − 1] < hi — a
+            // contiguous run, as x ascends; the sums need not go past its end.
+            var p = 0
+            let end = x.count - 2  // the last split with two points on the right
+            while p <= end && !(p >= 2 && x[p] > lo) {
                 let xi = x[p], yi = y[p]
                 ln += 1; lx += xi; lxx += xi * xi; ly += yi; lxy += xi * yi; lyy += yi * yi
+                p += 1
+            }
+            while p <= end && x[p - 1] < hi {  // left = points before p
+                let rn = n - ln, rx = sx - lx, rxx = sxx - lxx, ry = sy - ly, rxy = sxy - lxy, ryy = syy - lyy
+                let from = max(lo, x[p - 1]), to = min(hi, x[p])
+                var candidate: (corner: Seconds, error: Double)? = nil
+                let dl = ln * lxx - lx * lx, dr = rn * rxx - rx * rx
+                if dl > 0 && dr > 0 {
+                    let bl = (ln * lxy - lx * ly) / dl, br = (rn * rxy - rx * ry) / dr
+                    let al = (ly - bl * lx) / ln, ar = (ry - br * rx) / rn
+                    if bl < 0 && br > 0 {
+                        let c = (ar - al) / (bl - br)
+                        if c > from && c <= to {
+                            candidate = (c, lyy - al * ly - bl * lxy + ryy - ar * ry - br * rxy)
+                        } else {
+                            let clamped = min(max(c, from), to)
+                            if let e = hingeError(corner: clamped, ln, lx, lxx, ly, lxy) { candidate = (clamped, e) }
+                        }
+                    }
+                }
+                if let c = candidate, result.map({ c.error < $0.error }) ?? true { result = c }
+                let xi = x[p], yi = y[p]
+                ln += 1; lx += xi; lxx += xi * xi; ly += yi; lxy += xi * yi; lyy += yi * yi
+                p += 1
             }
             return result?.corner
         }

@@ -130,6 +130,7 @@ struct StrokeRawHistory: @unchecked Sendable {  // the attached block's pointer 
         /// number follows from the uniform spacing (checked against the neighbours); elsewhere
         /// `interval` (the typical spacing) gives a first guess, walked from; a binary search if
         /// the guess is far off.
+        @inline(__always)
         func firstIndex(atOrAfter time: Seconds, interval: Seconds) -> Int? {
             guard count > 0, self.time(count - 1) >= time else { return nil }
             if time > blockTime && blockStart < count {
@@ -142,6 +143,12 @@ struct StrokeRawHistory: @unchecked Sendable {  // the attached block's pointer 
                     else { return n }
                 }
             }
+            return searchFirstIndex(atOrAfter: time, interval: interval)
+        }
+
+        /// `firstIndex` outside the block, or when the guess is off: guess, walk, bisect.
+        @inline(never)
+        private func searchFirstIndex(atOrAfter time: Seconds, interval: Seconds) -> Int {
             var lo = oldest, hi = count - 1
             if let n = walk(from: guess(time, interval), towards: time) {
                 // n is the last sample before `time` or the first at or after it.
@@ -155,6 +162,7 @@ struct StrokeRawHistory: @unchecked Sendable {  // the attached block's pointer 
         }
 
         /// The last sample at or before `time`, or `nil` if none (see `firstIndex`).
+        @inline(__always)
         func lastIndex(atOrBefore time: Seconds, interval: Seconds) -> Int? {
             guard count > 0, self.time(oldest) <= time else { return nil }
             if time >= blockTime && blockStart < count {
@@ -166,6 +174,12 @@ struct StrokeRawHistory: @unchecked Sendable {  // the attached block's pointer 
                     else { return n }
                 }
             }
+            return searchLastIndex(atOrBefore: time, interval: interval)
+        }
+
+        /// `lastIndex` outside the block, or when the guess is off: guess, walk, bisect.
+        @inline(never)
+        private func searchLastIndex(atOrBefore time: Seconds, interval: Seconds) -> Int {
             var lo = oldest, hi = count - 1
             if let n = walk(from: guess(time, interval), towards: time) {
                 let m = self.time(n) <= time ? n : n - 1
