@@ -313,8 +313,21 @@ public struct StrokeDetector: Sendable {
             step(time: startTime + (Double(i) + centre) * sampleInterval, value: average(i), emit: emit)
             i += d
         }
+        // The two biquads run side by side in the lanes of one vector, pipelined: each pass
+        // high-passes the new sample (lane 0) and low-passes the previous one (lane 1) — the
+        // same arithmetic, lane by lane, as `Biquad.process`. So the band-passed value, the
+        // history and the decision lag one sample behind the input inside the loop.
+        let b0 = SIMD4<Float>(highPass.b0, lowPass.b0, 0, 0), b1 = SIMD4<Float>(highPass.b1, lowPass.b1, 0, 0)
+        let b2 = SIMD4<Float>(highPass.b2, lowPass.b2, 0, 0)
+        let a1 = SIMD4<Float>(highPass.a1, lowPass.a1, 0, 0), a2 = SIMD4<Float>(highPass.a2, lowPass.a2, 0, 0)
         while i + d <= n {
-            var high = highPass, low = lowPass, mean = level
+            // Start the pipeline: the first sample's high-pass alone.
+            var pendingTime = startTime + (Double(i) + centre) * sampleInterval
+            var pendingValue = average(i)
+            var highPassed = highPass.process(pendingValue)
+            i += d
+            var z1 = SIMD4<Float>(highPass.z1, lowPass.z1, 0, 0), z2 = SIMD4<Float>(highPass.z2, lowPass.z2, 0, 0)
+            var mean = level
             let alpha = levelAlpha
             var trough = recoveryTrough, peak = drivePeak, isArmed = armed
             let inDrive = phase == .drive
@@ -325,26 +338,52 @@ public struct StrokeDetector: Sendable {
                 let mask = StrokeSignalHistory.mask
                 while i &+ d <= n {
                     let value = average(i)
-                    let time = startTime + (Double(i) + centre) * sampleInterval
-                    i &+= d
-                    let band = low.process(high.process(value))
-                    mean += alpha * (value - mean)
-                    ring[count & mask] = StrokeSignalHistory.Entry(time: time, value: value)
+                    let x = SIMD4<Float>(value, highPassed, 0, 0)
+                    let (saved1, saved2) = (z1, z2)
+                    let y = b0 * x + z1
+                    z1 = b1 * x - a1 * y + z2
+                    z2 = b2 * x - a2 * y
+                    // The pending sample: band-passed, into the level and the history, decided.
+                    let band = y[1], time = pendingTime
+                    mean += alpha * (pendingValue - mean)
+                    ring[count & mask] = StrokeSignalHistory.Entry(time: time, value: pendingValue)
                     count &+= 1
+                    var special = false
                     if inDrive {
                         if band > peak { peak = band }
-                        if band < 0 || time - trigger > 3 { event = (time, band); return }
+                        special = band < 0 || time - trigger > 3
+                    } else if time - trigger > decayFrom {
+                        special = true
                     } else {
-                        if time - trigger > decayFrom { event = (time, band); return }
                         if band < trough { trough = band }
                         if band < arm { isArmed = true }
-                        if isArmed && band > drive && time - trigger >= refractory { event = (time, band); return }
+                        special = isArmed && band > drive && time - trigger >= refractory
                     }
+                    if special {
+                        // The new sample was not taken after all: its high-pass is undone.
+                        z1[0] = saved1[0]; z2[0] = saved2[0]
+                        event = (time, band)
+                        return
+                    }
+                    pendingTime = startTime + (Double(i) + centre) * sampleInterval
+                    pendingValue = value
+                    highPassed = y[0]
+                    i &+= d
                 }
             }
-            highPass = high; lowPass = low; level = mean
+            highPass.z1 = z1[0]; highPass.z2 = z2[0]
+            lowPass.z1 = z1[1]; lowPass.z2 = z2[1]
+            level = mean
             recoveryTrough = trough; drivePeak = peak; armed = isArmed
-            if let e = event { decide(time: e.time, band: e.band, emit: emit) }
+            if let e = event {
+                decide(time: e.time, band: e.band, emit: emit)
+            } else {
+                // The block's last whole box, high-passed already: the rest of `step`.
+                let band = lowPass.process(highPassed)
+                level += levelAlpha * (pendingValue - level)
+                history.append(time: pendingTime, value: pendingValue)
+                decide(time: pendingTime, band: band, emit: emit)
+            }
         }
         return i
     }
