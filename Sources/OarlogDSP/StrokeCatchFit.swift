@@ -36,8 +36,15 @@ enum StrokeCatchFit {
     /// within `margin` of the coarse estimate `near` (from the averaged signal); `nil` when the
     /// raw history does not reach back that far. `interval` is the raw sample interval, `level`
     /// the surge's running mean.
-    static func catchTime(in raw: StrokeRawHistory, near coarse: Seconds, margin: Seconds,
+    static func catchTime(in history: StrokeRawHistory, near coarse: Seconds, margin: Seconds,
                           from: Seconds, to now: Seconds, interval: Seconds, level: Float) -> Seconds? {
+        history.withReader { raw in
+            catchTime(in: raw, near: coarse, margin: margin, from: from, to: now, interval: interval, level: level)
+        }
+    }
+
+    private static func catchTime(in raw: StrokeRawHistory.Reader, near coarse: Seconds, margin: Seconds,
+                                  from: Seconds, to now: Seconds, interval: Seconds, level: Float) -> Seconds? {
         guard raw.count > 0, raw.count <= StrokeRawHistory.capacity || raw.time(raw.oldest) <= from else { return nil }
         let lo = max(from, coarse - margin, raw.time(raw.oldest)), hi = min(now, coarse + margin)
         guard interval > 0, hi > lo, let first = raw.firstIndex(atOrAfter: lo, interval: interval), let last = raw.lastIndex(atOrBefore: hi, interval: interval),
@@ -47,7 +54,7 @@ enum StrokeCatchFit {
         // 1. The lowest sample of the lightly smoothed signal — the last low point of the dip's
         //    bottom when it has two (a flat bottom: the catch is where the rise begins).
         //    (The lowest raw sample first, then the smoothed signal's lowest near it: cheap.)
-        let k = Int((smoothingHalfWidth / interval + 1e-6).rounded(.down))
+        let k = Int(smoothingHalfWidth / interval + 1e-6)  // ≥ 0: truncation rounds down
         var lowest = first
         var lowestValue = Float.infinity
         for n in first...last {
@@ -101,8 +108,12 @@ enum StrokeCatchFit {
 
     /// The sample lightly smoothed by a triangle of half-width `k` samples (none for `k` = 0).
     @inline(__always)
-    private static func smoothed(_ raw: StrokeRawHistory, _ n: Int, _ k: Int) -> Float {
+    private static func smoothed(_ raw: StrokeRawHistory.Reader, _ n: Int, _ k: Int) -> Float {
         guard k > 0 else { return raw.value(n) }
+        if k == 1 && n > raw.oldest && n + 1 < raw.count {
+            // [1 2 1] / 4, summed in the order of the loop below (the same result).
+            return (raw.value(n - 1) + 2 * raw.value(n) + raw.value(n + 1)) / 4
+        }
         var sum: Float = 0, weight: Float = 0
         for j in max(-k, raw.oldest - n)...min(k, raw.count - 1 - n) {
             let w = Float(k + 1 - abs(j))
@@ -135,29 +146,37 @@ enum StrokeCatchFit {
         func corner(within lo: Seconds, _ hi: Seconds) -> Seconds? {
             var ln = 0.0, lx = 0.0, lxx = 0.0, ly = 0.0, lxy = 0.0, lyy = 0.0
             var result: (corner: Seconds, error: Double)? = nil
-            for p in 0..<x.count {  // left = points before p
-                if p >= 2 && x.count - p >= 2 && x[p] > lo && x[p - 1] < hi {
-                    let rn = n - ln, rx = sx - lx, rxx = sxx - lxx, ry = sy - ly, rxy = sxy - lxy, ryy = syy - lyy
-                    let from = max(lo, x[p - 1]), to = min(hi, x[p])
-                    var candidate: (corner: Seconds, error: Double)? = nil
-                    let dl = ln * lxx - lx * lx, dr = rn * rxx - rx * rx
-                    if dl > 0 && dr > 0 {
-                        let bl = (ln * lxy - lx * ly) / dl, br = (rn * rxy - rx * ry) / dr
-                        let al = (ly - bl * lx) / ln, ar = (ry - br * rx) / rn
-                        if bl < 0 && br > 0 {
-                            let c = (ar - al) / (bl - br)
-                            if c > from && c <= to {
-                                candidate = (c, lyy - al * ly - bl * lxy + ryy - ar * ry - br * rxy)
-                            } else {
-                                let clamped = min(max(c, from), to)
-                                if let e = hingeError(corner: clamped, ln, lx, lxx, ly, lxy) { candidate = (clamped, e) }
-                            }
-                        }
-                    }
-                    if let c = candidate, result.map({ c.error < $0.error }) ?? true { result = c }
-                }
+            // The splits tried: p ≥ 2, x.count − p ≥ 2, x[p] > lo and x[p − 1] < hi — a
+            // contiguous run, as x ascends; the sums need not go past its end.
+            var p = 0
+            let end = x.count - 2  // the last split with two points on the right
+            while p <= end && !(p >= 2 && x[p] > lo) {
                 let xi = x[p], yi = y[p]
                 ln += 1; lx += xi; lxx += xi * xi; ly += yi; lxy += xi * yi; lyy += yi * yi
+                p += 1
+            }
+            while p <= end && x[p - 1] < hi {  // left = points before p
+                let rn = n - ln, rx = sx - lx, rxx = sxx - lxx, ry = sy - ly, rxy = sxy - lxy, ryy = syy - lyy
+                let from = max(lo, x[p - 1]), to = min(hi, x[p])
+                var candidate: (corner: Seconds, error: Double)? = nil
+                let dl = ln * lxx - lx * lx, dr = rn * rxx - rx * rx
+                if dl > 0 && dr > 0 {
+                    let bl = (ln * lxy - lx * ly) / dl, br = (rn * rxy - rx * ry) / dr
+                    let al = (ly - bl * lx) / ln, ar = (ry - br * rx) / rn
+                    if bl < 0 && br > 0 {
+                        let c = (ar - al) / (bl - br)
+                        if c > from && c <= to {
+                            candidate = (c, lyy - al * ly - bl * lxy + ryy - ar * ry - br * rxy)
+                        } else {
+                            let clamped = min(max(c, from), to)
+                            if let e = hingeError(corner: clamped, ln, lx, lxx, ly, lxy) { candidate = (clamped, e) }
+                        }
+                    }
+                }
+                if let c = candidate, result.map({ c.error < $0.error }) ?? true { result = c }
+                let xi = x[p], yi = y[p]
+                ln += 1; lx += xi; lxx += xi * xi; ly += yi; lxy += xi * yi; lyy += yi * yi
+                p += 1
             }
             return result?.corner
         }

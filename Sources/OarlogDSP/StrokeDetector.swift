@@ -169,21 +169,10 @@ public struct StrokeDetector: Sendable {
             boxSum += block[i]; boxTimeSum += startTime + Double(i) * sampleInterval; boxCount += 1; i += 1
             if boxCount >= decimation { flushBox(emit: emit) }
         }
-        let d = decimation
-        let scale = 1 / Float(d)
-        let centre = Double(d - 1) * 0.5
-        let base = UnsafeRawPointer(block.baseAddress!)
-        while i + d <= n {
-            var k = 0
-            var lanes = SIMD4<Float>.zero
-            while k + 4 <= d {
-                lanes += base.loadUnaligned(fromByteOffset: (i + k) * 4, as: SIMD4<Float>.self)
-                k += 4
-            }
-            var sum = lanes.sum()
-            while k < d { sum += block[i + k]; k += 1 }
-            step(time: startTime + (Double(i) + centre) * sampleInterval, value: sum * scale, emit: emit)
-            i += d
+        if decimation == 4 {
+            i = runSteps(block, from: i, decimation: 4, startTime: startTime, sampleInterval: sampleInterval, emit: emit)
+        } else {
+            i = runSteps(block, from: i, decimation: decimation, startTime: startTime, sampleInterval: sampleInterval, emit: emit)
         }
         while i < n {
             boxSum += block[i]; boxTimeSum += startTime + Double(i) * sampleInterval; boxCount += 1; i += 1
@@ -266,7 +255,13 @@ public struct StrokeDetector: Sendable {
         let band = lowPass.process(highPass.process(value))
         level += levelAlpha * (value - level)
         history.append(time: time, value: value)
+        decide(time: time, band: band, emit: emit)
+    }
 
+    /// The phase logic of one internal-rate sample, after the filters, the level and the
+    /// history have taken it in.
+    @inline(__always)
+    private mutating func decide(time: Seconds, band: Float, emit: (StrokeEvent) -> Void) {
         switch phase {
         case .recovery:
             if time - triggerTime > decayAfter {
@@ -283,6 +278,114 @@ public struct StrokeDetector: Sendable {
             if band > drivePeak { drivePeak = band }
             if band < 0 || time - triggerTime > 3 { completeStroke(now: time, emit: emit) }
         }
+    }
+
+    /// The block path's internal-rate loop: averages `d` samples at a time from `block[i...]`
+    /// and runs them through `step`, with the filter state, the level and the thresholds in
+    /// local variables and the history written in place; whenever `decide` would do more than
+    /// track the trough or the peak (a drive recognised, a stroke completed, amplitudes fading)
+    /// the state is written back and `decide` handles that sample. Exactly `step`, sample for
+    /// sample. Returns the index of the first sample not taken (fewer than `d` remain).
+    @inline(__always)
+    private mutating func runSteps(_ block: UnsafeBufferPointer<Float>, from start: Int, decimation d: Int,
+                                   startTime: Seconds, sampleInterval: Seconds, emit: (StrokeEvent) -> Void) -> Int {
+        let n = block.count
+        var i = start
+        let scale = 1 / Float(d)
+        let centre = Double(d - 1) * 0.5
+        let base = UnsafeRawPointer(block.baseAddress!)
+        @inline(__always) func average(_ i: Int) -> Float {
+            if d == 4 {  // the sum in the order of the loop below (adding to zero is exact)
+                let v = base.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<Float>.self)
+                return (((v[0] + v[1]) + v[2]) + v[3]) * scale
+            }
+            var k = 0
+            var lanes = SIMD4<Float>.zero
+            while k + 4 <= d {
+                lanes += base.loadUnaligned(fromByteOffset: (i + k) * 4, as: SIMD4<Float>.self)
+                k += 4
+            }
+            var sum = lanes.sum()
+            while k < d { sum += block[i + k]; k += 1 }
+            return sum * scale
+        }
+        if !filtersPrimed && i + d <= n {
+            step(time: startTime + (Double(i) + centre) * sampleInterval, value: average(i), emit: emit)
+            i += d
+        }
+        // The two biquads run side by side in the lanes of one vector, pipelined: each pass
+        // high-passes the new sample (lane 0) and low-passes the previous one (lane 1) — the
+        // same arithmetic, lane by lane, as `Biquad.process`. So the band-passed value, the
+        // history and the decision lag one sample behind the input inside the loop.
+        let b0 = SIMD4<Float>(highPass.b0, lowPass.b0, 0, 0), b1 = SIMD4<Float>(highPass.b1, lowPass.b1, 0, 0)
+        let b2 = SIMD4<Float>(highPass.b2, lowPass.b2, 0, 0)
+        let a1 = SIMD4<Float>(highPass.a1, lowPass.a1, 0, 0), a2 = SIMD4<Float>(highPass.a2, lowPass.a2, 0, 0)
+        while i + d <= n {
+            // Start the pipeline: the first sample's high-pass alone.
+            var pendingTime = startTime + (Double(i) + centre) * sampleInterval
+            var pendingValue = average(i)
+            var highPassed = highPass.process(pendingValue)
+            i += d
+            var z1 = SIMD4<Float>(highPass.z1, lowPass.z1, 0, 0), z2 = SIMD4<Float>(highPass.z2, lowPass.z2, 0, 0)
+            var mean = level
+            let alpha = levelAlpha
+            var trough = recoveryTrough, peak = drivePeak, isArmed = armed
+            let inDrive = phase == .drive
+            let trigger = triggerTime, decayFrom = decayAfter, arm = armThreshold, drive = driveThreshold
+            let refractory = minimumTriggerInterval
+            var event: (time: Seconds, band: Float)? = nil
+            history.withUnsafeRing { ring, count in
+                let mask = StrokeSignalHistory.mask
+                while i &+ d <= n {
+                    let value = average(i)
+                    let x = SIMD4<Float>(value, highPassed, 0, 0)
+                    let (saved1, saved2) = (z1, z2)
+                    let y = b0 * x + z1
+                    z1 = b1 * x - a1 * y + z2
+                    z2 = b2 * x - a2 * y
+                    // The pending sample: band-passed, into the level and the history, decided.
+                    let band = y[1], time = pendingTime
+                    mean += alpha * (pendingValue - mean)
+                    ring[count & mask] = StrokeSignalHistory.Entry(time: time, value: pendingValue)
+                    count &+= 1
+                    var special = false
+                    if inDrive {
+                        if band > peak { peak = band }
+                        special = band < 0 || time - trigger > 3
+                    } else if time - trigger > decayFrom {
+                        special = true
+                    } else {
+                        if band < trough { trough = band }
+                        if band < arm { isArmed = true }
+                        special = isArmed && band > drive && time - trigger >= refractory
+                    }
+                    if special {
+                        // The new sample was not taken after all: its high-pass is undone.
+                        z1[0] = saved1[0]; z2[0] = saved2[0]
+                        event = (time, band)
+                        return
+                    }
+                    pendingTime = startTime + (Double(i) + centre) * sampleInterval
+                    pendingValue = value
+                    highPassed = y[0]
+                    i &+= d
+                }
+            }
+            highPass.z1 = z1[0]; highPass.z2 = z2[0]
+            lowPass.z1 = z1[1]; lowPass.z2 = z2[1]
+            level = mean
+            recoveryTrough = trough; drivePeak = peak; armed = isArmed
+            if let e = event {
+                decide(time: e.time, band: e.band, emit: emit)
+            } else {
+                // The block's last whole box, high-passed already: the rest of `step`.
+                let band = lowPass.process(highPassed)
+                level += levelAlpha * (pendingValue - level)
+                history.append(time: pendingTime, value: pendingValue)
+                decide(time: pendingTime, band: band, emit: emit)
+            }
+        }
+        return i
     }
 
     /// Recomputes the thresholds and the refractory period after the amplitudes or the period

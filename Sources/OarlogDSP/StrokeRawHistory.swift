@@ -98,61 +98,125 @@ struct StrokeRawHistory: @unchecked Sendable {  // the attached block's pointer 
         n >= blockStart ? block.unsafelyUnwrapped[n - blockStart] : values[n & Self.mask]
     }
 
-    /// The first sample at or after `time`, or `nil` if none. `interval` (the typical spacing)
-    /// gives a first guess, walked from; a binary search if the guess is far off.
-    func firstIndex(atOrAfter time: Seconds, interval: Seconds) -> Int? {
-        guard count > 0, self.time(count - 1) >= time else { return nil }
-        var lo = oldest, hi = count - 1
-        if let n = walk(from: guess(time, interval), towards: time) {
-            // n is the last sample before `time` or the first at or after it.
-            return self.time(n) >= time ? n : n + 1
-        }
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if self.time(mid) >= time { hi = mid } else { lo = mid + 1 }
-        }
-        return lo
-    }
-
-    /// The last sample at or before `time`, or `nil` if none (see `firstIndex`).
-    func lastIndex(atOrBefore time: Seconds, interval: Seconds) -> Int? {
-        guard count > 0, self.time(oldest) <= time else { return nil }
-        var lo = oldest, hi = count - 1
-        if let n = walk(from: guess(time, interval), towards: time) {
-            let m = self.time(n) <= time ? n : n - 1
-            return m + 1 < count && self.time(m + 1) <= time ? m + 1 : m
-        }
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if self.time(mid) <= time { lo = mid } else { hi = mid - 1 }
-        }
-        return lo
-    }
-
-    /// The sample number `time` would have with samples every `interval` back from the newest.
+    /// Runs `body` with a reader of the samples held (valid only within `body`): the same
+    /// numbering, times and values as `time(_:)` and `value(_:)`, read through plain pointers.
     @inline(__always)
-    private func guess(_ time: Seconds, _ interval: Seconds) -> Int {
-        let back = interval > 0 ? (self.time(count - 1) - time) / interval : .infinity
-        guard back.isFinite, back < Double(count) else { return oldest }
-        // Any rounding will do (the walk finds the exact sample): .toNearestOrEven is one instruction.
-        return min(count - 1, max(oldest, count - 1 - Int(back.rounded(.toNearestOrEven))))
-    }
-
-    /// From sample `n`, a few steps towards `time`: a sample next to it (`time` lies between it
-    /// and its neighbour, or it is the first/last held), or `nil` after 16 steps.
-    @inline(__always)
-    private func walk(from start: Int, towards time: Seconds) -> Int? {
-        var n = start
-        let first = oldest, last = count - 1
-        for _ in 0..<16 {
-            if self.time(n) < time {
-                if n == last || self.time(n + 1) >= time { return n }
-                n += 1
-            } else {
-                if n == first || self.time(n - 1) < time { return n }
-                n -= 1
+    func withReader<R>(_ body: (Reader) -> R) -> R {
+        times.withUnsafeBufferPointer { t in
+            values.withUnsafeBufferPointer { v in
+                body(Reader(ringTimes: t.baseAddress.unsafelyUnwrapped, ringValues: v.baseAddress.unsafelyUnwrapped,
+                            block: block?.baseAddress ?? v.baseAddress.unsafelyUnwrapped, blockStart: blockStart,
+                            blockTime: blockTime, blockInterval: blockInterval, count: count, oldest: oldest))
             }
         }
-        return nil
+    }
+
+    /// The samples held, read through pointers (see `withReader`).
+    struct Reader {
+        let ringTimes: UnsafePointer<Seconds>, ringValues: UnsafePointer<Float>
+        let block: UnsafePointer<Float>
+        let blockStart: Int, blockTime: Seconds, blockInterval: Seconds
+        /// Total number of samples (the newest is `count - 1`) and the oldest still held.
+        let count: Int, oldest: Int
+
+        @inline(__always) func time(_ n: Int) -> Seconds {
+            n >= blockStart ? blockTime + Double(n &- blockStart) * blockInterval : ringTimes[n & StrokeRawHistory.mask]
+        }
+        @inline(__always) func value(_ n: Int) -> Float {
+            n >= blockStart ? block[n &- blockStart] : ringValues[n & StrokeRawHistory.mask]
+        }
+
+        /// The first sample at or after `time`, or `nil` if none. Within the attached block the
+        /// number follows from the uniform spacing (checked against the neighbours); elsewhere
+        /// `interval` (the typical spacing) gives a first guess, walked from; a binary search if
+        /// the guess is far off.
+        @inline(__always)
+        func firstIndex(atOrAfter time: Seconds, interval: Seconds) -> Int? {
+            guard count > 0, self.time(count - 1) >= time else { return nil }
+            if time > blockTime && blockStart < count {
+                // The answer is in the block: the ring's times are all before the block's start.
+                // A few steps at most from the guess (a fixed count: not worth a vectorised search).
+                var n = min(count - 1, blockStart + Int(min((time - blockTime) / blockInterval, Double(count - blockStart))))
+                for _ in 0..<4 {
+                    if n > blockStart && self.time(n - 1) >= time { n -= 1 }  // too late
+                    else if self.time(n) < time { n += 1 }                    // too early
+                    else { return n }
+                }
+            }
+            return searchFirstIndex(atOrAfter: time, interval: interval)
+        }
+
+        /// `firstIndex` outside the block, or when the guess is off: guess, walk, bisect.
+        @inline(never)
+        private func searchFirstIndex(atOrAfter time: Seconds, interval: Seconds) -> Int {
+            var lo = oldest, hi = count - 1
+            if let n = walk(from: guess(time, interval), towards: time) {
+                // n is the last sample before `time` or the first at or after it.
+                return self.time(n) >= time ? n : n + 1
+            }
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if self.time(mid) >= time { hi = mid } else { lo = mid + 1 }
+            }
+            return lo
+        }
+
+        /// The last sample at or before `time`, or `nil` if none (see `firstIndex`).
+        @inline(__always)
+        func lastIndex(atOrBefore time: Seconds, interval: Seconds) -> Int? {
+            guard count > 0, self.time(oldest) <= time else { return nil }
+            if time >= blockTime && blockStart < count {
+                // The answer is in the block (its first sample is at `blockTime`).
+                var n = min(count - 1, blockStart + Int(min((time - blockTime) / blockInterval, Double(count - blockStart))))
+                for _ in 0..<4 {
+                    if n > blockStart && self.time(n) > time { n -= 1 }                  // too late
+                    else if n + 1 < count && self.time(n + 1) <= time { n += 1 }        // too early
+                    else { return n }
+                }
+            }
+            return searchLastIndex(atOrBefore: time, interval: interval)
+        }
+
+        /// `lastIndex` outside the block, or when the guess is off: guess, walk, bisect.
+        @inline(never)
+        private func searchLastIndex(atOrBefore time: Seconds, interval: Seconds) -> Int {
+            var lo = oldest, hi = count - 1
+            if let n = walk(from: guess(time, interval), towards: time) {
+                let m = self.time(n) <= time ? n : n - 1
+                return m + 1 < count && self.time(m + 1) <= time ? m + 1 : m
+            }
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2
+                if self.time(mid) <= time { lo = mid } else { hi = mid - 1 }
+            }
+            return lo
+        }
+
+        /// The sample number `time` would have with samples every `interval` back from the newest.
+        @inline(__always)
+        private func guess(_ time: Seconds, _ interval: Seconds) -> Int {
+            let back = interval > 0 ? (self.time(count - 1) - time) / interval : .infinity
+            guard back.isFinite, back < Double(count) else { return oldest }
+            // Any rounding will do (the walk finds the exact sample): truncation is one instruction.
+            return min(count - 1, max(oldest, count - 1 - Int(back)))
+        }
+
+        /// From sample `n`, a few steps towards `time`: a sample next to it (`time` lies between
+        /// it and its neighbour, or it is the first/last held), or `nil` after 16 steps.
+        @inline(__always)
+        private func walk(from start: Int, towards time: Seconds) -> Int? {
+            var n = start
+            let first = oldest, last = count - 1
+            for _ in 0..<16 {
+                if self.time(n) < time {
+                    if n == last || self.time(n + 1) >= time { return n }
+                    n += 1
+                } else {
+                    if n == first || self.time(n - 1) < time { return n }
+                    n -= 1
+                }
+            }
+            return nil
+        }
     }
 }

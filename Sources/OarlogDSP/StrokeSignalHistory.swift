@@ -6,7 +6,7 @@ import OarlogCore
 struct StrokeSignalHistory: Sendable {
     static let capacity = 512  // ≥ 10 s at the internal rate (< 50 Hz)
     static let mask = capacity - 1
-    private struct Entry: Sendable { var time: Seconds; var value: Float }
+    struct Entry: Sendable { var time: Seconds; var value: Float }
     private var entries: [Entry]
     /// Total number of samples ever appended (the newest has number `count - 1`).
     private(set) var count = 0
@@ -23,6 +23,13 @@ struct StrokeSignalHistory: Sendable {
 
     mutating func removeAll() { count = 0 }
 
+    /// Runs `body` with the ring's storage and its sample count, so a hot loop can append
+    /// without a uniqueness check per sample (entry `n` lives at `ring[n & mask]`).
+    @inline(__always)
+    mutating func withUnsafeRing<R>(_ body: (UnsafeMutablePointer<Entry>, inout Int) -> R) -> R {
+        entries.withUnsafeMutableBufferPointer { body($0.baseAddress.unsafelyUnwrapped, &count) }
+    }
+
     /// Number of the oldest sample still held.
     var oldest: Int { max(0, count - Self.capacity) }
     func time(_ n: Int) -> Seconds { entries[n & Self.mask].time }
@@ -34,13 +41,32 @@ struct StrokeSignalHistory: Sendable {
         return (value(lo) + 2 * value(n) + value(hi)) * 0.25
     }
 
-    /// The first sample at or after `time` (searching back from the newest), or `nil` if none.
+    /// The first sample at or after `time`, or `nil` if none (the times ascend): a guess from
+    /// the ring's mean spacing, a few steps from there, a binary search if that is far off.
     func firstIndex(atOrAfter time: Seconds) -> Int? {
         guard count > 0 else { return nil }
-        var n = count - 1
-        guard self.time(n) >= time else { return nil }
-        while n > oldest && self.time(n - 1) >= time { n -= 1 }
-        return n
+        let last = count - 1, first = oldest
+        return entries.withUnsafeBufferPointer { e -> Int? in
+            let newest = e[last & Self.mask].time
+            guard newest >= time else { return nil }
+            let oldestTime = e[first & Self.mask].time
+            if oldestTime >= time { return first }
+            // Now time(first) < time <= time(last): the answer is in first+1...last.
+            let back = (newest - time) / (newest - oldestTime) * Double(last - first)
+            var n = back < Double(last - first) ? last - Int(back) : first + 1  // truncation: n ≤ exact
+            n = max(first + 1, min(last, n))
+            for _ in 0..<8 {
+                if e[(n - 1) & Self.mask].time >= time { n -= 1 }            // too late
+                else if e[n & Self.mask].time < time { n += 1 }              // too early
+                else { return n }
+            }
+            var lo = first + 1, hi = last
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if e[mid & Self.mask].time >= time { hi = mid } else { lo = mid + 1 }
+            }
+            return lo
+        }
     }
 
     /// Time and value of the extreme (minimum if `sign` = -1, maximum if +1) within
@@ -53,18 +79,40 @@ struct StrokeSignalHistory: Sendable {
         // The smoothed values from a sliding window of three (the same sums as `smoothed`).
         var best = first
         let last = count - 1
-        var previous = value(max(oldest, first - 1)), current = value(first)
-        var next = first < last ? value(first + 1) : current
-        var bestValue = sign * ((previous + 2 * current + next) * 0.25)
-        var n = first + 1
+        // The scan's end: the last sample at or before `to` (usually the newest).
+        var end = last
+        while end >= first && time(end) > to { end -= 1 }
+        let n = max(end + 1, first + 1)  // one past the last sample scanned
+        // The extreme of sign · (p + 2c + n) / 4 is that of p + 2c + n (the scaling is exact),
+        // so the scan compares the sums: larger ones for a maximum, smaller for a minimum.
         entries.withUnsafeBufferPointer { e in
-            while n < count && e[n & Self.mask].time <= to {
+            let m = Self.mask
+            var previous = e[max(oldest, first - 1) & m].value, current = e[first & m].value
+            var next = first < last ? e[(first + 1) & m].value : current
+            var bestSum = previous + 2 * current + next
+            var k = first + 1
+            // The sample after each one scanned exists except after the newest.
+            let inner = min(n, last)
+            if sign > 0 {
+                while k < inner {
+                    previous = current; current = next; next = e[(k &+ 1) & m].value
+                    let sum = previous + 2 * current + next
+                    if sum > bestSum { bestSum = sum; best = k }
+                    k &+= 1
+                }
+            } else {
+                while k < inner {
+                    previous = current; current = next; next = e[(k &+ 1) & m].value
+                    let sum = previous + 2 * current + next
+                    if sum < bestSum { bestSum = sum; best = k }
+                    k &+= 1
+                }
+            }
+            if k < n {  // k == last: the newest sample, no sample after it
                 previous = current
                 current = next
-                next = n < last ? e[(n + 1) & Self.mask].value : current
-                let v = sign * ((previous + 2 * current + next) * 0.25)
-                if v > bestValue { bestValue = v; best = n }
-                n += 1
+                let sum = previous + 2 * current + current
+                if sign > 0 ? sum > bestSum : sum < bestSum { best = k }
             }
         }
         // The larger of the raw samples either side, if larger (as `for k in [best - 1, best + 1]`).
