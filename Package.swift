@@ -47,8 +47,10 @@ let package = Package(
         .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         // A live accelerometer source: a Linux IIO device through libiio (local: or ip: via iiod).
         .target(name: "OarlogIIO", dependencies: ["CIIO", "OarlogCore", "OarlogPipeline"]),
+        // Hardware CRC-32C (SSE4.2 crc32 + PCLMULQDQ, checked at run time) for the session frames.
+        .target(name: "COarlogCRC"),
         // The crash-safe binary session file: writer (a pipeline sink), reader, recovery, the data directory.
-        .target(name: "OarlogSession", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline"]),
+        .target(name: "OarlogSession", dependencies: ["COarlogCRC", "OarlogCore", "OarlogDSP", "OarlogPipeline"]),
         // Session exports (GPX, TCX, FIT, per-stroke CSV, GeoJSON) as streaming pipeline sinks.
         .target(name: "OarlogExport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline"]),
         .executableTarget(

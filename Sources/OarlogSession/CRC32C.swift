@@ -1,7 +1,15 @@
-/// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), the checksum of every frame.
-/// Slicing-by-8 in plain Swift: eight table lookups per 8 bytes, no dependency. Check value:
-/// `checksum("123456789") == 0xE3069283`.
+import COarlogCRC
+
+/// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), the checksum of every frame. Check
+/// value: `checksum("123456789") == 0xE3069283`.
+///
+/// On x86-64 with SSE4.2 and PCLMULQDQ (checked once at run time) the CPU's `crc32` instruction
+/// does it, three streams interleaved (`COarlogCRC`, tens of GB/s); elsewhere slicing-by-8 in
+/// plain Swift (eight table lookups per 8 bytes, about 1–2 GB/s).
 public enum CRC32C {
+    /// The hardware path is usable on this CPU.
+    static let hardwareAvailable = oarlog_crc32c_hw_available() != 0
+
     /// Eight 256-entry tables, table k at [k * 256 ..< (k + 1) * 256].
     private static let tables: [UInt32] = {
         var t = [UInt32](repeating: 0, count: 8 * 256)
@@ -20,7 +28,19 @@ public enum CRC32C {
     }()
 
     /// The CRC of `bytes`, continuing from `crc` (the CRC of the bytes before; 0 to start).
+    @inline(__always)
     public static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+        if hardwareAvailable { return hardwareChecksum(bytes, continuing: crc) }
+        return softwareChecksum(bytes, continuing: crc)
+    }
+
+    /// The CPU's CRC instruction; only when `hardwareAvailable`.
+    static func hardwareChecksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+        oarlog_crc32c_hw(crc, bytes.baseAddress, bytes.count)
+    }
+
+    /// Slicing-by-8 in plain Swift (any CPU).
+    static func softwareChecksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
         guard var p = bytes.baseAddress, bytes.count > 0 else { return crc }
         var n = bytes.count
         var c = ~crc
