@@ -18,38 +18,56 @@ import OarlogCore
 /// from `Double(tick) / 1e9` (true for times computed as `n / rate` or from nanosecond clocks);
 /// otherwise the block stores raw float64 times. Values are stored as int16 counts only when a
 /// scale was given and every value is exactly `Float(count) * scale`.
+///
+/// The columns live in storage arrays that only ever grow (to the largest block met); `count`
+/// says how much of them is the current block, so a block of a new size costs nothing (a chunk
+/// with a GPS fix holds blocks of different sizes).
 public struct AccelColumns: Sendable {
-    public private(set) var times: [Seconds] = []
-    public private(set) var x: [MetresPerSecondSquared] = []
-    public private(set) var y: [MetresPerSecondSquared] = []
-    public private(set) var z: [MetresPerSecondSquared] = []
+    private var timeStorage: [Seconds] = []
+    private var xStorage: [MetresPerSecondSquared] = []
+    private var yStorage: [MetresPerSecondSquared] = []
+    private var zStorage: [MetresPerSecondSquared] = []
+    /// Samples in the block.
+    public private(set) var count = 0
 
     public init(capacity: Int = 0) {
-        times.reserveCapacity(capacity)
-        x.reserveCapacity(capacity)
-        y.reserveCapacity(capacity)
-        z.reserveCapacity(capacity)
+        timeStorage.reserveCapacity(capacity)
+        xStorage.reserveCapacity(capacity)
+        yStorage.reserveCapacity(capacity)
+        zStorage.reserveCapacity(capacity)
     }
 
-    public var count: Int { times.count }
-    public var isEmpty: Bool { times.isEmpty }
+    /// The block's sample times (indices 0..<count).
+    public var times: ArraySlice<Seconds> { timeStorage[0..<count] }
+    public var x: ArraySlice<MetresPerSecondSquared> { xStorage[0..<count] }
+    public var y: ArraySlice<MetresPerSecondSquared> { yStorage[0..<count] }
+    public var z: ArraySlice<MetresPerSecondSquared> { zStorage[0..<count] }
 
-    public subscript(i: Int) -> AccelSample { AccelSample(time: times[i], x: x[i], y: y[i], z: z[i]) }
+    public var isEmpty: Bool { count == 0 }
+
+    public subscript(i: Int) -> AccelSample {
+        precondition(i >= 0 && i < count, "sample index out of range")
+        return AccelSample(time: timeStorage[i], x: xStorage[i], y: yStorage[i], z: zStorage[i])
+    }
 
     @inline(__always)
     mutating func append(_ s: AccelSample) {
-        times.append(s.time)
-        x.append(s.x)
-        y.append(s.y)
-        z.append(s.z)
+        if count < timeStorage.count {
+            timeStorage[count] = s.time
+            xStorage[count] = s.x
+            yStorage[count] = s.y
+            zStorage[count] = s.z
+        } else {
+            timeStorage.append(s.time)
+            xStorage.append(s.x)
+            yStorage.append(s.y)
+            zStorage.append(s.z)
+        }
+        count += 1
     }
 
-    mutating func removeAll() {
-        times.removeAll(keepingCapacity: true)
-        x.removeAll(keepingCapacity: true)
-        y.removeAll(keepingCapacity: true)
-        z.removeAll(keepingCapacity: true)
-    }
+    /// Empties the block, keeping the storage.
+    mutating func removeAll() { count = 0 }
 
     static let ticksPerSecond = 1e9
 
@@ -64,6 +82,7 @@ public struct AccelColumns: Sendable {
     /// Appends the block's record payload (see the type's comment).
     func encode(into w: inout ByteWriter, countsScale: Float?) {
         let n = count
+        let times = self.times, x = self.x, y = self.y, z = self.z
         w.varint(UInt64(n))
         let ticksExact = times.allSatisfy { Self.exactTick($0) != nil }
         var countsExact = false
@@ -89,7 +108,7 @@ public struct AccelColumns: Sendable {
         }
     }
 
-    private static func representable(_ values: [Float], _ scale: Float) -> Bool {
+    private static func representable(_ values: ArraySlice<Float>, _ scale: Float) -> Bool {
         for v in values {
             let c = (v / scale).rounded()
             guard c >= -32768, c <= 32767, (Float(Int16(c)) * scale).bitPattern == v.bitPattern else { return false }
@@ -100,6 +119,7 @@ public struct AccelColumns: Sendable {
     /// Run-length coded second differences of the ticks: the changes of the interval between
     /// samples, equal changes in a row stored once with their repeat count.
     private func encodeTicks(into w: inout ByteWriter) {
+        let times = self.times
         guard let first = times.first else { return }
         var previousTick = Self.exactTick(first)!
         w.zigzag(previousTick)
@@ -135,64 +155,96 @@ public struct AccelColumns: Sendable {
         w.patchU32(runs, at: runCountOffset)
     }
 
-    /// Replaces the contents with the block at the reader's position.
+    /// Replaces the contents with the block at the reader's position (empty if it throws).
+    ///
+    /// The storage grows only for a block larger than any before; the block is written in place:
+    /// times in closed form along each run of equal intervals,
+    /// values copied (float32) or scaled (int16) in straight loops over contiguous memory.
     mutating func decode(_ r: inout ByteReader) throws {
-        removeAll()
+        do {
+            try decodeBlock(&r)
+        } catch {
+            removeAll()
+            throw error
+        }
+    }
+
+    private mutating func decodeBlock(_ r: inout ByteReader) throws {
+        count = 0
         let n = try r.length(limit: r.remaining)
         let encoding = try r.u8()
         let ticks = encoding & 1 == 0
         let counts = encoding & 2 != 0
         let scale: Float = counts ? try r.f32() : 0
         guard n > 0 else { return }
-        // Grow once to the block size; `removeAll` above kept the capacity.
+        if timeStorage.count < n { grow(to: n) }
         if ticks {
-            var tick = try r.zigzag()
-            times.append(Double(tick) / Self.ticksPerSecond)
-            let runs = try r.u32()
-            var interval: Int64 = 0
-            var produced = 1
-            for _ in 0..<runs {
-                let change = try r.zigzag()
-                let repeatCount = try r.length(limit: n - produced)
-                for _ in 0..<repeatCount {
-                    interval = interval &+ change
-                    tick = tick &+ interval
-                    times.append(Double(tick) / Self.ticksPerSecond)
-                }
-                produced += repeatCount
-            }
-            guard produced == n else { throw DecodeError(description: "an accelerometer block's times do not match its count") }
+            try timeStorage.withUnsafeMutableBufferPointer { try Self.decodeTicks(&r, into: $0.baseAddress!, n) }
         } else {
-            let p = try r.take(n * 8)
-            for i in 0..<n { times.append(Double(bitPattern: UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)))) }
+            let p = try r.take(n * 8)  // little-endian host (x86-64, arm64), as the writer
+            timeStorage.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: p, byteCount: n * 8) }
         }
         if counts {
             let p = try r.take(n * 6)
-            Self.appendCounts(p, n, scale, to: &x)
-            Self.appendCounts(p + n * 2, n, scale, to: &y)
-            Self.appendCounts(p + n * 4, n, scale, to: &z)
+            Self.scaleCounts(p, n, scale, into: &xStorage)
+            Self.scaleCounts(p + n * 2, n, scale, into: &yStorage)
+            Self.scaleCounts(p + n * 4, n, scale, into: &zStorage)
         } else {
             let p = try r.take(n * 12)
-            Self.appendFloats(p, n, to: &x)
-            Self.appendFloats(p + n * 4, n, to: &y)
-            Self.appendFloats(p + n * 8, n, to: &z)
+            xStorage.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: p, byteCount: n * 4) }
+            yStorage.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: p + n * 4, byteCount: n * 4) }
+            zStorage.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: p + n * 8, byteCount: n * 4) }
         }
+        count = n
+    }
+
+    /// Grows the storage to `n` samples (only for a block larger than any before).
+    private mutating func grow(to n: Int) {
+        let more = n - timeStorage.count
+        timeStorage.append(contentsOf: repeatElement(0, count: more))
+        xStorage.append(contentsOf: repeatElement(0, count: more))
+        yStorage.append(contentsOf: repeatElement(0, count: more))
+        zStorage.append(contentsOf: repeatElement(0, count: more))
+    }
+
+    /// The tick runs into `t` (exactly `n` times). Within a run the interval changes
+    /// by the same amount each sample; the usual change is 0 (a steady rate), where tick k of the
+    /// run is `tick + k × interval` with no dependence on the previous sample.
+    private static func decodeTicks(_ r: inout ByteReader, into t: UnsafeMutablePointer<Seconds>, _ n: Int) throws {
+        var tick = try r.zigzag()
+        t[0] = Double(tick) / ticksPerSecond
+        let runs = try r.u32()
+        var interval: Int64 = 0
+        var produced = 1
+        for _ in 0..<runs {
+            let change = try r.zigzag()
+            let repeatCount = try r.length(limit: n - produced)
+            let run = t + produced
+            if change == 0 {
+                for k in 0..<repeatCount {
+                    run[k] = Double(tick &+ Int64(k &+ 1) &* interval) / ticksPerSecond
+                }
+                tick = tick &+ Int64(repeatCount) &* interval
+            } else {
+                for k in 0..<repeatCount {
+                    interval = interval &+ change
+                    tick = tick &+ interval
+                    run[k] = Double(tick) / ticksPerSecond
+                }
+            }
+            produced += repeatCount
+        }
+        guard produced == n else { throw DecodeError(description: "an accelerometer block's times do not match its count") }
     }
 
     @inline(__always)
-    private static func appendFloats(_ p: UnsafeRawPointer, _ n: Int, to column: inout [Float]) {
-        let start = column.count
-        column.append(contentsOf: repeatElement(0, count: n))
-        column.withUnsafeMutableBytes { dst in
-            dst.baseAddress!.advanced(by: start * 4).copyMemory(from: p, byteCount: n * 4)
-        }
-    }
-
-    @inline(__always)
-    private static func appendCounts(_ p: UnsafeRawPointer, _ n: Int, _ scale: Float, to column: inout [Float]) {
-        for i in 0..<n {
-            let c = Int16(bitPattern: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i * 2, as: UInt16.self)))
-            column.append(Float(c) * scale)
+    private static func scaleCounts(_ p: UnsafeRawPointer, _ n: Int, _ scale: Float, into column: inout [Float]) {
+        column.withUnsafeMutableBufferPointer { out in
+            precondition(out.count >= n)
+            for i in 0..<n {
+                let c = Int16(bitPattern: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i * 2, as: UInt16.self)))
+                out[i] = Float(c) * scale
+            }
         }
     }
 }

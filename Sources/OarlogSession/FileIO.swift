@@ -75,12 +75,21 @@ final class AppendFile {
     }
 }
 
-/// A file read with pread(2) at any offset (reads of a file that is still growing, or was cut
-/// short, simply return fewer bytes).
+/// A file read at any offset: through a read-only memory map of the whole file when the system
+/// allows one (no copy: frames are checked and decoded where the page cache holds them), else with
+/// pread(2). Reads of a file that was cut short simply return fewer bytes; the size is the size
+/// at opening, so a file still growing is read up to that point.
+///
+/// A map has one hazard pread does not: if another process cuts the file shorter while it is
+/// mapped, touching a page past the new end raises SIGBUS. Oarlog only ever cuts a session back
+/// to the end of its data (a failed write, `SessionAppend` removing the old tail), and readers
+/// touch the bytes past the data end only while opening (footer, index, summary).
 final class RandomAccessFile {
     let path: String
     private var fd: Int32
     let size: Int
+    /// The whole file, `size` bytes, mapped read-only; nil when empty or when mmap failed.
+    let mapping: UnsafeRawPointer?
 
     init(path: String) throws {
         self.path = path
@@ -97,9 +106,33 @@ final class RandomAccessFile {
             throw SessionError.notASession(path: path, detail: "it is a directory")
         }
         size = Int(st.st_size)
+        mapping = Self.map(fd, size: size, regularFile: (st.st_mode & S_IFMT) == S_IFREG)
     }
 
-    deinit { _ = Glibc.close(fd) }
+    private static func map(_ fd: Int32, size: Int, regularFile: Bool) -> UnsafeRawPointer? {
+        guard regularFile, size > 0, let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else {
+            return nil
+        }
+        _ = madvise(p, size, MADV_SEQUENTIAL)  // readers walk the file front to back
+        return UnsafeRawPointer(p)
+    }
+
+    deinit {
+        if let mapping { _ = munmap(UnsafeMutableRawPointer(mutating: mapping), size) }
+        _ = Glibc.close(fd)
+    }
+
+    private static let pageSize = max(4096, sysconf(Int32(_SC_PAGESIZE)))
+
+    /// Drops the mapped pages of [start, offset) (whole pages only) from this process's resident
+    /// set; they stay in the page cache, and touching them again simply maps them back. Returns
+    /// the page-aligned offset released up to (to pass as `start` next time).
+    func releaseMappedPages(before offset: Int, from start: Int) -> Int {
+        let end = min(offset, size) / Self.pageSize * Self.pageSize
+        guard let mapping, end > start else { return end }
+        _ = madvise(UnsafeMutableRawPointer(mutating: mapping + start), end - start, MADV_DONTNEED)
+        return end
+    }
 
     /// Reads up to `count` bytes at `offset` into `buffer`; returns how many were read.
     func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) throws -> Int {

@@ -34,10 +34,16 @@ enum FrameRead {
     case damaged(reason: String, torn: Bool)
 }
 
-/// Reads frames from a file through one reusable window buffer (bounded memory: the buffer
-/// grows only to the largest frame met, at most `SessionFormat.maximumFramePayload`).
+/// Reads frames from a file: straight from the file's memory map when it has one, else through
+/// one reusable window buffer (bounded memory: the buffer grows only to the largest frame met, at
+/// most `SessionFormat.maximumFramePayload`). With a map, the pages already passed are handed
+/// back every `mappedPagesKept` bytes, so resident memory stays bounded on a long session too.
 final class FrameScanner {
     let file: RandomAccessFile
+    /// Mapped bytes before the read position that may stay resident.
+    static let mappedPagesKept = 1 << 20
+    /// Mapped pages before this offset have been handed back.
+    private var releasedUpTo = 0
     private var buffer: UnsafeMutableRawPointer
     private var capacity: Int
     private var windowStart = 0
@@ -48,7 +54,7 @@ final class FrameScanner {
     init(file: RandomAccessFile, readAhead: Int = 1 << 18) {
         self.file = file
         self.fileSize = file.size
-        capacity = readAhead
+        capacity = file.mapping == nil ? readAhead : 16  // a mapped file needs no window
         buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
     }
 
@@ -56,7 +62,14 @@ final class FrameScanner {
 
     /// Makes [offset, offset + count) available in the window if the file has it; returns a
     /// pointer to `offset` and how many of the `count` bytes are there.
+    @inline(__always)
     private func ensure(_ offset: Int, _ count: Int) throws -> (UnsafeRawPointer, Int) {
+        if let mapping = file.mapping {
+            if offset &- releasedUpTo > Self.mappedPagesKept || offset < releasedUpTo {
+                releasedUpTo = file.releaseMappedPages(before: offset, from: releasedUpTo)
+            }
+            return (mapping + min(offset, fileSize), max(0, min(count, fileSize - offset)))
+        }
         if offset >= windowStart && offset + count <= windowStart + windowCount {
             return (UnsafeRawPointer(buffer + (offset - windowStart)), count)
         }

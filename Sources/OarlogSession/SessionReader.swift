@@ -222,6 +222,22 @@ public struct SessionEntryIterator {
         }
     }
 
+    /// The next raw record, passing over strokes and events: `next()` with the accelerometer
+    /// samples of the decoded block handed out directly (the replay path).
+    @inline(__always)
+    mutating func nextRecord() throws -> TraceRecord? {
+        while true {
+            if accelPosition < accel.count {
+                let s = accel[accelPosition]
+                accelPosition += 1
+                if let t0 = startTime, !(s.time >= t0) { continue }
+                return .accel(s)
+            }
+            guard let entry = try next() else { return nil }
+            if case .record(let r) = entry { return r }
+        }
+    }
+
     private func passes(_ entry: SessionEntry) -> Bool {
         guard let t0 = startTime else { return true }
         switch entry {
@@ -316,9 +332,6 @@ public struct SessionEntryIterator {
 public struct SessionRecordSource: RecordSource {
     public private(set) var entries: SessionEntryIterator
     public mutating func next() throws -> TraceRecord? {
-        while let entry = try entries.next() {
-            if case .record(let r) = entry { return r }
-        }
-        return nil
+        try entries.nextRecord()
     }
 }
