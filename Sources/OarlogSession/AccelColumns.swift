@@ -221,10 +221,16 @@ public struct AccelColumns: Sendable {
             let repeatCount = try r.length(limit: n - produced)
             let run = t + produced
             if change == 0 {
-                for k in 0..<repeatCount {
-                    run[k] = Double(tick &+ Int64(k &+ 1) &* interval) / ticksPerSecond
+                let (span, overflow) = Int64(repeatCount).multipliedReportingOverflow(by: interval)
+                let last = tick &+ span
+                if !overflow, abs(tick) < exactIntegers, abs(last) < exactIntegers, abs(interval) < exactIntegers {
+                    steadyRun(from: Double(tick), step: Double(interval), into: run, repeatCount)
+                } else {
+                    for k in 0..<repeatCount {
+                        run[k] = Double(tick &+ Int64(k &+ 1) &* interval) / ticksPerSecond
+                    }
                 }
-                tick = tick &+ Int64(repeatCount) &* interval
+                tick = last
             } else {
                 for k in 0..<repeatCount {
                     interval = interval &+ change
@@ -235,6 +241,28 @@ public struct AccelColumns: Sendable {
             produced += repeatCount
         }
         guard produced == n else { throw DecodeError(description: "an accelerometer block's times do not match its count") }
+    }
+
+    /// Below 2^53 every integer is a Double, and sums of such integers are exact.
+    private static let exactIntegers: Int64 = 1 << 53
+
+    /// `count` times of a steady run: tick k (1-based) is `first + k × step` nanoseconds. All the
+    /// ticks are below 2^53 in magnitude, so they are summed exactly in Double, two lanes at a time
+    /// (the division stays: `Double(tick) / 1e9` is what the format promises, bit for bit).
+    @inline(__always)
+    private static func steadyRun(from first: Double, step: Double, into out: UnsafeMutablePointer<Seconds>, _ count: Int) {
+        var ticks = SIMD2(first + step, first + 2 * step)
+        let twoSteps = SIMD2(repeating: 2 * step)
+        let scale = SIMD2(repeating: ticksPerSecond)
+        var k = 0
+        while k + 2 <= count {
+            let seconds = ticks / scale
+            out[k] = seconds[0]
+            out[k + 1] = seconds[1]
+            ticks += twoSteps
+            k += 2
+        }
+        if k < count { out[k] = ticks[0] / ticksPerSecond }
     }
 
     @inline(__always)

@@ -107,7 +107,38 @@ struct ByteReader {
     mutating func f64() throws -> Double { Double(bitPattern: try u64()) }
     mutating func f32() throws -> Float { Float(bitPattern: try u32()) }
 
+    /// Unsigned LEB128; one-byte values (counts, lengths, steady intervals) take the short path.
+    @inline(__always)
     mutating func varint() throws -> UInt64 {
+        if position < end {
+            let byte = base.load(fromByteOffset: position, as: UInt8.self)
+            if byte < 0x80 {
+                position += 1
+                return UInt64(byte)
+            }
+        }
+        return try longVarint()
+    }
+
+    private mutating func longVarint() throws -> UInt64 {
+        if end - position >= 10 {
+            // All ten bytes a varint may have are there: no length check per byte.
+            var result: UInt64 = 0
+            var shift: UInt64 = 0
+            var p = position
+            while true {
+                let byte = base.load(fromByteOffset: p, as: UInt8.self)
+                p += 1
+                if shift == 63 && byte > 1 { throw DecodeError(description: "a number is too long") }
+                result |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 {
+                    position = p
+                    return result
+                }
+                shift += 7
+                if shift > 63 { throw DecodeError(description: "a number is too long") }
+            }
+        }
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -120,12 +151,14 @@ struct ByteReader {
         }
     }
 
+    @inline(__always)
     mutating func zigzag() throws -> Int64 {
         let u = try varint()
         return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))
     }
 
     /// A varint that must fit in `limit` (a length or count).
+    @inline(__always)
     mutating func length(limit: Int) throws -> Int {
         let v = try varint()
         guard v <= UInt64(limit) else { throw DecodeError(description: "a length (\(v)) exceeds the record") }

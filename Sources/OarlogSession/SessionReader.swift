@@ -155,11 +155,15 @@ public final class SessionReader {
     public func forEachAccelerometerBlock(onDamage: DamagePolicy = .throwError, _ body: (AccelColumns) throws -> Void) throws {
         var it = entries(onDamage: onDamage)
         var columns = AccelColumns(capacity: 1024)
-        try it.forEachChunkRecord { kind, r in
-            if kind == RecordKind.accelBlock.rawValue {
+        while var (kind, r) = try it.nextChunkRecord() {
+            guard kind == RecordKind.accelBlock.rawValue else { continue }
+            do {
                 try columns.decode(&r)
-                try body(columns)
+            } catch let error as DecodeError {
+                try it.skipChunk(noting: "a record cannot be read: \(error)")
+                continue
             }
+            try body(columns)
         }
     }
 }
@@ -305,6 +309,37 @@ public struct SessionEntryIterator {
     private mutating func noteDamage(at offset: Int, _ reason: String) throws {
         if policy == .throwError { throw SessionError.damaged(path: reader.path, offset: offset, detail: reason) }
         damage.append(DamageNote(offset: offset, reason: reason))
+    }
+
+    /// The kind and payload of the next record of any chunk; nil at the end of the data.
+    @inline(__always)
+    mutating func nextChunkRecord() throws -> (kind: UInt8, payload: ByteReader)? {
+        while true {
+            if var r = chunk {
+                if r.isAtEnd {
+                    chunk = nil
+                    continue
+                }
+                do {
+                    let kind = try r.u8()
+                    let length = try r.length(limit: r.remaining)
+                    let payload = ByteReader(base: r.base, start: r.position, end: r.position + length)
+                    r.position += length
+                    chunk = r
+                    return (kind, payload)
+                } catch let error as DecodeError {
+                    try skipChunk(noting: "a record cannot be read: \(error)")
+                    continue
+                }
+            }
+            guard try advanceToChunk() else { return nil }
+        }
+    }
+
+    /// Notes damage in the current chunk and passes over the rest of it.
+    mutating func skipChunk(noting reason: String) throws {
+        chunk = nil
+        try noteDamage(at: chunkOffset, reason)
     }
 
     /// Calls `body` with the kind and payload of every record of every chunk (no decoding of
