@@ -227,9 +227,20 @@ public struct SessionEntryIterator {
     }
 
     /// The next raw record, passing over strokes and events: `next()` with the accelerometer
-    /// samples of the decoded block handed out directly (the replay path).
+    /// samples of the decoded block handed out directly (the replay path). The common case — a
+    /// sample of the current block — stays small enough to inline; the rest is out of line.
     @inline(__always)
     mutating func nextRecord() throws -> TraceRecord? {
+        if accelPosition < accel.count && startTime == nil {
+            let s = accel[accelPosition]
+            accelPosition += 1
+            return .accel(s)
+        }
+        return try nextRecordAfterBlock()
+    }
+
+    @inline(never)
+    private mutating func nextRecordAfterBlock() throws -> TraceRecord? {
         while true {
             if accelPosition < accel.count {
                 let s = accel[accelPosition]
