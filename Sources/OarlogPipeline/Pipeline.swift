@@ -17,6 +17,9 @@ public struct Pipeline {
     /// Trace time of the latest record.
     public private(set) var latestTime: Seconds?
 
+    /// Accelerometer samples handled per run on the batch path.
+    static let batchCapacity = 4096
+
     public init(analyzer: RowingAnalyzer = RowingAnalyzer(), sinks: [any PipelineSink] = [], pacing: Pacing = .asFastAsPossible,
                 fences: FenceMonitor? = nil) {
         self.analyzer = analyzer
@@ -53,7 +56,29 @@ public struct Pipeline {
             }
         }
         defer { fences = monitor }
-        while let record = try source.next() {
+        // Recorded data read as fast as possible goes through in runs of accelerometer samples
+        // (parsed straight into one buffer, analysed without wrapping each in a record); a paced
+        // replay or a live source goes record by record.
+        let batching = pacer.pacing == .asFastAsPossible
+        let batch = UnsafeMutableBufferPointer<AccelSample>.allocate(capacity: batching ? Self.batchCapacity : 0)
+        defer { batch.deallocate() }
+        while true {
+            if batching {
+                let n = try source.nextAccelBatch(into: batch)
+                if n > 0 {
+                    let samples = UnsafeBufferPointer(rebasing: batch[0..<n])
+                    recordCount &+= n
+                    latestTime = samples[n - 1].time
+                    analyzer.process(accel: samples, emit: emit)
+                    for sink in rawSinks {
+                        for sample in samples { try sink.receive(.record(.accel(sample))) }
+                    }
+                    if let sinkError { throw sinkError }
+                    if shouldStop() { break }
+                    continue
+                }
+            }
+            guard let record = try source.next() else { break }
             recordCount &+= 1
             if let t = record.time {
                 pacer.wait(for: t)

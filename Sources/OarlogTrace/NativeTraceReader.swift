@@ -437,3 +437,10 @@ enum RowKind {
         else { self = .unknown }
     }
 }
+
+extension NativeTraceReader {
+    /// The pipeline's batch path: consecutive accel rows parsed straight into `buffer`.
+    public mutating func nextAccelBatch(into buffer: UnsafeMutableBufferPointer<AccelSample>) throws -> Int {
+        try readAccel(into: buffer)
+    }
+}
