@@ -55,18 +55,7 @@ public final class JSONReportSink: PipelineSink {
 
     public func receive(_ event: PipelineEvent) {
         guard includeStrokes, case .analysis(.stroke(let m)) = event else { return }
-        writer.beginObject()
-        writer.field("index", m.stroke.index)
-        writer.field("t_s", m.stroke.catchTime, places: 3)
-        writer.field("rate_spm", m.stroke.strokeRate, places: 2)
-        writer.field("smoothed_rate_spm", m.smoothedRate, places: 2)
-        writer.field("split_s_per_500m", m.split, places: 2)
-        writer.field("distance_per_stroke_m", m.distancePerStroke, places: 2)
-        writer.field("distance_m", m.distance, places: 2)
-        writer.field("drive_s", m.stroke.driveDuration, places: 3)
-        writer.field("recovery_s", m.stroke.recoveryDuration, places: 3)
-        writer.field("peak_accel_mps2", Double(m.stroke.peakAcceleration), places: 3)
-        writer.endObject()
+        writer.stroke(m)
         if writer.text.utf8.count > 1 << 16 { output(writer.take()) }
     }
 
@@ -97,5 +86,23 @@ public final class JSONReportSink: PipelineSink {
         }
         writer.endObject()
         output(writer.take())
+    }
+}
+
+extension JSONWriter {
+    /// One stroke of a `stroke_list`, with the keys every JSON report uses (`null` for no data).
+    public mutating func stroke(_ m: StrokeMetrics) {
+        beginObject()
+        field("index", m.stroke.index)
+        field("t_s", m.stroke.catchTime, places: 3)
+        field("rate_spm", m.stroke.strokeRate, places: 2)
+        field("smoothed_rate_spm", m.smoothedRate, places: 2)
+        field("split_s_per_500m", m.split, places: 2)
+        field("distance_per_stroke_m", m.distancePerStroke, places: 2)
+        field("distance_m", m.distance, places: 2)
+        field("drive_s", m.stroke.driveDuration, places: 3)
+        field("recovery_s", m.stroke.recoveryDuration, places: 3)
+        field("peak_accel_mps2", Double(m.stroke.peakAcceleration), places: 3)
+        endObject()
     }
 }

@@ -1,3 +1,4 @@
+import OarlogCore
 /// One line of a foreign CSV export split into fields (RFC 4180 quoting within a line: a field
 /// in `"` may hold commas, `""` is one `"`). For the small device exports, which allocate a
 /// String per field; the native trace never goes through here.
@@ -84,28 +85,14 @@ struct CSVRow {
 
 /// Civil dates and times for metadata (no Foundation).
 enum CivilTime {
-    /// Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's algorithm).
+    /// Days from 1970-01-01 to a proleptic Gregorian date.
     static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
+        UTCTime.daysSince1970(year: year, month: month, day: day)
     }
 
     /// The date of a day count since 1970-01-01.
-    static func civil(daysSince1970 z0: Int) -> (year: Int, month: Int, day: Int) {
-        let z = z0 + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let doe = z - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+        UTCTime.civilDate(daysSince1970: days)
     }
 
     /// `2021-03-30T11:13:05.000Z` for milliseconds since 1970-01-01 UTC.

@@ -101,20 +101,7 @@ struct Show: ParsableCommand {
         w.field("title", reader.metadata.title)
         if let list = f.strokes {
             w.beginArray(key: "stroke_list")
-            for m in list {
-                w.beginObject()
-                w.field("index", m.stroke.index)
-                w.field("t_s", m.stroke.catchTime, places: 3)
-                w.field("rate_spm", m.stroke.strokeRate, places: 2)
-                w.field("smoothed_rate_spm", m.smoothedRate, places: 2)
-                w.field("split_s_per_500m", m.split, places: 2)
-                w.field("distance_per_stroke_m", m.distancePerStroke, places: 2)
-                w.field("distance_m", m.distance, places: 2)
-                w.field("drive_s", m.stroke.driveDuration, places: 3)
-                w.field("recovery_s", m.stroke.recoveryDuration, places: 3)
-                w.field("peak_accel_mps2", Double(m.stroke.peakAcceleration), places: 3)
-                w.endObject()
-            }
+            for m in list { w.stroke(m) }
             w.endArray()
         }
         w.field("elapsed_s", s.elapsed, places: 3)
