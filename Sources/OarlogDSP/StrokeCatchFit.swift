@@ -43,18 +43,33 @@ enum StrokeCatchFit {
         }
     }
 
-    private static func catchTime(in raw: StrokeRawHistory.Reader, near coarse: Seconds, margin: Seconds,
+    private static func catchTime(in index: StrokeRawHistory.Reader, near coarse: Seconds, margin: Seconds,
                                   from: Seconds, to now: Seconds, interval: Seconds, level: Float) -> Seconds? {
-        guard raw.count > 0, raw.count <= StrokeRawHistory.capacity || raw.time(raw.oldest) <= from else { return nil }
-        let lo = max(from, coarse - margin, raw.time(raw.oldest)), hi = min(now, coarse + margin)
-        guard interval > 0, hi > lo, let first = raw.firstIndex(atOrAfter: lo, interval: interval), let last = raw.lastIndex(atOrBefore: hi, interval: interval),
-              let newest = raw.lastIndex(atOrBefore: now, interval: interval), first <= last
+        guard index.count > 0, index.count <= StrokeRawHistory.capacity || index.time(index.oldest) <= from else { return nil }
+        let lo = max(from, coarse - margin, index.time(index.oldest)), hi = min(now, coarse + margin)
+        guard interval > 0, hi > lo, let first = index.firstIndex(atOrAfter: lo, interval: interval), let last = index.lastIndex(atOrBefore: hi, interval: interval),
+              let newest = index.lastIndex(atOrBefore: now, interval: interval), first <= last
         else { return nil }
+        // Every sample read below lies within the fit's fall span (and the smoothing) before
+        // `lo`. When all of those are in the attached block — the block path, nearly always —
+        // they are read straight from it, without the per-sample ring-or-block choice.
+        let k = Int(smoothingHalfWidth / interval + 1e-6)  // ≥ 0: truncation rounds down
+        let reachBack = max(fallSpan, 2 * interval) + Double(2 * k + 4) * interval + 0.001
+        if index.blockStart < index.count && index.blockTime + reachBack <= lo && first > index.blockStart + k + 1 {
+            return fit(StrokeRawHistory.BlockSamples(index), index: index, first: first, last: last, newest: newest,
+                       k: k, now: now, interval: interval, level: level)
+        }
+        return fit(index, index: index, first: first, last: last, newest: newest, k: k, now: now, interval: interval, level: level)
+    }
+
+    /// Steps 1 and 2 over the samples `raw` (numbered as in `index`, which finds samples by time).
+    @inline(__always)
+    private static func fit<R: StrokeRawSamples>(_ raw: R, index: StrokeRawHistory.Reader, first: Int, last: Int, newest: Int,
+                                                 k: Int, now: Seconds, interval: Seconds, level: Float) -> Seconds {
 
         // 1. The lowest sample of the lightly smoothed signal — the last low point of the dip's
         //    bottom when it has two (a flat bottom: the catch is where the rise begins).
         //    (The lowest raw sample first, then the smoothed signal's lowest near it: cheap.)
-        let k = Int(smoothingHalfWidth / interval + 1e-6)  // ≥ 0: truncation rounds down
         var lowest = first
         var lowestValue = Float.infinity
         for n in first...last {
@@ -87,9 +102,9 @@ enum StrokeCatchFit {
         //    than the rise's span (flat, or sampled coarsely) widens the fit to two samples past
         //    it and the corner's search to its end, so the steep rise is always in view.
         let fall = max(fallSpan, 2 * interval) + 0.5 * interval
-        let a = raw.firstIndex(atOrAfter: tm - fall, interval: interval) ?? lowest
+        let a = index.firstIndex(atOrAfter: tm - fall, interval: interval) ?? lowest
         let rise = max(riseSpan, 2 * interval) + 0.5 * interval
-        guard let rb = raw.lastIndex(atOrBefore: min(tm + rise, now), interval: interval) else { return tm }
+        guard let rb = index.lastIndex(atOrBefore: min(tm + rise, now), interval: interval) else { return tm }
         let b = min(max(rb, bottomEnd + 2), newest)
         guard b - a >= 3 else { return tm }
         let reach = max(1.5 * interval, cornerReach)
@@ -108,7 +123,7 @@ enum StrokeCatchFit {
 
     /// The sample lightly smoothed by a triangle of half-width `k` samples (none for `k` = 0).
     @inline(__always)
-    private static func smoothed(_ raw: StrokeRawHistory.Reader, _ n: Int, _ k: Int) -> Float {
+    private static func smoothed<R: StrokeRawSamples>(_ raw: R, _ n: Int, _ k: Int) -> Float {
         guard k > 0 else { return raw.value(n) }
         if k == 1 && n > raw.oldest && n + 1 < raw.count {
             // [1 2 1] / 4, summed in the order of the loop below (the same result).
