@@ -165,13 +165,13 @@ struct StrokeSignalHistory: Sendable {
         var k = from
         if sign > 0 {
             var lanes = SIMD8<Float>(repeating: initial)
-            while k + 8 <= to { lanes = pointwiseMax(lanes, sums(k)); k += 8 }
+            while k + 8 <= to { let v = sums(k); lanes.replace(with: v, where: v .> lanes); k += 8 }
             extreme = max(extreme, lanes.max())
             while k < to { extreme = max(extreme, sum(k)); k += 1 }
             guard extreme > initial else { return (nil, initial) }
         } else {
             var lanes = SIMD8<Float>(repeating: initial)
-            while k + 8 <= to { lanes = pointwiseMin(lanes, sums(k)); k += 8 }
+            while k + 8 <= to { let v = sums(k); lanes.replace(with: v, where: v .< lanes); k += 8 }
             extreme = min(extreme, lanes.min())
             while k < to { extreme = min(extreme, sum(k)); k += 1 }
             guard extreme < initial else { return (nil, initial) }
