@@ -176,9 +176,12 @@ enum StrokeCatchFit {
                 var candidate: (corner: Seconds, error: Double)? = nil
                 let dl = ln * lxx - lx * lx, dr = rn * rxx - rx * rx
                 if dl > 0 && dr > 0 {
-                    let bl = (ln * lxy - lx * ly) / dl, br = (rn * rxy - rx * ry) / dr
-                    let al = (ly - bl * lx) / ln, ar = (ry - br * rx) / rn
+                    // The left and right fits side by side, lane by lane the same arithmetic.
+                    let slopes = SIMD2(ln * lxy - lx * ly, rn * rxy - rx * ry) / SIMD2(dl, dr)
+                    let bl = slopes[0], br = slopes[1]
                     if bl < 0 && br > 0 {
+                        let offsets = (SIMD2(ly, ry) - slopes * SIMD2(lx, rx)) / SIMD2(ln, rn)
+                        let al = offsets[0], ar = offsets[1]
                         let c = (ar - al) / (bl - br)
                         if c > from && c <= to {
                             candidate = (c, lyy - al * ly - bl * lxy + ryy - ar * ry - br * rxy)
@@ -204,7 +207,8 @@ enum StrokeCatchFit {
             let su = lx - c * ln, suu = lxx - 2 * c * lx + c * c * ln, suy = lxy - c * ly
             let sv = rx - c * rn, svv = rxx - 2 * c * rx + c * c * rn, svy = rxy - c * ry
             guard suu > 0, svv > 0 else { return nil }
-            let iu = 1 / suu, iv = 1 / svv
+            let inverses = 1 / SIMD2(suu, svv)
+            let iu = inverses[0], iv = inverses[1]
             let denominator = n - su * su * iu - sv * sv * iv
             guard denominator > 0 else { return nil }
             let offset = (sy - su * suy * iu - sv * svy * iv) / denominator

@@ -166,13 +166,21 @@ struct StrokeSignalHistory: Sendable {
         if sign > 0 {
             var lanes = SIMD8<Float>(repeating: initial)
             while k + 8 <= to { let v = sums(k); lanes.replace(with: v, where: v .> lanes); k += 8 }
-            extreme = max(extreme, lanes.max())
+            var half = lanes.lowHalf, other = lanes.highHalf  // the largest lane (exact in any order)
+            half.replace(with: other, where: other .> half)
+            var pair = half.lowHalf, rest = half.highHalf
+            pair.replace(with: rest, where: rest .> pair)
+            extreme = max(extreme, max(pair[0], pair[1]))
             while k < to { extreme = max(extreme, sum(k)); k += 1 }
             guard extreme > initial else { return (nil, initial) }
         } else {
             var lanes = SIMD8<Float>(repeating: initial)
             while k + 8 <= to { let v = sums(k); lanes.replace(with: v, where: v .< lanes); k += 8 }
-            extreme = min(extreme, lanes.min())
+            var half = lanes.lowHalf, other = lanes.highHalf  // the smallest lane (exact in any order)
+            half.replace(with: other, where: other .< half)
+            var pair = half.lowHalf, rest = half.highHalf
+            pair.replace(with: rest, where: rest .< pair)
+            extreme = min(extreme, min(pair[0], pair[1]))
             while k < to { extreme = min(extreme, sum(k)); k += 1 }
             guard extreme < initial else { return (nil, initial) }
         }
