@@ -160,7 +160,8 @@ enum StrokeCatchFit {
         /// sweep: the sums left of the split grow as it moves right.
         func corner(within lo: Seconds, _ hi: Seconds) -> Seconds? {
             var ln = 0.0, lx = 0.0, lxx = 0.0, ly = 0.0, lxy = 0.0, lyy = 0.0
-            var result: (corner: Seconds, error: Double)? = nil
+            // The best V so far (none while `found` is false).
+            var found = false, bestCorner: Seconds = 0, bestError = 0.0
             // The splits tried: p ≥ 2, x.count − p ≥ 2, x[p] > lo and x[p − 1] < hi — a
             // contiguous run, as x ascends; the sums need not go past its end.
             var p = 0
@@ -170,33 +171,64 @@ enum StrokeCatchFit {
                 ln += 1; lx += xi; lxx += xi * xi; ly += yi; lxy += xi * yi; lyy += yi * yi
                 p += 1
             }
-            while p <= end && x[p - 1] < hi {  // left = points before p
-                let rn = n - ln, rx = sx - lx, rxx = sxx - lxx, ry = sy - ly, rxy = sxy - lxy, ryy = syy - lyy
-                let from = max(lo, x[p - 1]), to = min(hi, x[p])
-                var candidate: (corner: Seconds, error: Double)? = nil
-                let dl = ln * lxx - lx * lx, dr = rn * rxx - rx * rx
-                if dl > 0 && dr > 0 {
-                    // The left and right fits side by side, lane by lane the same arithmetic.
-                    let slopes = SIMD2(ln * lxy - lx * ly, rn * rxy - rx * ry) / SIMD2(dl, dr)
-                    let bl = slopes[0], br = slopes[1]
-                    if bl < 0 && br > 0 {
-                        let offsets = (SIMD2(ly, ry) - slopes * SIMD2(lx, rx)) / SIMD2(ln, rn)
-                        let al = offsets[0], ar = offsets[1]
-                        let c = (ar - al) / (bl - br)
-                        if c > from && c <= to {
-                            candidate = (c, lyy - al * ly - bl * lxy + ryy - ar * ry - br * rxy)
-                        } else {
-                            let clamped = min(max(c, from), to)
-                            if let e = hingeError(corner: clamped, ln, lx, lxx, ly, lxy) { candidate = (clamped, e) }
-                        }
-                    }
+            // Four splits at a time, one per lane: every lane does the whole arithmetic (the
+            // free fits, their crossing, the hinge) with no branches, the same operations in
+            // the same order as one split alone, and the lanes are then taken in order.
+            typealias V = SIMD4<Double>
+            while p <= end && x[p - 1] < hi {
+                var sl = (n: V(repeating: 1), x: V(), xx: V(), y: V(), xy: V(), yy: V())
+                var from = V(), to = V()
+                var lanes = 0
+                while lanes < 4 && p <= end && x[p - 1] < hi {  // left = points before p
+                    sl.n[lanes] = ln; sl.x[lanes] = lx; sl.xx[lanes] = lxx
+                    sl.y[lanes] = ly; sl.xy[lanes] = lxy; sl.yy[lanes] = lyy
+                    from[lanes] = max(lo, x[p - 1]); to[lanes] = min(hi, x[p])
+                    let xi = x[p], yi = y[p]
+                    ln += 1; lx += xi; lxx += xi * xi; ly += yi; lxy += xi * yi; lyy += yi * yi
+                    p += 1
+                    lanes += 1
                 }
-                if let c = candidate, result.map({ c.error < $0.error }) ?? true { result = c }
-                let xi = x[p], yi = y[p]
-                ln += 1; lx += xi; lxx += xi * xi; ly += yi; lxy += xi * yi; lyy += yi * yi
-                p += 1
+                let rn = n - sl.n, rx = sx - sl.x, rxx = sxx - sl.xx, ry = sy - sl.y, rxy = sxy - sl.xy, ryy = syy - sl.yy
+                let dl = sl.n * sl.xx - sl.x * sl.x, dr = rn * rxx - rx * rx
+                let bl = (sl.n * sl.xy - sl.x * sl.y) / dl, br = (rn * rxy - rx * ry) / dr
+                let al = (sl.y - bl * sl.x) / sl.n, ar = (ry - br * rx) / rn
+                let c = (ar - al) / (bl - br)
+                let fits = (dl .> 0) .& (dr .> 0) .& (bl .< 0) .& (br .> 0)
+                let inRange = (c .> from) .& (c .<= to)
+                let free = sl.yy - al * sl.y - bl * sl.xy + ryy - ar * ry - br * rxy
+                // The hinge at the crossing clamped into the split: `min(max(c, from), to)`.
+                var clamped = c
+                clamped.replace(with: from, where: from .>= c)
+                clamped.replace(with: to, where: to .< clamped)
+                let hinge = hingeErrors(corner: clamped, sl.n, sl.x, sl.xx, sl.y, sl.xy)
+                for j in 0..<lanes where fits[j] {
+                    let (corner, error): (Seconds, Double)
+                    if inRange[j] {
+                        (corner, error) = (c[j], free[j])
+                    } else if hinge.valid[j] {
+                        (corner, error) = (clamped[j], hinge.error[j])
+                    } else {
+                        continue
+                    }
+                    if !found || error < bestError { found = true; bestCorner = corner; bestError = error }
+                }
             }
-            return result?.corner
+            return found ? bestCorner : nil
+        }
+
+        /// `hingeError` in four lanes at once (`valid` where it is not `nil`).
+        @inline(__always)
+        private func hingeErrors(corner c: SIMD4<Double>, _ ln: SIMD4<Double>, _ lx: SIMD4<Double>, _ lxx: SIMD4<Double>,
+                                 _ ly: SIMD4<Double>, _ lxy: SIMD4<Double>) -> (error: SIMD4<Double>, valid: SIMDMask<SIMD4<Int64>>) {
+            let rn = n - ln, rx = sx - lx, rxx = sxx - lxx, ry = sy - ly, rxy = sxy - lxy
+            let su = lx - c * ln, suu = lxx - 2 * c * lx + c * c * ln, suy = lxy - c * ly
+            let sv = rx - c * rn, svv = rxx - 2 * c * rx + c * c * rn, svy = rxy - c * ry
+            let iu = 1 / suu, iv = 1 / svv
+            let denominator = n - su * su * iu - sv * sv * iv
+            let offset = (sy - su * suy * iu - sv * svy * iv) / denominator
+            let s1 = (suy - su * offset) * iu, s2 = (svy - sv * offset) * iv
+            let valid = (suu .> 0) .& (svv .> 0) .& (denominator .> 0) .& (s1 .< 0) .& (s2 .> 0)
+            return (syy - offset * sy - s1 * suy - s2 * svy, valid)
         }
 
         /// Squared error of the best V with its corner at `c`, given the sums of the points left
