@@ -141,6 +141,8 @@ enum StrokeCatchFit {
     /// Least-squares V through points (x, y), x ascending:
     /// y = c + s₁·min(x − corner, 0) + s₂·max(x − corner, 0).
     private struct VFit {
+        /// The splits tried side by side, one per lane.
+        typealias V = SIMD2<Double>
         let x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>
         // Sums over all the points: count, x, x², y, xy, y².
         var n = 0.0, sx = 0.0, sxx = 0.0, sy = 0.0, sxy = 0.0, syy = 0.0
@@ -171,15 +173,14 @@ enum StrokeCatchFit {
                 ln += 1; lx += xi; lxx += xi * xi; ly += yi; lxy += xi * yi; lyy += yi * yi
                 p += 1
             }
-            // Four splits at a time, one per lane: every lane does the whole arithmetic (the
+            // `V.scalarCount` splits at a time, one per lane: every lane does the whole arithmetic (the
             // free fits, their crossing, the hinge) with no branches, the same operations in
             // the same order as one split alone, and the lanes are then taken in order.
-            typealias V = SIMD4<Double>
             while p <= end && x[p - 1] < hi {
                 var sl = (n: V(repeating: 1), x: V(), xx: V(), y: V(), xy: V(), yy: V())
                 var from = V(), to = V()
                 var lanes = 0
-                while lanes < 4 && p <= end && x[p - 1] < hi {  // left = points before p
+                while lanes < V.scalarCount && p <= end && x[p - 1] < hi {  // left = points before p
                     sl.n[lanes] = ln; sl.x[lanes] = lx; sl.xx[lanes] = lxx
                     sl.y[lanes] = ly; sl.xy[lanes] = lxy; sl.yy[lanes] = lyy
                     from[lanes] = max(lo, x[p - 1]); to[lanes] = min(hi, x[p])
@@ -216,11 +217,12 @@ enum StrokeCatchFit {
             return found ? bestCorner : nil
         }
 
-        /// `hingeError` in four lanes at once (`valid` where it is not `nil`).
+        /// Squared error of the best V with its corner at `c`, given the sums of the points left
+        /// of it, lane by lane; `valid` only where it opens upwards.
         @inline(__always)
-        private func hingeErrors(corner c: SIMD4<Double>, _ ln: SIMD4<Double>, _ lx: SIMD4<Double>, _ lxx: SIMD4<Double>,
-                                 _ ly: SIMD4<Double>, _ lxy: SIMD4<Double>) -> (error: SIMD4<Double>, valid: SIMDMask<SIMD4<Int64>>) {
+        private func hingeErrors(corner c: V, _ ln: V, _ lx: V, _ lxx: V, _ ly: V, _ lxy: V) -> (error: V, valid: SIMDMask<V.MaskStorage>) {
             let rn = n - ln, rx = sx - lx, rxx = sxx - lxx, ry = sy - ly, rxy = sxy - lxy
+            // u = x − c on the left (0 on the right), v = x − c on the right; u·v = 0.
             let su = lx - c * ln, suu = lxx - 2 * c * lx + c * c * ln, suy = lxy - c * ly
             let sv = rx - c * rn, svv = rxx - 2 * c * rx + c * c * rn, svy = rxy - c * ry
             let iu = 1 / suu, iv = 1 / svv
@@ -231,22 +233,5 @@ enum StrokeCatchFit {
             return (syy - offset * sy - s1 * suy - s2 * svy, valid)
         }
 
-        /// Squared error of the best V with its corner at `c`, given the sums of the points left
-        /// of it; `nil` unless it opens upwards.
-        private func hingeError(corner c: Seconds, _ ln: Double, _ lx: Double, _ lxx: Double, _ ly: Double, _ lxy: Double) -> Double? {
-            let rn = n - ln, rx = sx - lx, rxx = sxx - lxx, ry = sy - ly, rxy = sxy - lxy
-            // u = x − c on the left (0 on the right), v = x − c on the right; u·v = 0.
-            let su = lx - c * ln, suu = lxx - 2 * c * lx + c * c * ln, suy = lxy - c * ly
-            let sv = rx - c * rn, svv = rxx - 2 * c * rx + c * c * rn, svy = rxy - c * ry
-            guard suu > 0, svv > 0 else { return nil }
-            let inverses = 1 / SIMD2(suu, svv)
-            let iu = inverses[0], iv = inverses[1]
-            let denominator = n - su * su * iu - sv * sv * iv
-            guard denominator > 0 else { return nil }
-            let offset = (sy - su * suy * iu - sv * svy * iv) / denominator
-            let s1 = (suy - su * offset) * iu, s2 = (svy - sv * offset) * iv
-            guard s1 < 0, s2 > 0 else { return nil }
-            return syy - offset * sy - s1 * suy - s2 * svy
-        }
     }
 }
