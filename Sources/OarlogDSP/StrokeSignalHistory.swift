@@ -129,15 +129,21 @@ struct StrokeSignalHistory: Sendable {
             }
         }
         // The larger of the raw samples either side, if larger (as `for k in [best - 1, best + 1]`).
-        let best0 = best
-        if best0 - 1 >= max(oldest, first) && best0 - 1 < n && sign * value(best0 - 1) > sign * value(best) { best = best0 - 1 }
-        if best0 + 1 >= max(oldest, first) && best0 + 1 < n && sign * value(best0 + 1) > sign * value(best) { best = best0 + 1 }
+        // With selects rather than branches (the ring's mask keeps every read in bounds).
+        let best0 = best, lowest = max(oldest, first)
+        let before = sign * value(best0 - 1), here = sign * value(best0), after = sign * value(best0 + 1)
+        let takeBefore = best0 - 1 >= lowest && best0 - 1 < n && before > here
+        best = takeBefore ? best0 - 1 : best0
+        let kept = takeBefore ? before : here
+        let takeAfter = best0 + 1 >= lowest && best0 + 1 < n && after > kept
+        best = takeAfter ? best0 + 1 : best
         let y1 = Double(sign * value(best))
         guard best > oldest, best < count - 1 else { return (time(best), value(best), best) }
         // Parabola through (t0,y0) (0,y1) (t2,y2), possibly unevenly spaced.
         let t0 = time(best - 1) - time(best), t2 = time(best + 1) - time(best)
         let y0 = Double(sign * value(best - 1)), y2 = Double(sign * value(best + 1))
-        let d0 = (y0 - y1) / t0, d2 = (y2 - y1) / t2   // slopes from the centre
+        let slopes = (SIMD2(y0, y2) - y1) / SIMD2(t0, t2)   // from the centre, side by side
+        let d0 = slopes[0], d2 = slopes[1]
         let a = (d2 - d0) / (t2 - t0)
         guard a < 0 else { return (time(best), value(best), best) }
         let b = d0 - a * t0  // y = y1 + b·t + a·t²
