@@ -43,18 +43,33 @@ enum StrokeCatchFit {
         }
     }
 
-    private static func catchTime(in raw: StrokeRawHistory.Reader, near coarse: Seconds, margin: Seconds,
+    private static func catchTime(in index: StrokeRawHistory.Reader, near coarse: Seconds, margin: Seconds,
                                   from: Seconds, to now: Seconds, interval: Seconds, level: Float) -> Seconds? {
-        guard raw.count > 0, raw.count <= StrokeRawHistory.capacity || raw.time(raw.oldest) <= from else { return nil }
-        let lo = max(from, coarse - margin, raw.time(raw.oldest)), hi = min(now, coarse + margin)
-        guard interval > 0, hi > lo, let first = raw.firstIndex(atOrAfter: lo, interval: interval), let last = raw.lastIndex(atOrBefore: hi, interval: interval),
-              let newest = raw.lastIndex(atOrBefore: now, interval: interval), first <= last
+        guard index.count > 0, index.count <= StrokeRawHistory.capacity || index.time(index.oldest) <= from else { return nil }
+        let lo = max(from, coarse - margin, index.time(index.oldest)), hi = min(now, coarse + margin)
+        guard interval > 0, hi > lo, let first = index.firstIndex(atOrAfter: lo, interval: interval), let last = index.lastIndex(atOrBefore: hi, interval: interval),
+              let newest = index.lastIndex(atOrBefore: now, interval: interval), first <= last
         else { return nil }
+        // Every sample read below lies within the fit's fall span (and the smoothing) before
+        // `lo`. When all of those are in the attached block — the block path, nearly always —
+        // they are read straight from it, without the per-sample ring-or-block choice.
+        let k = Int(smoothingHalfWidth / interval + 1e-6)  // ≥ 0: truncation rounds down
+        let reachBack = max(fallSpan, 2 * interval) + Double(2 * k + 4) * interval + 0.001
+        if index.blockStart < index.count && index.blockTime + reachBack <= lo && first > index.blockStart + k + 1 {
+            return fit(StrokeRawHistory.BlockSamples(index), index: index, first: first, last: last, newest: newest,
+                       k: k, now: now, interval: interval, level: level)
+        }
+        return fit(index, index: index, first: first, last: last, newest: newest, k: k, now: now, interval: interval, level: level)
+    }
+
+    /// Steps 1 and 2 over the samples `raw` (numbered as in `index`, which finds samples by time).
+    @inline(__always)
+    private static func fit<R: StrokeRawSamples>(_ raw: R, index: StrokeRawHistory.Reader, first: Int, last: Int, newest: Int,
+                                                 k: Int, now: Seconds, interval: Seconds, level: Float) -> Seconds {
 
         // 1. The lowest sample of the lightly smoothed signal — the last low point of the dip's
         //    bottom when it has two (a flat bottom: the catch is where the rise begins).
         //    (The lowest raw sample first, then the smoothed signal's lowest near it: cheap.)
-        let k = Int(smoothingHalfWidth / interval + 1e-6)  // ≥ 0: truncation rounds down
         var lowest = first
         var lowestValue = Float.infinity
         for n in first...last {
@@ -87,9 +102,9 @@ enum StrokeCatchFit {
         //    than the rise's span (flat, or sampled coarsely) widens the fit to two samples past
         //    it and the corner's search to its end, so the steep rise is always in view.
         let fall = max(fallSpan, 2 * interval) + 0.5 * interval
-        let a = raw.firstIndex(atOrAfter: tm - fall, interval: interval) ?? lowest
+        let a = index.firstIndex(atOrAfter: tm - fall, interval: interval) ?? lowest
         let rise = max(riseSpan, 2 * interval) + 0.5 * interval
-        guard let rb = raw.lastIndex(atOrBefore: min(tm + rise, now), interval: interval) else { return tm }
+        guard let rb = index.lastIndex(atOrBefore: min(tm + rise, now), interval: interval) else { return tm }
         let b = min(max(rb, bottomEnd + 2), newest)
         guard b - a >= 3 else { return tm }
         let reach = max(1.5 * interval, cornerReach)
@@ -108,7 +123,7 @@ enum StrokeCatchFit {
 
     /// The sample lightly smoothed by a triangle of half-width `k` samples (none for `k` = 0).
     @inline(__always)
-    private static func smoothed(_ raw: StrokeRawHistory.Reader, _ n: Int, _ k: Int) -> Float {
+    private static func smoothed<R: StrokeRawSamples>(_ raw: R, _ n: Int, _ k: Int) -> Float {
         guard k > 0 else { return raw.value(n) }
         if k == 1 && n > raw.oldest && n + 1 < raw.count {
             // [1 2 1] / 4, summed in the order of the loop below (the same result).
@@ -126,6 +141,8 @@ enum StrokeCatchFit {
     /// Least-squares V through points (x, y), x ascending:
     /// y = c + s₁·min(x − corner, 0) + s₂·max(x − corner, 0).
     private struct VFit {
+        /// The splits tried side by side, one per lane.
+        typealias V = SIMD2<Double>
         let x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>
         // Sums over all the points: count, x, x², y, xy, y².
         var n = 0.0, sx = 0.0, sxx = 0.0, sy = 0.0, sxy = 0.0, syy = 0.0
@@ -145,7 +162,8 @@ enum StrokeCatchFit {
         /// sweep: the sums left of the split grow as it moves right.
         func corner(within lo: Seconds, _ hi: Seconds) -> Seconds? {
             var ln = 0.0, lx = 0.0, lxx = 0.0, ly = 0.0, lxy = 0.0, lyy = 0.0
-            var result: (corner: Seconds, error: Double)? = nil
+            // The best V so far (none while `found` is false).
+            var found = false, bestCorner: Seconds = 0, bestError = 0.0
             // The splits tried: p ≥ 2, x.count − p ≥ 2, x[p] > lo and x[p − 1] < hi — a
             // contiguous run, as x ascends; the sums need not go past its end.
             var p = 0
@@ -155,47 +173,65 @@ enum StrokeCatchFit {
                 ln += 1; lx += xi; lxx += xi * xi; ly += yi; lxy += xi * yi; lyy += yi * yi
                 p += 1
             }
-            while p <= end && x[p - 1] < hi {  // left = points before p
-                let rn = n - ln, rx = sx - lx, rxx = sxx - lxx, ry = sy - ly, rxy = sxy - lxy, ryy = syy - lyy
-                let from = max(lo, x[p - 1]), to = min(hi, x[p])
-                var candidate: (corner: Seconds, error: Double)? = nil
-                let dl = ln * lxx - lx * lx, dr = rn * rxx - rx * rx
-                if dl > 0 && dr > 0 {
-                    let bl = (ln * lxy - lx * ly) / dl, br = (rn * rxy - rx * ry) / dr
-                    let al = (ly - bl * lx) / ln, ar = (ry - br * rx) / rn
-                    if bl < 0 && br > 0 {
-                        let c = (ar - al) / (bl - br)
-                        if c > from && c <= to {
-                            candidate = (c, lyy - al * ly - bl * lxy + ryy - ar * ry - br * rxy)
-                        } else {
-                            let clamped = min(max(c, from), to)
-                            if let e = hingeError(corner: clamped, ln, lx, lxx, ly, lxy) { candidate = (clamped, e) }
-                        }
-                    }
+            // `V.scalarCount` splits at a time, one per lane: every lane does the whole arithmetic (the
+            // free fits, their crossing, the hinge) with no branches, the same operations in
+            // the same order as one split alone, and the lanes are then taken in order.
+            while p <= end && x[p - 1] < hi {
+                var sl = (n: V(repeating: 1), x: V(), xx: V(), y: V(), xy: V(), yy: V())
+                var from = V(), to = V()
+                var lanes = 0
+                while lanes < V.scalarCount && p <= end && x[p - 1] < hi {  // left = points before p
+                    sl.n[lanes] = ln; sl.x[lanes] = lx; sl.xx[lanes] = lxx
+                    sl.y[lanes] = ly; sl.xy[lanes] = lxy; sl.yy[lanes] = lyy
+                    from[lanes] = max(lo, x[p - 1]); to[lanes] = min(hi, x[p])
+                    let xi = x[p], yi = y[p]
+                    ln += 1; lx += xi; lxx += xi * xi; ly += yi; lxy += xi * yi; lyy += yi * yi
+                    p += 1
+                    lanes += 1
                 }
-                if let c = candidate, result.map({ c.error < $0.error }) ?? true { result = c }
-                let xi = x[p], yi = y[p]
-                ln += 1; lx += xi; lxx += xi * xi; ly += yi; lxy += xi * yi; lyy += yi * yi
-                p += 1
+                let rn = n - sl.n, rx = sx - sl.x, rxx = sxx - sl.xx, ry = sy - sl.y, rxy = sxy - sl.xy, ryy = syy - sl.yy
+                let dl = sl.n * sl.xx - sl.x * sl.x, dr = rn * rxx - rx * rx
+                let bl = (sl.n * sl.xy - sl.x * sl.y) / dl, br = (rn * rxy - rx * ry) / dr
+                let al = (sl.y - bl * sl.x) / sl.n, ar = (ry - br * rx) / rn
+                let c = (ar - al) / (bl - br)
+                let fits = (dl .> 0) .& (dr .> 0) .& (bl .< 0) .& (br .> 0)
+                let inRange = (c .> from) .& (c .<= to)
+                let free = sl.yy - al * sl.y - bl * sl.xy + ryy - ar * ry - br * rxy
+                // The hinge at the crossing clamped into the split: `min(max(c, from), to)`.
+                var clamped = c
+                clamped.replace(with: from, where: from .>= c)
+                clamped.replace(with: to, where: to .< clamped)
+                let hinge = hingeErrors(corner: clamped, sl.n, sl.x, sl.xx, sl.y, sl.xy)
+                for j in 0..<lanes where fits[j] {
+                    let (corner, error): (Seconds, Double)
+                    if inRange[j] {
+                        (corner, error) = (c[j], free[j])
+                    } else if hinge.valid[j] {
+                        (corner, error) = (clamped[j], hinge.error[j])
+                    } else {
+                        continue
+                    }
+                    if !found || error < bestError { found = true; bestCorner = corner; bestError = error }
+                }
             }
-            return result?.corner
+            return found ? bestCorner : nil
         }
 
         /// Squared error of the best V with its corner at `c`, given the sums of the points left
-        /// of it; `nil` unless it opens upwards.
-        private func hingeError(corner c: Seconds, _ ln: Double, _ lx: Double, _ lxx: Double, _ ly: Double, _ lxy: Double) -> Double? {
+        /// of it, lane by lane; `valid` only where it opens upwards.
+        @inline(__always)
+        private func hingeErrors(corner c: V, _ ln: V, _ lx: V, _ lxx: V, _ ly: V, _ lxy: V) -> (error: V, valid: SIMDMask<V.MaskStorage>) {
             let rn = n - ln, rx = sx - lx, rxx = sxx - lxx, ry = sy - ly, rxy = sxy - lxy
             // u = x − c on the left (0 on the right), v = x − c on the right; u·v = 0.
             let su = lx - c * ln, suu = lxx - 2 * c * lx + c * c * ln, suy = lxy - c * ly
             let sv = rx - c * rn, svv = rxx - 2 * c * rx + c * c * rn, svy = rxy - c * ry
-            guard suu > 0, svv > 0 else { return nil }
             let iu = 1 / suu, iv = 1 / svv
             let denominator = n - su * su * iu - sv * sv * iv
-            guard denominator > 0 else { return nil }
             let offset = (sy - su * suy * iu - sv * svy * iv) / denominator
             let s1 = (suy - su * offset) * iu, s2 = (svy - sv * offset) * iv
-            guard s1 < 0, s2 > 0 else { return nil }
-            return syy - offset * sy - s1 * suy - s2 * svy
+            let valid = (suu .> 0) .& (svv .> 0) .& (denominator .> 0) .& (s1 .< 0) .& (s2 .> 0)
+            return (syy - offset * sy - s1 * suy - s2 * svy, valid)
         }
+
     }
 }

@@ -334,7 +334,7 @@ public struct StrokeDetector: Sendable {
             let trigger = triggerTime, decayFrom = decayAfter, arm = armThreshold, drive = driveThreshold
             let refractory = minimumTriggerInterval
             var event: (time: Seconds, band: Float)? = nil
-            history.withUnsafeRing { ring, count in
+            history.withUnsafeRing { ringTimes, ringValues, count in
                 let mask = StrokeSignalHistory.mask
                 while i &+ d <= n {
                     let value = average(i)
@@ -346,7 +346,8 @@ public struct StrokeDetector: Sendable {
                     // The pending sample: band-passed, into the level and the history, decided.
                     let band = y[1], time = pendingTime
                     mean += alpha * (pendingValue - mean)
-                    ring[count & mask] = StrokeSignalHistory.Entry(time: time, value: pendingValue)
+                    ringTimes[count & mask] = time
+                    ringValues[count & mask] = pendingValue
                     count &+= 1
                     var special = false
                     if inDrive {

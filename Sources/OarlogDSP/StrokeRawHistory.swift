@@ -111,8 +111,24 @@ struct StrokeRawHistory: @unchecked Sendable {  // the attached block's pointer 
         }
     }
 
+    /// The samples from the attached block on, read from it without asking whether a sample is
+    /// in the ring: only for numbers `blockStart...` (the caller checks). The same times and
+    /// values as `Reader`'s; `oldest` and `count` are the history's.
+    struct BlockSamples: StrokeRawSamples {
+        let block: UnsafePointer<Float>
+        let blockStart: Int, blockTime: Seconds, blockInterval: Seconds
+        let count: Int, oldest: Int
+
+        @inline(__always) init(_ reader: Reader) {
+            block = reader.block; blockStart = reader.blockStart; blockTime = reader.blockTime
+            blockInterval = reader.blockInterval; count = reader.count; oldest = reader.oldest
+        }
+        @inline(__always) func time(_ n: Int) -> Seconds { blockTime + Double(n &- blockStart) * blockInterval }
+        @inline(__always) func value(_ n: Int) -> Float { block[n &- blockStart] }
+    }
+
     /// The samples held, read through pointers (see `withReader`).
-    struct Reader {
+    struct Reader: StrokeRawSamples {
         let ringTimes: UnsafePointer<Seconds>, ringValues: UnsafePointer<Float>
         let block: UnsafePointer<Float>
         let blockStart: Int, blockTime: Seconds, blockInterval: Seconds
@@ -219,4 +235,13 @@ struct StrokeRawHistory: @unchecked Sendable {  // the attached block's pointer 
             return nil
         }
     }
+}
+
+/// Numbered raw samples to time the catch on: the history's `Reader`, or its attached block alone.
+protocol StrokeRawSamples {
+    /// Total number of samples (the newest is `count - 1`) and the oldest still held.
+    var count: Int { get }
+    var oldest: Int { get }
+    func time(_ n: Int) -> Seconds
+    func value(_ n: Int) -> Float
 }
