@@ -75,29 +75,9 @@ public enum SessionAppend {
         let newDataEnd = dataEnd + chunk.w.count
         var bytes = ByteWriter(capacity: chunk.w.count + 64 << 10)
         bytes.raw(chunk.w)
-        var f = FrameBuilder(capacity: 1024)
-        let indexOffset = newDataEnd
-        f.begin(.index)
-        f.w.u32(UInt32(stride))
-        f.w.varint(UInt64(entries.count))
-        for e in entries {
-            f.w.u64(UInt64(e.offset))
-            f.w.u32(e.sequence)
-            f.w.f64(e.firstTime)
-            f.w.f64(e.lastTime)
-        }
-        f.end()
-        bytes.raw(f.w)
-        let summaryOffset = dataEnd + bytes.count
-        f.begin(.summary)
-        summary.encode(into: &f.w)
-        f.end()
-        bytes.raw(f.w)
-        f.begin(.footer)
-        Footer(indexOffset: UInt64(indexOffset), summaryOffset: UInt64(summaryOffset), dataEnd: UInt64(newDataEnd)).encode(into: &f.w)
-        f.end()
-        bytes.raw(f.w)
-        bytes.raw(SessionFormat.magic)
+        // The index as it was (the note chunk is not indexed), the updated summary, the footer.
+        SessionTail.encode(index: SparseChunkIndex(stride: stride, entries: entries), summary: summary,
+                           dataEnd: newDataEnd, into: &bytes)
 
         let oldTail = try reader.file.bytes(at: dataEnd, count: reader.fileSize - dataEnd)
         let fd = open(path, O_WRONLY | O_CLOEXEC)

@@ -24,6 +24,13 @@ struct SparseChunkIndex {
         entries.reserveCapacity(self.capacity)
     }
 
+    /// An index as read back from a finished file (to write it again unchanged after an append).
+    init(stride: Int, entries: [ChunkIndexEntry]) {
+        self.capacity = max(2, entries.count)
+        self.stride = stride
+        self.entries = entries
+    }
+
     /// Offers a chunk that covers [first, last] (chunks without timed records are not indexed).
     mutating func add(offset: Int, sequence: UInt32, firstTime: Seconds, lastTime: Seconds) {
         guard !firstTime.isNaN, !lastTime.isNaN else { return }
