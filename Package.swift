@@ -38,7 +38,7 @@ let package = Package(
         // What a person reads: split/time formatting, the summary and stroke tables, JSON reports.
         .target(name: "OarlogReport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogFences"]),
         // The accuracy evaluation on real recordings and simulated sessions (`oarlog evaluate`, EvaluationTests).
-        .target(name: "OarlogEvaluation", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator"]),
+        .target(name: "OarlogEvaluation", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport"]),
         // libgps (Debian libgps-dev) behind a shim header that hides gpsd API differences.
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // A live GPS source: a running gpsd read through libgps, one fix per epoch, reconnecting.

@@ -1,6 +1,7 @@
 import OarlogCore
 import OarlogDSP
 import OarlogPipeline
+import OarlogReport
 import OarlogSimulator
 import OarlogTrace
 
@@ -218,18 +219,7 @@ public enum Evaluation {
     }
 
     static func fixed(_ v: Double?, _ places: Int) -> String {
-        guard let v, v.isFinite else { return "—" }
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let r = (v * scale).rounded() / scale
-        var s = String(r)
-        if let dot = s.firstIndex(of: ".") {
-            let decimals = s.distance(from: dot, to: s.endIndex) - 1
-            if decimals < places { s += String(repeating: "0", count: places - decimals) }
-        } else if places > 0 {
-            s += "." + String(repeating: "0", count: places)
-        }
-        return s
+        RowingFormat.decimal(v, places: places)
     }
 
     static func signed(_ n: Int) -> String { n > 0 ? "+\(n)" : String(n) }

@@ -20,7 +20,7 @@ public final class ProgressReporter: PipelineSink {
 
     /// `nil` when progress should not be shown (not a terminal).
     public static func ifTerminal(totalTraceTime: Seconds? = nil) -> ProgressReporter? {
-        isatty(STDERR_FILENO) == 1 ? ProgressReporter(totalTraceTime: totalTraceTime) : nil
+        StandardStreams.stderrIsTerminal ? ProgressReporter(totalTraceTime: totalTraceTime) : nil
     }
 
     init(totalTraceTime: Seconds?) {

@@ -8,6 +8,12 @@ import OarlogCore
 public enum RowingFormat {
     public static let noData = "—"
 
+    /// Whether a stroke count is a figure or "no data": strokes were found, or there was an
+    /// accelerometer or another device's strokes to find them in (0 strokes then means none rowed).
+    public static func strokesKnown(strokes: Int, accelerometerSamples: Int, referenceStrokes: Int) -> Bool {
+        strokes > 0 || accelerometerSamples > 0 || referenceStrokes > 0
+    }
+
     /// `1:59.4` (a split, s/500 m), or "—".
     public static func split(_ value: SecondsPer500m?) -> String {
         guard let value, value.isFinite, value >= 0 else { return noData }

@@ -63,8 +63,8 @@ public final class JSONReportSink: PipelineSink {
         if includeStrokes { writer.endArray() }
         writer.field("elapsed_s", summary.elapsed, places: 3)
         writer.field("distance_m", summary.distance, places: 2)
-        // Strokes are "no data" only when there was neither an accelerometer nor a device's strokes.
-        writer.field("strokes", summary.strokes > 0 || facts.accelSamples > 0 || facts.referenceStrokes > 0 ? summary.strokes : nil)
+        writer.field("strokes", RowingFormat.strokesKnown(strokes: summary.strokes, accelerometerSamples: facts.accelSamples,
+                                                          referenceStrokes: facts.referenceStrokes) ? summary.strokes : nil)
         writer.field("avg_stroke_rate_spm", summary.averageStrokeRate, places: 2)
         writer.field("max_stroke_rate_spm", summary.maxStrokeRate, places: 2)
         writer.field("avg_split_s_per_500m", summary.averageSplit, places: 2)

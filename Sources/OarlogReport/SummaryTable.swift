@@ -20,7 +20,8 @@ public enum SummaryTable {
             device ? RowingFormat.duration(facts.deviceFigure("device_elapsed_s") ?? facts.lastReference?.time) : nil)
         add("Distance", RowingFormat.distance(summary.distance),
             device ? RowingFormat.distance(facts.deviceFigure("device_total_distance_m") ?? facts.lastReference?.distance) : nil)
-        add("Strokes", summary.strokes > 0 || facts.accelSamples > 0 || device ? String(summary.strokes) : RowingFormat.noData,
+        add("Strokes", RowingFormat.strokesKnown(strokes: summary.strokes, accelerometerSamples: facts.accelSamples,
+                                          referenceStrokes: facts.referenceStrokes) ? String(summary.strokes) : RowingFormat.noData,
             device ? (facts.deviceFigure("device_total_strokes").map { String(Int($0)) }
                       ?? facts.lastReference?.strokeCount.map(String.init) ?? String(facts.referenceStrokes)) : nil)
         add("Avg stroke rate", RowingFormat.decimal(summary.averageStrokeRate, unit: "spm"),

@@ -52,8 +52,9 @@ struct SessionFigures {
                               strokes: includeStrokes ? strokes.strokes : nil, recomputed: true, damage: source.records.entries.damage)
     }
 
-    /// Strokes are "no data" only when there was neither an accelerometer nor a device's strokes.
-    var strokesKnown: Bool { summary.strokes > 0 || accelerometerSamples > 0 || referenceStrokes > 0 }
+    var strokesKnown: Bool {
+        RowingFormat.strokesKnown(strokes: summary.strokes, accelerometerSamples: accelerometerSamples, referenceStrokes: referenceStrokes)
+    }
 }
 
 /// Keeps the strokes a replay concludes (for `show --strokes` on a session without a summary).

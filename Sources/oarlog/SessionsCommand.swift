@@ -70,7 +70,8 @@ struct Sessions: ParsableCommand {
     /// Strokes are "no data" when the session had neither an accelerometer nor a device's strokes.
     static func strokesKnown(_ l: SessionListing) -> Bool {
         guard let s = l.summary else { return false }
-        return s.statistics.accelerometerSamples > 0 || s.statistics.referenceStrokes > 0 || (s.analysis?.strokes ?? 0) > 0
+        return RowingFormat.strokesKnown(strokes: s.analysis?.strokes ?? 0, accelerometerSamples: s.statistics.accelerometerSamples,
+                                         referenceStrokes: s.statistics.referenceStrokes)
     }
 
     static func json(_ listings: [SessionListing]) -> String {
