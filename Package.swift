@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "OarlogCore", targets: ["OarlogCore"]),
         .library(name: "OarlogDSP", targets: ["OarlogDSP"]),
         .library(name: "OarlogTrace", targets: ["OarlogTrace"]),
+        .library(name: "OarlogLive", targets: ["OarlogLive"]),
         .library(name: "OarlogPipeline", targets: ["OarlogPipeline"]),
         .library(name: "OarlogSimulator", targets: ["OarlogSimulator"]),
         .library(name: "OarlogReport", targets: ["OarlogReport"]),
@@ -31,22 +32,25 @@ let package = Package(
         .target(name: "OarlogTrace", dependencies: ["OarlogCore"]),
         // Geofences, timing gates and courses: GeoJSON fences, the streaming FenceMonitor, CourseTracker.
         .target(name: "OarlogFences", dependencies: ["OarlogCore"]),
+        // The live machinery below the pipeline: device reader threads, the bounded record queue,
+        // the monotonic session clock, reconnect backoff, outage bookkeeping, the live fan-in.
+        .target(name: "OarlogLive", dependencies: ["OarlogCore"]),
         // Sources merged in time order, the DSP applied, events fanned out to sinks.
-        .target(name: "OarlogPipeline", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences"]),
+        .target(name: "OarlogPipeline", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive"]),
         // A rowing-boat simulator with ground truth, for tests, demos and benchmarks.
         .target(name: "OarlogSimulator", dependencies: ["OarlogCore", "OarlogTrace"]),
         // What a person reads: split/time formatting, the summary and stroke tables, JSON reports.
-        .target(name: "OarlogReport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogFences"]),
+        .target(name: "OarlogReport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogLive", "OarlogPipeline", "OarlogFences"]),
         // The accuracy evaluation on real recordings and simulated sessions (`oarlog evaluate`, EvaluationTests).
         .target(name: "OarlogEvaluation", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport"]),
         // libgps (Debian libgps-dev) behind a shim header that hides gpsd API differences.
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // A live GPS source: a running gpsd read through libgps, one fix per epoch, reconnecting.
-        .target(name: "OarlogGPS", dependencies: ["CGPS", "OarlogCore", "OarlogPipeline"]),
+        .target(name: "OarlogGPS", dependencies: ["CGPS", "OarlogCore", "OarlogLive"]),
         // libiio (Debian libiio-dev, 0.24) behind a shim header that holds the 0.x/1.0 buffer API difference.
         .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         // A live accelerometer source: a Linux IIO device through libiio (local: or ip: via iiod).
-        .target(name: "OarlogIIO", dependencies: ["CIIO", "OarlogCore", "OarlogPipeline"]),
+        .target(name: "OarlogIIO", dependencies: ["CIIO", "OarlogCore", "OarlogLive"]),
         // Hardware CRC-32C (SSE4.2 crc32 + PCLMULQDQ, checked at run time) for the session frames.
         .target(name: "COarlogCRC"),
         // The crash-safe binary session file: writer (a pipeline sink), reader, recovery, the data directory.
@@ -57,7 +61,7 @@ let package = Package(
             name: "oarlog",
             dependencies: [
                 "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS",
-                "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogSession",
+                "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,14 +71,15 @@ let package = Package(
         .testTarget(name: "OarlogCoreTests", dependencies: ["OarlogCore"]),
         .testTarget(name: "OarlogDSPTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogSimulator", "OarlogTrace"]),
         .testTarget(name: "OarlogTraceTests", dependencies: ["OarlogCore", "OarlogTrace"], exclude: ["Fixtures"]),
-        .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator"]),
+        .testTarget(name: "OarlogLiveTests", dependencies: ["OarlogCore", "OarlogLive"]),
+        .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogLive", "OarlogPipeline", "OarlogSimulator"]),
         .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogSimulator", "OarlogTrace"]),
         .testTarget(name: "OarlogReportTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogReport"]),
-        .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogTrace", "OarlogGPS"],
+        .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogLive", "OarlogPipeline", "OarlogTrace", "OarlogGPS"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "OarlogExportTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogExport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "OarlogIIOTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogPipeline", "OarlogIIO"]),
+        .testTarget(name: "OarlogIIOTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogLive", "OarlogIIO"]),
         .testTarget(name: "OarlogSessionTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogSimulator", "OarlogSession"]),
         .testTarget(name: "EvaluationTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogEvaluation"]),
         .testTarget(name: "OarlogFencesTests", dependencies: [

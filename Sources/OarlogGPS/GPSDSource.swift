@@ -1,5 +1,5 @@
 import OarlogCore
-import OarlogPipeline
+import OarlogLive
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -226,3 +226,6 @@ public final class GPSDSource: RecordSource, @unchecked Sendable {
         }
     }
 }
+
+// The recorder fans device readers in with `LiveSources`.
+extension GPSDSource: LiveRecordSource {}

@@ -1,6 +1,6 @@
 import CIIO
 import OarlogCore
-import OarlogPipeline
+import OarlogLive
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,5 @@
 import OarlogCore
-import OarlogPipeline
+import OarlogLive
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -167,3 +167,6 @@ public final class IIOAccelerometerSource: RecordSource, @unchecked Sendable {
         current.withLock { $0 = nil }
     }
 }
+
+// The recorder fans device readers in with `LiveSources`.
+extension IIOAccelerometerSource: LiveRecordSource {}

@@ -1,4 +1,5 @@
 import OarlogCore
+import OarlogLive
 
 /// How fast a replay runs.
 public enum Pacing: Sendable, Equatable {

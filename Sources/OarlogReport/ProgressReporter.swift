@@ -3,6 +3,7 @@ import Glibc
 #endif
 import OarlogCore
 import OarlogDSP
+import OarlogLive
 import OarlogPipeline
 
 /// Shows the progress of a long replay on a terminal (standard error), in place, a few times a

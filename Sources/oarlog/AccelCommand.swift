@@ -2,6 +2,7 @@ import ArgumentParser
 import OarlogCore
 import OarlogDSP
 import OarlogIIO
+import OarlogLive
 import OarlogPipeline
 import OarlogReport
 import OarlogSimulator

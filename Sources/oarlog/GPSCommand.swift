@@ -1,6 +1,7 @@
 import ArgumentParser
 import OarlogCore
 import OarlogGPS
+import OarlogLive
 import OarlogPipeline
 import OarlogReport
 import OarlogSimulator

@@ -5,6 +5,7 @@ import OarlogDSP
 import OarlogFences
 import OarlogGPS
 import OarlogIIO
+import OarlogLive
 import OarlogPipeline
 import OarlogReport
 import OarlogSession

@@ -1,6 +1,6 @@
 import OarlogCore
 import OarlogGPS
-import OarlogPipeline
+import OarlogLive
 import XCTest
 
 /// The one-fix-per-epoch rule on hand-made TPV sequences (the gpsd runs cover real streams).

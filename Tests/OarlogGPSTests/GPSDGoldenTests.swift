@@ -1,6 +1,7 @@
 import Foundation
 import OarlogCore
 import OarlogGPS
+import OarlogLive
 import OarlogPipeline
 import Synchronization
 import XCTest

@@ -2,6 +2,7 @@ import Foundation
 import OarlogCore
 import OarlogDSP
 import OarlogGPS
+import OarlogLive
 import OarlogPipeline
 import XCTest
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import Foundation
 import OarlogCore
 import OarlogGPS
-import OarlogPipeline
+import OarlogLive
 import Synchronization
 import XCTest
 #if canImport(Glibc)

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import OarlogCore
 import OarlogIIO
-import OarlogPipeline
+import OarlogLive
 
 /// libiio's real `local:` backend reading a fake sysfs tree (see `MountNamespace`): known raw
 /// scans in, exact m/s² and times out, and the files say what the reader enabled.

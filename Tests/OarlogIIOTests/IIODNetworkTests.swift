@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import OarlogCore
 import OarlogIIO
-import OarlogPipeline
+import OarlogLive
 import OarlogTestSupport
 
 /// libiio's network backend (`ip:127.0.0.1:PORT`) against a real iiod serving the fake tree —

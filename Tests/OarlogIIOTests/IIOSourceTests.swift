@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import OarlogCore
 import OarlogIIO
-import OarlogPipeline
+import OarlogLive
 
 /// The threaded source over the real `local:` backend: a stalling FIFO, polling, and the
 /// records it gives the pipeline.

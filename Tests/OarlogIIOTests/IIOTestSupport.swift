@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import OarlogCore
 import OarlogIIO
-import OarlogPipeline
+import OarlogLive
 
 /// The session origin the tests use: device timestamps are written relative to it, so the
 /// expected session times are known exactly.

@@ -1,4 +1,5 @@
 import OarlogCore
+import OarlogLive
 import OarlogPipeline
 import XCTest
 import OarlogTestSupport

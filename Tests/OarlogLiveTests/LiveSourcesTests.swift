@@ -1,6 +1,6 @@
 import Foundation
 import OarlogCore
-import OarlogPipeline
+import OarlogLive
 import XCTest
 
 /// A device stand-in: a thread that delivers `count` records `interval` apart, then ends.
