@@ -125,6 +125,11 @@ struct Prepended<Rest: RecordSource>: RecordSource {
         }
         return try rest.next()
     }
+    /// The rest's batch path once `first` is all given (0 before, so `next()` gives it first).
+    mutating func nextAccelBatch(into buffer: UnsafeMutableBufferPointer<AccelSample>) throws -> Int {
+        guard position >= first.count else { return 0 }
+        return try rest.nextAccelBatch(into: buffer)
+    }
 }
 
 extension SessionSupport {

@@ -42,6 +42,13 @@ struct TraceLookAhead: RecordSource {
         return try rest.next()
     }
 
+    /// The wrapped source's batch path, once the records read ahead are all replayed: while some
+    /// remain this returns 0, so `next()` gives them first and the order is kept.
+    mutating func nextAccelBatch(into buffer: UnsafeMutableBufferPointer<AccelSample>) throws -> Int {
+        guard position >= buffered.count else { return 0 }
+        return try rest.nextAccelBatch(into: buffer)
+    }
+
     /// Modification time of a file, seconds since 1970 (the fallback start of a trace without UTC).
     static func modificationTime(_ path: String) -> Double? {
         var st = stat()
