@@ -64,6 +64,10 @@ public struct MountingEstimator: Sendable {
     private var intervalCache = [SIMD4<Double>](repeating: SIMD4(-1, 0, 0, 0), count: 2 * MountingEstimator.intervalCacheSize)
     private static let intervalCacheSize = 8      // (the hash's top 3 bits) entries: (dt, gravity α, axis α, _), (smoothing α, moment α, _, _)
     private let estimatesAxis: Bool               // configuration.axis is .estimated
+    // The block path's scratch (four rows of `runLength`: the projection, the interval, two
+    // constants) and its table of per-interval constants (see `surges`).
+    private var runScratch = [Double](repeating: 0, count: 4 * MountingEstimator.runLength)
+    private var runConstants = [Double](repeating: -1, count: 8 * MountingEstimator.constantsEntries)
 
     public init(configuration: MountingEstimatorConfiguration = .init()) {
         self.configuration = configuration
@@ -128,6 +132,186 @@ public struct MountingEstimator: Sendable {
         return Float(sign * s)
     }
 
+    /// Whether `surges(of:from:to:times:values:)` takes samples: settled, with the samples held
+    /// while settling already drained.
+    var takesRuns: Bool { settled && !replayAvailable && axis != nil }
+
+    /// Samples per call of `surges(of:from:to:times:values:)` at most.
+    static let runLength = 256
+
+    /// The block path: exactly `surge(of:)` for `samples[start..<end]` in order (at most
+    /// `runLength` of them), for as long as every sample has a surge and takes the common way
+    /// through it (settled, finite values, past the gravity settling time), writing sample
+    /// `start + k`'s time and surge to `times[k]` and `values[k]`. Stops before the first sample
+    /// that does not (`surge(of:)` takes that one); returns the index after the last sample
+    /// taken.
+    ///
+    /// The same arithmetic, operation for operation, as `surge(of:)`, in two passes over the run,
+    /// each with its state in local variables: (1) gravity, the covariance, the axis updates and
+    /// each sample's projection on the axis; (2) the sign's smoothing, moments and flip decision,
+    /// and the signed surge. Nothing in (1) depends on the sign, so the passes give what one
+    /// sample at a time gives; each is a loop short enough for the processor to overlap the long
+    /// dependency chains of successive samples. The per-interval constants come from a hash table
+    /// (timestamps make the interval wobble in its last bits: a branch on "same as the last one"
+    /// would be mispredicted), and the sign's statistic is only computed when a cheap bound
+    /// cannot rule out a flip (see pass 3).
+    mutating func surges(of samples: UnsafeBufferPointer<AccelSample>, from start: Int, to end: Int,
+                         times: UnsafeMutablePointer<Seconds>, values: UnsafeMutablePointer<Float>) -> Int {
+        guard takesRuns, let u = axis, count >= 2 else { return start }
+        let limit = min(end, start + Self.runLength)
+        // The scratch and the table are moved out for the call (no copy), so that `self` can be
+        // updated (`updateAxis`) while they are written.
+        var scratch = runScratch, table = runConstants
+        runScratch = []; runConstants = []
+        defer { runScratch = scratch; runConstants = table }
+        let configuration = self.configuration
+        let taken = scratch.withUnsafeMutableBufferPointer { scratchBuffer in
+            table.withUnsafeMutableBufferPointer { tableBuffer in
+                let projected = scratchBuffer.baseAddress.unsafelyUnwrapped  // s: the surge before the sign
+                let intervals = projected + Self.runLength                  // dt
+                let smoothing = intervals + Self.runLength                   // 1 − exp(−dt / 0.03)
+                let momentWeights = smoothing + Self.runLength               // min(1, dt / 30)
+                let constants = tableBuffer.baseAddress.unsafelyUnwrapped
+
+                // (1) Gravity, covariance, axis, projection, lane by lane in scalars (the same
+                // operations as `surge(of:)`'s on SIMD3 lanes; its dot product `(d * u).sum()` adds
+                // the lanes in order, x + y, then + z). The covariance's weight is 1 from the
+                // second sample on (1 + α · 0): then its update and the choice of α are left out.
+                var g0 = gravityEstimate.x, g1 = gravityEstimate.y, g2 = gravityEstimate.z
+                var c0 = diagonal.x, c1 = diagonal.y, c2 = diagonal.z
+                var o0 = offDiagonal.x, o1 = offDiagonal.y, o2 = offDiagonal.z
+                var u0 = u.x, u1 = u.y, u2 = u.z
+                let unitWeight = weight == 1
+                var w = weight
+                var last = lastTime
+                var nextAxisUpdate = lastAxisUpdate
+                let origin = firstTime, gravitySettling = configuration.gravitySettlingTime
+                let axisInterval = configuration.axisUpdateInterval
+                var i = start, k = 0
+                while i < limit {
+                    let sample = samples[i]
+                    guard sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else { break }
+                    let a0 = Double(sample.x), a1 = Double(sample.y), a2 = Double(sample.z)
+                    let t = sample.time
+                    let dt = max(0, t - last)
+                    // `surge(of:)`'s plain average of gravity (early samples) is not done here.
+                    guard !(t - origin < gravitySettling) else { break }
+                    let entry = constants + Self.constantsSlot(dt)
+                    if entry[0] != dt {
+                        let c = Self.constants(dt, configuration)
+                        entry[0] = dt; entry[1] = c.x; entry[2] = c.y; entry[3] = c.z; entry[4] = c.w
+                    }
+                    let gA = entry[1]
+                    smoothing[k] = entry[3]; momentWeights[k] = entry[4]
+                    last = t
+                    g0 += gA * (a0 - g0); g1 += gA * (a1 - g1); g2 += gA * (a2 - g2)
+                    let d0 = a0 - g0, d1 = a1 - g1, d2 = a2 - g2
+                    let alpha: Double
+                    if unitWeight {
+                        alpha = entry[2]
+                    } else {
+                        alpha = w == 0 ? 1 : entry[2]
+                        w += alpha * (1 - w)
+                    }
+                    c0 += alpha * (d0 * d0 - c0); c1 += alpha * (d1 * d1 - c1); c2 += alpha * (d2 * d2 - c2)
+                    o0 += alpha * (d0 * d1 - o0); o1 += alpha * (d0 * d2 - o1); o2 += alpha * (d1 * d2 - o2)
+                    if t - nextAxisUpdate >= axisInterval {
+                        nextAxisUpdate = t
+                        gravityEstimate = SIMD3(g0, g1, g2); diagonal = SIMD3(c0, c1, c2); offDiagonal = SIMD3(o0, o1, o2); weight = w
+                        updateAxis()
+                        let axisNow = axis.unsafelyUnwrapped
+                        u0 = axisNow.x; u1 = axisNow.y; u2 = axisNow.z
+                    }
+                    projected[k] = (d0 * u0 + d1 * u1) + d2 * u2
+                    intervals[k] = dt
+                    times[k] = t
+                    k += 1
+                    i += 1
+                }
+                let g = SIMD3(g0, g1, g2), dg = SIMD3(c0, c1, c2), od = SIMD3(o0, o1, o2)
+                gravityEstimate = g; diagonal = dg; offDiagonal = od; weight = w
+                if k > 0 {
+                    // The constants of the last interval (still in the table), as `cacheConstants`
+                    // would have left them.
+                    let entry = constants + Self.constantsSlot(intervals[k - 1])
+                    cachedInterval = entry[0]
+                    gravityAlpha = entry[1]; axisAlpha = entry[2]; smoothingAlpha = entry[3]; momentAlpha = entry[4]
+                }
+                lastTime = last
+                count += k
+                lastAxisUpdate = nextAxisUpdate
+                let n = k
+
+                guard estimatesAxis else {
+                    let sgn = sign
+                    for k in 0..<n { values[k] = Float(sgn * projected[k]) }
+                    return i
+                }
+                // (2) `trackSign`: the smoothing, the jerk, the moments, the flip; the signed surge.
+                var s1 = smooth1, s2 = smooth2
+                // The moments E[v²], E[v³], E[j²], E[j³] lane by lane, in scalars.
+                var m0 = moments.x, m1 = moments.y, m2 = moments.z, m3 = moments.w
+                var sgn = sign, since = settledAt
+                let flipBelow = -1.5 * configuration.signConfidence
+                // A flip needs statistic = jerkSkew − valueSkew < flipBelow. With E[j³] ≥ 0 the
+                // jerk's skew is ≥ 0, so it needs valueSkew = E[v³] / E[v²]^1.5 > −flipBelow, i.e.
+                // E[v³] > 0 and E[v³]² > flipBelow² · E[v²]³: squares and cubes, no square root, no
+                // division. The 1 % margin covers their rounding and that of the exact statistic
+                // many times over; the range checks keep the cubes from underflowing or
+                // overflowing. When the bound does not rule a flip out, the statistic is computed
+                // exactly as `trackSign` does.
+                let bound = (0.99 * flipBelow) * (0.99 * flipBelow)
+                for k in 0..<n {
+                    let s = projected[k], dt = intervals[k]
+                    if dt > 0 {
+                        let alpha = smoothing[k]
+                        let before = s2
+                        s1 += alpha * (s - s1)
+                        s2 += alpha * (s1 - s2)
+                        let j = (s2 - before) / dt * sgn
+                        let v = s * sgn
+                        let beta = momentWeights[k]
+                        m0 += beta * (v * v - m0); m1 += beta * (v * v * v - m1)
+                        m2 += beta * (j * j - m2); m3 += beta * (j * j * j - m3)
+                        if times[k] - since > 30, m0 > 0, m2 > 0 {
+                            let ruledOut = m3 >= 0 && (m1 <= 0 || (m0 > 1e-30 && m0 < 1e30 && m1 < 1e45 && m1 * m1 <= bound * (m0 * m0 * m0)))
+                            if !ruledOut {
+                                let statistic = m3 / (m2 * m2.squareRoot()) - m1 / (m0 * m0.squareRoot())
+                                if statistic < flipBelow {
+                                    sgn = -sgn
+                                    m0 = 0; m1 = 0; m2 = 0; m3 = 0
+                                    since = times[k]
+                                }
+                            }
+                        }
+                    } else {
+                        s1 = s; s2 = s
+                    }
+                    values[k] = Float(sgn * s)
+                }
+                smooth1 = s1; smooth2 = s2
+                moments = SIMD4(m0, m1, m2, m3); sign = sgn; settledAt = since
+                return i
+            }
+        }
+        return taken
+    }
+
+    /// The per-interval constants: (gravity α, axis α, smoothing α, moment α).
+    @inline(__always)
+    private static func constants(_ dt: Seconds, _ configuration: MountingEstimatorConfiguration) -> SIMD4<Double> {
+        SIMD4(min(1, dt / configuration.gravityTimeConstant), min(1, dt / configuration.axisTimeConstant),
+              1 - exp(-dt / 0.03), min(1, dt / 30))
+    }
+
+    /// The block path's table of per-interval constants: 64 entries of 8 (dt, the four constants,
+    /// unused), found by a multiplicative hash of all the interval's bits.
+    private static let constantsEntries = 64
+    @inline(__always)
+    private static func constantsSlot(_ dt: Seconds) -> Int {
+        8 * Int(truncatingIfNeeded: (dt.bitPattern &* 0x9E37_79B9_7F4A_7C15) >> 58)
+    }
+
     /// The per-sample constants for sample interval `dt`.
     private mutating func cacheConstants(_ dt: Seconds) {
         cachedInterval = dt
@@ -140,10 +324,11 @@ public struct MountingEstimator: Sendable {
             smoothingAlpha = intervalCache[slot + 1].x; momentAlpha = intervalCache[slot + 1].y
             return
         }
-        gravityAlpha = min(1, dt / configuration.gravityTimeConstant)
-        axisAlpha = min(1, dt / configuration.axisTimeConstant)
-        smoothingAlpha = 1 - exp(-dt / 0.03)
-        momentAlpha = min(1, dt / 30)
+        let c = Self.constants(dt, configuration)
+        gravityAlpha = c.x
+        axisAlpha = c.y
+        smoothingAlpha = c.z
+        momentAlpha = c.w
         intervalCache[slot] = SIMD4(dt, gravityAlpha, axisAlpha, 0)
         intervalCache[slot + 1] = SIMD4(smoothingAlpha, momentAlpha, 0, 0)
     }
