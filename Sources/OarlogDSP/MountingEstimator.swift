@@ -64,9 +64,9 @@ public struct MountingEstimator: Sendable {
     private var intervalCache = [SIMD4<Double>](repeating: SIMD4(-1, 0, 0, 0), count: 2 * MountingEstimator.intervalCacheSize)
     private static let intervalCacheSize = 8      // (the hash's top 3 bits) entries: (dt, gravity α, axis α, _), (smoothing α, moment α, _, _)
     private let estimatesAxis: Bool               // configuration.axis is .estimated
-    // The block path's scratch (four rows of `runLength`: the projection, the interval, two
-    // constants) and its table of per-interval constants (see `surges`).
-    private var runScratch = [Double](repeating: 0, count: 4 * MountingEstimator.runLength)
+    // The block path's scratch (eleven rows of `runLength`: the dynamic acceleration's three
+    // components, four constants, the projection, gravity at the axis updates; see `surges`) and its table of per-interval constants (see `surges`).
+    private var runScratch = [Double](repeating: 0, count: 11 * MountingEstimator.runLength)
     private var runConstants = [Double](repeating: -1, count: 8 * MountingEstimator.constantsEntries)
 
     public init(configuration: MountingEstimatorConfiguration = .init()) {
@@ -137,7 +137,7 @@ public struct MountingEstimator: Sendable {
     var takesRuns: Bool { settled && !replayAvailable && axis != nil }
 
     /// Samples per call of `surges(of:from:to:times:values:)` at most.
-    static let runLength = 256
+    static let runLength = 128
 
     /// The block path: exactly `surge(of:)` for `samples[start..<end]` in order (at most
     /// `runLength` of them), for as long as every sample has a surge and takes the common way
@@ -157,7 +157,9 @@ public struct MountingEstimator: Sendable {
     /// cannot rule out a flip (see pass 3).
     mutating func surges(of samples: UnsafeBufferPointer<AccelSample>, from start: Int, to end: Int,
                          times: UnsafeMutablePointer<Seconds>, values: UnsafeMutablePointer<Float>) -> Int {
-        guard takesRuns, let u = axis, count >= 2 else { return start }
+        // The covariance's weight is 1 from the first sample on (0 + 1 · (1 − 0), then 1 + α · 0):
+        // its update and the choice of α are left out.
+        guard takesRuns, let u = axis, count >= 2, weight == 1 else { return start }
         let limit = min(end, start + Self.runLength)
         // The scratch and the table are moved out for the call (no copy), so that `self` can be
         // updated (`updateAxis`) while they are written.
@@ -167,80 +169,105 @@ public struct MountingEstimator: Sendable {
         let configuration = self.configuration
         let taken = scratch.withUnsafeMutableBufferPointer { scratchBuffer in
             table.withUnsafeMutableBufferPointer { tableBuffer in
-                let projected = scratchBuffer.baseAddress.unsafelyUnwrapped  // s: the surge before the sign
-                let intervals = projected + Self.runLength                  // dt
-                let smoothing = intervals + Self.runLength                   // 1 − exp(−dt / 0.03)
-                let momentWeights = smoothing + Self.runLength               // min(1, dt / 30)
+                let rows = scratchBuffer.baseAddress.unsafelyUnwrapped
+                let dynamic0 = rows, dynamic1 = rows + Self.runLength, dynamic2 = rows + 2 * Self.runLength  // d = a − g
+                let intervals = rows + 3 * Self.runLength                                               // dt
+                let axisWeights = rows + 4 * Self.runLength                                             // min(1, dt / axisTimeConstant)
+                let smoothing = rows + 5 * Self.runLength                                               // 1 − exp(−dt / 0.03)
+                let momentWeights = rows + 6 * Self.runLength                                           // min(1, dt / 30)
+                let projected = rows + 7 * Self.runLength                                               // s: the surge before the sign
+                let gravity0 = rows + 8 * Self.runLength, gravity1 = rows + 9 * Self.runLength          // gravity at the samples
+                let gravity2 = rows + 10 * Self.runLength                                               // that update the axis
                 let constants = tableBuffer.baseAddress.unsafelyUnwrapped
 
-                // (1) Gravity, covariance, axis, projection, lane by lane in scalars (the same
-                // operations as `surge(of:)`'s on SIMD3 lanes; its dot product `(d * u).sum()` adds
-                // the lanes in order, x + y, then + z). The covariance's weight is 1 from the
-                // second sample on (1 + α · 0): then its update and the choice of α are left out.
+                // (1a) Gravity and the dynamic acceleration, lane by lane in scalars (the same
+                // operations as `surge(of:)`'s on SIMD3 lanes), and gravity as it is at each
+                // sample that updates the axis (found as (1b) finds them). The loop makes no call:
+                // it stops at a sample whose interval needs its constants computed (then takes it
+                // again).
                 var g0 = gravityEstimate.x, g1 = gravityEstimate.y, g2 = gravityEstimate.z
-                var c0 = diagonal.x, c1 = diagonal.y, c2 = diagonal.z
-                var o0 = offDiagonal.x, o1 = offDiagonal.y, o2 = offDiagonal.z
-                var u0 = u.x, u1 = u.y, u2 = u.z
-                let unitWeight = weight == 1
-                var w = weight
                 var last = lastTime
-                var nextAxisUpdate = lastAxisUpdate
                 let origin = firstTime, gravitySettling = configuration.gravitySettlingTime
                 let axisInterval = configuration.axisUpdateInterval
+                var axisUpdated = lastAxisUpdate
                 var i = start, k = 0
-                while i < limit {
-                    let sample = samples[i]
-                    guard sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else { break }
-                    let a0 = Double(sample.x), a1 = Double(sample.y), a2 = Double(sample.z)
-                    let t = sample.time
-                    let dt = max(0, t - last)
-                    // `surge(of:)`'s plain average of gravity (early samples) is not done here.
-                    guard !(t - origin < gravitySettling) else { break }
-                    let entry = constants + Self.constantsSlot(dt)
-                    if entry[0] != dt {
+                var stopped = false
+                while i < limit && !stopped {
+                    var newInterval: Seconds? = nil
+                    while i < limit {
+                        let sample = samples[i]
+                        guard sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else { stopped = true; break }
+                        let t = sample.time
+                        let dt = max(0, t - last)
+                        // `surge(of:)`'s plain average of gravity (early samples) is not done here.
+                        guard !(t - origin < gravitySettling) else { stopped = true; break }
+                        let entry = constants + Self.constantsSlot(dt)
+                        guard entry[0] == dt else { newInterval = dt; break }
+                        let gA = entry[1]
+                        let a0 = Double(sample.x), a1 = Double(sample.y), a2 = Double(sample.z)
+                        g0 += gA * (a0 - g0); g1 += gA * (a1 - g1); g2 += gA * (a2 - g2)
+                        dynamic0[k] = a0 - g0; dynamic1[k] = a1 - g1; dynamic2[k] = a2 - g2
+                        if t - axisUpdated >= axisInterval {
+                            axisUpdated = t
+                            gravity0[k] = g0; gravity1[k] = g1; gravity2[k] = g2
+                        }
+                        intervals[k] = dt; axisWeights[k] = entry[2]; smoothing[k] = entry[3]; momentWeights[k] = entry[4]
+                        times[k] = t
+                        last = t
+                        k &+= 1
+                        i &+= 1
+                    }
+                    if let dt = newInterval {
                         let c = Self.constants(dt, configuration)
+                        let entry = constants + Self.constantsSlot(dt)
                         entry[0] = dt; entry[1] = c.x; entry[2] = c.y; entry[3] = c.z; entry[4] = c.w
                     }
-                    let gA = entry[1]
-                    smoothing[k] = entry[3]; momentWeights[k] = entry[4]
-                    last = t
-                    g0 += gA * (a0 - g0); g1 += gA * (a1 - g1); g2 += gA * (a2 - g2)
-                    let d0 = a0 - g0, d1 = a1 - g1, d2 = a2 - g2
-                    let alpha: Double
-                    if unitWeight {
-                        alpha = entry[2]
-                    } else {
-                        alpha = w == 0 ? 1 : entry[2]
-                        w += alpha * (1 - w)
-                    }
-                    c0 += alpha * (d0 * d0 - c0); c1 += alpha * (d1 * d1 - c1); c2 += alpha * (d2 * d2 - c2)
-                    o0 += alpha * (d0 * d1 - o0); o1 += alpha * (d0 * d2 - o1); o2 += alpha * (d1 * d2 - o2)
-                    if t - nextAxisUpdate >= axisInterval {
-                        nextAxisUpdate = t
-                        gravityEstimate = SIMD3(g0, g1, g2); diagonal = SIMD3(c0, c1, c2); offDiagonal = SIMD3(o0, o1, o2); weight = w
-                        updateAxis()
-                        let axisNow = axis.unsafelyUnwrapped
-                        u0 = axisNow.x; u1 = axisNow.y; u2 = axisNow.z
-                    }
-                    projected[k] = (d0 * u0 + d1 * u1) + d2 * u2
-                    intervals[k] = dt
-                    times[k] = t
-                    k += 1
-                    i += 1
                 }
-                let g = SIMD3(g0, g1, g2), dg = SIMD3(c0, c1, c2), od = SIMD3(o0, o1, o2)
-                gravityEstimate = g; diagonal = dg; offDiagonal = od; weight = w
-                if k > 0 {
+                let n = k
+                gravityEstimate = SIMD3(g0, g1, g2)
+                lastTime = last
+                count += n
+                if n > 0 {
                     // The constants of the last interval (still in the table), as `cacheConstants`
                     // would have left them.
-                    let entry = constants + Self.constantsSlot(intervals[k - 1])
+                    let entry = constants + Self.constantsSlot(intervals[n - 1])
                     cachedInterval = entry[0]
                     gravityAlpha = entry[1]; axisAlpha = entry[2]; smoothingAlpha = entry[3]; momentAlpha = entry[4]
                 }
-                lastTime = last
-                count += k
+
+                // (1b) The covariance, the axis updates (gravity as it was at that sample) and the
+                // projection on the axis (its dot product `(d * u).sum()` adds the lanes in order).
+                var c0 = diagonal.x, c1 = diagonal.y, c2 = diagonal.z
+                var o0 = offDiagonal.x, o1 = offDiagonal.y, o2 = offDiagonal.z
+                var u0 = u.x, u1 = u.y, u2 = u.z
+                var nextAxisUpdate = lastAxisUpdate
+                let latestGravity = gravityEstimate
+                k = 0
+                while k < n {
+                    var axisDue = false
+                    while k < n {
+                        let d0 = dynamic0[k], d1 = dynamic1[k], d2 = dynamic2[k]
+                        let alpha = axisWeights[k]
+                        c0 += alpha * (d0 * d0 - c0); c1 += alpha * (d1 * d1 - c1); c2 += alpha * (d2 * d2 - c2)
+                        o0 += alpha * (d0 * d1 - o0); o1 += alpha * (d0 * d2 - o1); o2 += alpha * (d1 * d2 - o2)
+                        if times[k] - nextAxisUpdate >= axisInterval { axisDue = true; break }
+                        projected[k] = (d0 * u0 + d1 * u1) + d2 * u2
+                        k &+= 1
+                    }
+                    if axisDue {
+                        nextAxisUpdate = times[k]
+                        gravityEstimate = SIMD3(gravity0[k], gravity1[k], gravity2[k])
+                        diagonal = SIMD3(c0, c1, c2); offDiagonal = SIMD3(o0, o1, o2)
+                        updateAxis()
+                        let axisNow = axis.unsafelyUnwrapped
+                        u0 = axisNow.x; u1 = axisNow.y; u2 = axisNow.z
+                        projected[k] = (dynamic0[k] * u0 + dynamic1[k] * u1) + dynamic2[k] * u2
+                        k &+= 1
+                    }
+                }
+                gravityEstimate = latestGravity
+                diagonal = SIMD3(c0, c1, c2); offDiagonal = SIMD3(o0, o1, o2)
                 lastAxisUpdate = nextAxisUpdate
-                let n = k
 
                 guard estimatesAxis else {
                     let sgn = sign
@@ -360,19 +387,31 @@ public struct MountingEstimator: Sendable {
         return n > 0 ? gravityEstimate / n : SIMD3(0, 0, 1)
     }
 
-    private func covariance(times v: SIMD3<Double>) -> SIMD3<Double> {
+    /// The covariance matrix (its diagonal and off-diagonal: xy, xz, yz), normalised by the
+    /// weight (a division by 1, i.e. none, once a sample has been seen).
+    private var normalizedCovariance: (diagonal: SIMD3<Double>, offDiagonal: SIMD3<Double>) {
         let w = weight > 0 ? weight : 1
-        let dg = diagonal / w, od = offDiagonal / w
+        return w == 1 ? (diagonal, offDiagonal) : (diagonal / w, offDiagonal / w)
+    }
+
+    @inline(__always)
+    private static func covariance(_ c: (diagonal: SIMD3<Double>, offDiagonal: SIMD3<Double>), times v: SIMD3<Double>) -> SIMD3<Double> {
+        let dg = c.diagonal, od = c.offDiagonal
         return SIMD3(dg.x * v.x + od.x * v.y + od.y * v.z,
                      od.x * v.x + dg.y * v.y + od.z * v.z,
                      od.y * v.x + od.z * v.y + dg.z * v.z)
     }
+
+    private func covariance(times v: SIMD3<Double>) -> SIMD3<Double> { Self.covariance(normalizedCovariance, times: v) }
 
     private func variance(along v: SIMD3<Double>) -> Double { (covariance(times: v) * v).sum() }
 
     /// Principal axis of the horizontal covariance by power iteration, continuous with `start`.
     private func principalHorizontalAxis(start: SIMD3<Double>?, iterations: Int) -> SIMD3<Double> {
         let g = unitGravity
+        let c = normalizedCovariance  // the same for every iteration: normalised once
+        func covariance(times v: SIMD3<Double>) -> SIMD3<Double> { Self.covariance(c, times: v) }
+        func variance(along v: SIMD3<Double>) -> Double { (covariance(times: v) * v).sum() }
         func horizontal(_ v: SIMD3<Double>) -> SIMD3<Double> { v - (v * g).sum() * g }
         func normalized(_ v: SIMD3<Double>) -> SIMD3<Double>? {
             let n = (v * v).sum().squareRoot()
