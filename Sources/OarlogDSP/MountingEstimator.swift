@@ -170,7 +170,8 @@ public struct MountingEstimator: Sendable {
         let taken = scratch.withUnsafeMutableBufferPointer { scratchBuffer in
             table.withUnsafeMutableBufferPointer { tableBuffer in
                 let rows = scratchBuffer.baseAddress.unsafelyUnwrapped
-                let dynamic0 = rows, dynamic1 = rows + Self.runLength, dynamic2 = rows + 2 * Self.runLength  // d = a − g
+                // d = a − g: its x and y side by side (one SIMD2 per sample), its z apart.
+                let dynamicXY = UnsafeMutableRawPointer(rows), dynamicZ = rows + 2 * Self.runLength
                 let intervals = rows + 3 * Self.runLength                                               // dt
                 let axisWeights = rows + 4 * Self.runLength                                             // min(1, dt / axisTimeConstant)
                 let smoothing = rows + 5 * Self.runLength                                               // 1 − exp(−dt / 0.03)
@@ -180,12 +181,12 @@ public struct MountingEstimator: Sendable {
                 let gravity2 = rows + 10 * Self.runLength                                               // that update the axis
                 let constants = tableBuffer.baseAddress.unsafelyUnwrapped
 
-                // (1a) Gravity and the dynamic acceleration, lane by lane in scalars (the same
-                // operations as `surge(of:)`'s on SIMD3 lanes), and gravity as it is at each
-                // sample that updates the axis (found as (1b) finds them). The loop makes no call:
-                // it stops at a sample whose interval needs its constants computed (then takes it
-                // again).
-                var g0 = gravityEstimate.x, g1 = gravityEstimate.y, g2 = gravityEstimate.z
+                // (1a) Gravity and the dynamic acceleration, lane by lane (the same operations as
+                // `surge(of:)`'s on SIMD3 lanes: x and y in one SIMD2, z alone), and gravity as it
+                // is at each sample that updates the axis (found as (1b) finds them). The loop
+                // makes no call: it stops at a sample whose interval needs its constants computed
+                // (then takes it again).
+                var gXY = SIMD2(gravityEstimate.x, gravityEstimate.y), gZ = gravityEstimate.z
                 var last = lastTime
                 let origin = firstTime, gravitySettling = configuration.gravitySettlingTime
                 let axisInterval = configuration.axisUpdateInterval
@@ -204,12 +205,13 @@ public struct MountingEstimator: Sendable {
                         let entry = constants + Self.constantsSlot(dt)
                         guard entry[0] == dt else { newInterval = dt; break }
                         let gA = entry[1]
-                        let a0 = Double(sample.x), a1 = Double(sample.y), a2 = Double(sample.z)
-                        g0 += gA * (a0 - g0); g1 += gA * (a1 - g1); g2 += gA * (a2 - g2)
-                        dynamic0[k] = a0 - g0; dynamic1[k] = a1 - g1; dynamic2[k] = a2 - g2
+                        let aXY = SIMD2<Double>(SIMD2<Float>(sample.x, sample.y)), aZ = Double(sample.z)
+                        gXY += gA * (aXY - gXY); gZ += gA * (aZ - gZ)
+                        dynamicXY.storeBytes(of: aXY - gXY, toByteOffset: k &* 16, as: SIMD2<Double>.self)
+                        dynamicZ[k] = aZ - gZ
                         if t - axisUpdated >= axisInterval {
                             axisUpdated = t
-                            gravity0[k] = g0; gravity1[k] = g1; gravity2[k] = g2
+                            gravity0[k] = gXY.x; gravity1[k] = gXY.y; gravity2[k] = gZ
                         }
                         intervals[k] = dt; axisWeights[k] = entry[2]; smoothing[k] = entry[3]; momentWeights[k] = entry[4]
                         times[k] = t
@@ -224,7 +226,7 @@ public struct MountingEstimator: Sendable {
                     }
                 }
                 let n = k
-                gravityEstimate = SIMD3(g0, g1, g2)
+                gravityEstimate = SIMD3(gXY.x, gXY.y, gZ)
                 lastTime = last
                 count += n
                 if n > 0 {
@@ -235,38 +237,45 @@ public struct MountingEstimator: Sendable {
                     gravityAlpha = entry[1]; axisAlpha = entry[2]; smoothingAlpha = entry[3]; momentAlpha = entry[4]
                 }
 
-                // (1b) The covariance, the axis updates (gravity as it was at that sample) and the
-                // projection on the axis (its dot product `(d * u).sum()` adds the lanes in order).
-                var c0 = diagonal.x, c1 = diagonal.y, c2 = diagonal.z
-                var o0 = offDiagonal.x, o1 = offDiagonal.y, o2 = offDiagonal.z
-                var u0 = u.x, u1 = u.y, u2 = u.z
+                // (1b) The covariance (its six lanes as three SIMD2: xx yy, zz xy, xz yz), the axis
+                // updates (gravity as it was at that sample) and the projection on the axis (its
+                // dot product `(d * u).sum()` adds the lanes in order: x + y, then + z).
+                var covA = SIMD2(diagonal.x, diagonal.y), covB = SIMD2(diagonal.z, offDiagonal.x)
+                var covC = SIMD2(offDiagonal.y, offDiagonal.z)
+                var uXY = SIMD2(u.x, u.y), uZ = u.z
                 var nextAxisUpdate = lastAxisUpdate
                 let latestGravity = gravityEstimate
+                @inline(__always) func project(_ k: Int) -> Double {
+                    let p = dynamicXY.load(fromByteOffset: k &* 16, as: SIMD2<Double>.self) * uXY
+                    return (p.x + p.y) + dynamicZ[k] * uZ
+                }
                 k = 0
                 while k < n {
                     var axisDue = false
                     while k < n {
-                        let d0 = dynamic0[k], d1 = dynamic1[k], d2 = dynamic2[k]
+                        let dXY = dynamicXY.load(fromByteOffset: k &* 16, as: SIMD2<Double>.self), dZ = dynamicZ[k]
                         let alpha = axisWeights[k]
-                        c0 += alpha * (d0 * d0 - c0); c1 += alpha * (d1 * d1 - c1); c2 += alpha * (d2 * d2 - c2)
-                        o0 += alpha * (d0 * d1 - o0); o1 += alpha * (d0 * d2 - o1); o2 += alpha * (d1 * d2 - o2)
+                        covA += alpha * (dXY * dXY - covA)
+                        covB += alpha * (SIMD2(dZ * dZ, dXY.x * dXY.y) - covB)
+                        covC += alpha * (dXY * dZ - covC)
                         if times[k] - nextAxisUpdate >= axisInterval { axisDue = true; break }
-                        projected[k] = (d0 * u0 + d1 * u1) + d2 * u2
+                        let p = dXY * uXY
+                        projected[k] = (p.x + p.y) + dZ * uZ
                         k &+= 1
                     }
                     if axisDue {
                         nextAxisUpdate = times[k]
                         gravityEstimate = SIMD3(gravity0[k], gravity1[k], gravity2[k])
-                        diagonal = SIMD3(c0, c1, c2); offDiagonal = SIMD3(o0, o1, o2)
+                        diagonal = SIMD3(covA.x, covA.y, covB.x); offDiagonal = SIMD3(covB.y, covC.x, covC.y)
                         updateAxis()
                         let axisNow = axis.unsafelyUnwrapped
-                        u0 = axisNow.x; u1 = axisNow.y; u2 = axisNow.z
-                        projected[k] = (dynamic0[k] * u0 + dynamic1[k] * u1) + dynamic2[k] * u2
+                        uXY = SIMD2(axisNow.x, axisNow.y); uZ = axisNow.z
+                        projected[k] = project(k)
                         k &+= 1
                     }
                 }
                 gravityEstimate = latestGravity
-                diagonal = SIMD3(c0, c1, c2); offDiagonal = SIMD3(o0, o1, o2)
+                diagonal = SIMD3(covA.x, covA.y, covB.x); offDiagonal = SIMD3(covB.y, covC.x, covC.y)
                 lastAxisUpdate = nextAxisUpdate
 
                 guard estimatesAxis else {
@@ -276,8 +285,8 @@ public struct MountingEstimator: Sendable {
                 }
                 // (2) `trackSign`: the smoothing, the jerk, the moments, the flip; the signed surge.
                 var s1 = smooth1, s2 = smooth2
-                // The moments E[v²], E[v³], E[j²], E[j³] lane by lane, in scalars.
-                var m0 = moments.x, m1 = moments.y, m2 = moments.z, m3 = moments.w
+                // The moments E[v²], E[v³] and E[j²], E[j³] lane by lane, as two SIMD2.
+                var mV = SIMD2(moments.x, moments.y), mJ = SIMD2(moments.z, moments.w)
                 var sgn = sign, since = settledAt
                 let flipBelow = -1.5 * configuration.signConfidence
                 // A flip needs statistic = jerkSkew − valueSkew < flipBelow. With E[j³] ≥ 0 the
@@ -298,15 +307,17 @@ public struct MountingEstimator: Sendable {
                         let j = (s2 - before) / dt * sgn
                         let v = s * sgn
                         let beta = momentWeights[k]
-                        m0 += beta * (v * v - m0); m1 += beta * (v * v * v - m1)
-                        m2 += beta * (j * j - m2); m3 += beta * (j * j * j - m3)
+                        let vv = v * v, jj = j * j
+                        mV += beta * (SIMD2(vv, vv * v) - mV)
+                        mJ += beta * (SIMD2(jj, jj * j) - mJ)
+                        let m0 = mV.x, m1 = mV.y, m2 = mJ.x, m3 = mJ.y
                         if times[k] - since > 30, m0 > 0, m2 > 0 {
                             let ruledOut = m3 >= 0 && (m1 <= 0 || (m0 > 1e-30 && m0 < 1e30 && m1 < 1e45 && m1 * m1 <= bound * (m0 * m0 * m0)))
                             if !ruledOut {
                                 let statistic = m3 / (m2 * m2.squareRoot()) - m1 / (m0 * m0.squareRoot())
                                 if statistic < flipBelow {
                                     sgn = -sgn
-                                    m0 = 0; m1 = 0; m2 = 0; m3 = 0
+                                    mV = .zero; mJ = .zero
                                     since = times[k]
                                 }
                             }
@@ -317,7 +328,7 @@ public struct MountingEstimator: Sendable {
                     values[k] = Float(sgn * s)
                 }
                 smooth1 = s1; smooth2 = s2
-                moments = SIMD4(m0, m1, m2, m3); sign = sgn; settledAt = since
+                moments = SIMD4(mV.x, mV.y, mJ.x, mJ.y); sign = sgn; settledAt = since
                 return i
             }
         }
