@@ -283,8 +283,27 @@ public struct MountingEstimator: Sendable {
                     for k in 0..<n { values[k] = Float(sgn * projected[k]) }
                     return i
                 }
-                // (2) `trackSign`: the smoothing, the jerk, the moments, the flip; the signed surge.
+                // (2a) `trackSign`'s smoothing and each sample's jerk before the sign (into the
+                // row of the dynamic acceleration's z, no longer needed).
+                let jerks = dynamicZ
                 var s1 = smooth1, s2 = smooth2
+                for k in 0..<n {
+                    let s = projected[k], dt = intervals[k]
+                    if dt > 0 {
+                        let alpha = smoothing[k]
+                        let before = s2
+                        s1 += alpha * (s - s1)
+                        s2 += alpha * (s1 - s2)
+                        jerks[k] = (s2 - before) / dt
+                    } else {
+                        s1 = s; s2 = s
+                    }
+                }
+                smooth1 = s1; smooth2 = s2
+
+                // (2b) `trackSign`'s moments and flip, and the signed surge. Nothing in (2a)
+                // depends on the sign: `(s2 − before) / dt · sign` is the jerk before the sign
+                // times the sign.
                 // The moments E[v²], E[v³] and E[j²], E[j³] lane by lane, as two SIMD2.
                 var mV = SIMD2(moments.x, moments.y), mJ = SIMD2(moments.z, moments.w)
                 var sgn = sign, since = settledAt
@@ -298,13 +317,9 @@ public struct MountingEstimator: Sendable {
                 // exactly as `trackSign` does.
                 let bound = (0.99 * flipBelow) * (0.99 * flipBelow)
                 for k in 0..<n {
-                    let s = projected[k], dt = intervals[k]
-                    if dt > 0 {
-                        let alpha = smoothing[k]
-                        let before = s2
-                        s1 += alpha * (s - s1)
-                        s2 += alpha * (s1 - s2)
-                        let j = (s2 - before) / dt * sgn
+                    let s = projected[k]
+                    if intervals[k] > 0 {
+                        let j = jerks[k] * sgn
                         let v = s * sgn
                         let beta = momentWeights[k]
                         let vv = v * v, jj = j * j
@@ -322,12 +337,9 @@ public struct MountingEstimator: Sendable {
                                 }
                             }
                         }
-                    } else {
-                        s1 = s; s2 = s
                     }
                     values[k] = Float(sgn * s)
                 }
-                smooth1 = s1; smooth2 = s2
                 moments = SIMD4(mV.x, mV.y, mJ.x, mJ.y); sign = sgn; settledAt = since
                 return i
             }

@@ -184,7 +184,7 @@ public struct RowingAnalyzer: Sendable {
             var end = n
             var strokes = runStrokes
             runStrokes = []
-            strokes.removeAll(keepingCapacity: true)
+            if !strokes.isEmpty { strokes.removeAll(keepingCapacity: true) }
             if detecting {
                 if strokeStage.takesRuns {
                     end = strokeStage.process(run: samples, from: i, to: n) { index, stroke in strokes.append((index, stroke)) }
@@ -291,7 +291,7 @@ public struct RowingAnalyzer: Sendable {
     private mutating func emitLiveIfDue(emit: (AnalyzerEvent) -> Void) {
         if configuration.liveInterval > 0, now - lastLive >= configuration.liveInterval, firstTime != nil {
             lastLive = now
-            let figures = live
+            let figures = currentFigures()
             if let s = figures.split { totals.observeLiveSplit(s) }
             emit(.live(figures))
         }
@@ -324,7 +324,17 @@ public struct RowingAnalyzer: Sendable {
 
     /// Current figures (what a `.live` event carries).
     public var live: LiveFigures {
-        let v = averagedSpeed
+        var analyzer = self
+        return analyzer.currentFigures()
+    }
+
+    // `currentFigures`, `averagedSpeed` and `metrics` change nothing, but are `mutating`: a
+    // non-mutating method called from a mutating one gets a copy of the whole analyzer (2.7 kB,
+    // once per live event and per stroke), a mutating one its address.
+
+    /// `live`.
+    private mutating func currentFigures() -> LiveFigures {
+        let v = averagedSpeed()
         let rateNow: StrokesPerMinute?
         if let c = current, now - c.stroke.catchTime <= configuration.maximumStrokePeriod {
             rateNow = c.smoothedRate
@@ -344,7 +354,7 @@ public struct RowingAnalyzer: Sendable {
     }
 
     /// Speed averaged as configured: receiver speed over the window, else from the distance track.
-    private var averagedSpeed: MetresPerSecond? {
+    private mutating func averagedSpeed() -> MetresPerSecond? {
         let window = configuration.splitAveraging.windowSeconds ?? 5
         var windowSpeed = speed.averageSpeed(now: now)
         if windowSpeed == nil, let settled = distance.settledTime, now - settled <= window + configuration.distance.coarseSmoothingWindow,
@@ -417,7 +427,7 @@ public struct RowingAnalyzer: Sendable {
         emit(.stroke(m))
     }
 
-    private func metrics(of p: PendingStroke) -> StrokeMetrics {
+    private mutating func metrics(of p: PendingStroke) -> StrokeMetrics {
         let start = p.stroke.catchTime
         let startDistance = distance.history.distance(at: start)
         var m = StrokeMetrics(stroke: p.stroke, smoothedRate: p.smoothedRate, distance: startDistance)
