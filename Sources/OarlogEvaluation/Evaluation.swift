@@ -20,10 +20,12 @@ public enum Evaluation {
     /// Total distance tolerance against the SpeedCoach's own GPS distance (fraction).
     public static let speedCoachDistanceTolerance = 0.005
 
-    /// Every check. `dataDirectory` is the shared real-data folder (`../shared/data`).
-    public static func all(dataDirectory: String, simulated: Bool = true) -> [EvaluationRow] {
+    /// Every check. `dataDirectory` holds the real recordings (`rowingdata/`, and `talos/` when
+    /// `talos` is true): the project's `samples/` has the MIT rowingdata files; the GPL Talos trace
+    /// is never bundled and comes from a folder outside the project (CI: `../shared/data`).
+    public static func all(dataDirectory: String, talos includeTalos: Bool = true, simulated: Bool = true) -> [EvaluationRow] {
         var rows: [EvaluationRow] = []
-        rows += talos(dataDirectory: dataDirectory)
+        if includeTalos { rows += talos(dataDirectory: dataDirectory) }
         rows += quiske(dataDirectory: dataDirectory)
         rows += nkLogbook(dataDirectory: dataDirectory)
         rows += speedCoach(dataDirectory: dataDirectory)

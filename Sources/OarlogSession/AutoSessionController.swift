@@ -177,23 +177,13 @@ public final class AutoSessionController<Source: RecordSource> {
                     shouldStop: @escaping () -> Bool = { false }) throws {
         while let outing = try nextOuting(shouldStop: shouldStop) {
             var pipeline = try makePipeline(outing)
-            var records = Leading(first: leadingRecords(outing), rest: self.records())
+            var records = LeadingRecords(leadingRecords(outing), self.records())
             let summary = try pipeline.run(&records, shouldStop: shouldStop)
             current = nil
             leadIn = []
             leadInPosition = 0
             try finished(outing, summary, &pipeline)
         }
-    }
-}
-
-/// A few records, then the rest.
-struct Leading<Rest: RecordSource>: RecordSource {
-    var first: [TraceRecord]
-    var rest: Rest
-    mutating func next() throws -> TraceRecord? {
-        if !first.isEmpty { return first.removeFirst() }
-        return try rest.next()
     }
 }
 

@@ -13,13 +13,11 @@ enum TestPaths {
         packageRoot.appendingPathComponent("Tests/OarlogTraceTests/Fixtures").appendingPathComponent(name).path
     }
 
-    /// A file of the real recorded data (../shared/data beside the checkout); fails clearly if
-    /// the data directory is missing.
-    static func sharedData(_ relative: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let dir = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
-        let path = dir.appendingPathComponent(relative).path
+    /// A file of the real recorded data bundled in the project's `samples/`; fails clearly if missing.
+    static func sample(_ relative: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let path = packageRoot.appendingPathComponent("samples").appendingPathComponent(relative).path
         guard FileManager.default.fileExists(atPath: path) else {
-            XCTFail("real data missing: \(path) (expected ../shared/data beside the checkout)", file: file, line: line)
+            XCTFail("test data missing: \(path) (bundled in samples/)", file: file, line: line)
             throw CocoaError(.fileNoSuchFile)
         }
         return path
