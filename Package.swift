@@ -81,6 +81,8 @@ let package = Package(
         .testTarget(name: "OarlogAppTests", dependencies: [
             "OarlogTestSupport", "OarlogApp", "OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogReport", "OarlogSession", "OarlogTrace",
         ]),
+        // The command line as a person runs it (the built binary); depends on it so `swift test` builds it.
+        .testTarget(name: "OarlogCLITests", dependencies: ["oarlog", "OarlogTestSupport"]),
         .testTarget(name: "OarlogLiveTests", dependencies: ["OarlogCore", "OarlogLive"]),
         .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogLive", "OarlogPipeline", "OarlogSimulator"]),
         .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogSimulator", "OarlogTrace"]),
