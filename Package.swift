@@ -37,9 +37,9 @@ let package = Package(
         // the monotonic session clock, reconnect backoff, outage bookkeeping, the live fan-in.
         .target(name: "OarlogLive", dependencies: ["OarlogCore"]),
         // Sources merged in time order, the DSP applied, events fanned out to sinks.
-        .target(name: "OarlogPipeline", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive"]),
+        .target(name: "OarlogPipeline", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogLive"]),
         // A rowing-boat simulator with ground truth, for tests, demos and benchmarks.
-        .target(name: "OarlogSimulator", dependencies: ["OarlogCore", "OarlogTrace"]),
+        .target(name: "OarlogSimulator", dependencies: ["OarlogCore"]),
         // What a person reads: split/time formatting, the summary and stroke tables, JSON reports.
         .target(name: "OarlogReport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogLive", "OarlogPipeline", "OarlogFences"]),
         // The accuracy evaluation on real recordings and simulated sessions (`oarlog evaluate`, EvaluationTests).
@@ -55,7 +55,7 @@ let package = Package(
         // Hardware CRC-32C (SSE4.2 crc32 + PCLMULQDQ, checked at run time) for the session frames.
         .target(name: "COarlogCRC"),
         // The crash-safe binary session file: writer (a pipeline sink), reader, recovery, the data directory.
-        .target(name: "OarlogSession", dependencies: ["COarlogCRC", "OarlogCore", "OarlogDSP", "OarlogPipeline"]),
+        .target(name: "OarlogSession", dependencies: ["COarlogCRC", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline"]),
         // Session exports (GPX, TCX, FIT, per-stroke CSV, GeoJSON) as streaming pipeline sinks.
         .target(name: "OarlogExport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline"]),
         // The application layer the command line and the web server share: pipeline assembly for
