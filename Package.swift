@@ -34,7 +34,9 @@ let package = Package(
         // Geofences, timing gates and courses: GeoJSON fences, the streaming FenceMonitor, CourseTracker.
         .target(name: "OarlogFences", dependencies: ["OarlogCore"]),
         // The live machinery below the pipeline: device reader threads, the bounded record queue,
-        // the monotonic session clock, reconnect backoff, outage bookkeeping, the live fan-in.
+        // the monotonic session clock, reconnect backoff, outage bookkeeping, the live fan-in; the
+        // device seam (LiveDevice/LiveDeviceConnection, LiveClock) and the one reconnect loop
+        // (LiveDeviceSource) that GPS and IIO share.
         .target(name: "OarlogLive", dependencies: ["OarlogCore"]),
         // Sources merged in time order, the DSP applied, events fanned out to sinks.
         .target(name: "OarlogPipeline", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogLive"]),
@@ -46,7 +48,8 @@ let package = Package(
         .target(name: "OarlogEvaluation", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport"]),
         // libgps (Debian libgps-dev) behind a shim header that hides gpsd API differences.
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
-        // A live GPS source: a running gpsd read through libgps, one fix per epoch, reconnecting.
+        // A live GPS source: a running gpsd read through libgps, one fix per epoch, reconnecting;
+        // gpsd's receiver list (?DEVICES).
         .target(name: "OarlogGPS", dependencies: ["CGPS", "OarlogCore", "OarlogLive"]),
         // libiio (Debian libiio-dev, 0.24) behind a shim header that holds the 0.x/1.0 buffer API difference.
         .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
@@ -87,7 +90,7 @@ let package = Package(
         .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogLive", "OarlogPipeline", "OarlogSimulator"]),
         .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogSimulator", "OarlogTrace"]),
         .testTarget(name: "OarlogReportTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogReport"]),
-        .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogLive", "OarlogPipeline", "OarlogTrace", "OarlogGPS"],
+        .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogLive", "OarlogPipeline", "OarlogGPS"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "OarlogExportTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogExport"],
                     exclude: ["Fixtures"]),
