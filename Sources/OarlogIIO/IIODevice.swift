@@ -1,4 +1,5 @@
 import CIIO
+import OarlogCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -45,7 +45,7 @@ public struct GroundTruthFile: Sendable {
             if line.hasPrefix("#") {
                 let body = line.dropFirst()
                 if let colon = body.firstIndex(of: ":") {
-                    result.metadata[String(body[..<colon]).trimmingSpaces()] = String(body[body.index(after: colon)...]).trimmingSpaces()
+                    result.metadata[String(body[..<colon]).trimmingWhitespace()] = String(body[body.index(after: colon)...]).trimmingWhitespace()
                 }
                 continue
             }
