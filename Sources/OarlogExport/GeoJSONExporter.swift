@@ -7,18 +7,19 @@ import OarlogPipeline
 /// time, distance). Coordinates are `[longitude, latitude]`, 7 decimals (about 1 cm). Streams the
 /// coordinates as they come; the totals follow the geometry, which JSON allows.
 public final class GeoJSONExporter: AssembledExporter {
+    let output: ExportOutput
     private var firstPoint: ExportPoint?
     private var coordinates = 0
 
     public init(path: String, configuration: ExportConfiguration = ExportConfiguration()) throws {
-        try super.init(writingTo: path, configuration: configuration)
+        output = try ExportOutput(path: path, configuration: configuration)
     }
 
     private static func position(_ p: ExportPoint) -> String {
         "[\(ExportText.jsonNumber(p.longitude, 7)),\(ExportText.jsonNumber(p.latitude, 7))]"
     }
 
-    override func write(_ item: ExportItem) throws {
+    func write(_ item: ExportItem) throws {
         switch item {
         case .start:
             try file.write("{\"type\":\"FeatureCollection\",\"features\":[\n{\"type\":\"Feature\",\"geometry\":")
