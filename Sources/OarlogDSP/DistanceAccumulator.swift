@@ -133,13 +133,6 @@ public struct DistanceAccumulator: Sendable {
         while let (f, brk) = smoother.popReady(window: window) { book(f, breakBefore: brk) }
     }
 
-    /// Declares that the GPS track is interrupted (a gap the source could explain, a session
-    /// pause): the next fix starts a new piece and nothing is added across.
-    public mutating func breakTrack() {
-        drainSmoother(window: smoothingWindow)
-        jumpFilter.resetTrack()
-    }
-
     /// Books whatever is still held back (smoothing lag; a final movement smaller than the hold
     /// radius when the boat was clearly moving). Call at the end of a session.
     public mutating func finish() {

@@ -18,10 +18,8 @@ struct GPSCoarsePositionSmoother: Sendable {
 
     init(capacity: Int = 512) {
         buffer = RingBuffer(capacity: capacity,
-                               filler: Entry(fix: GPSFix(time: 0, latitude: 0, longitude: 0), breakBefore: false))
+                            filler: Entry(fix: GPSFix(time: 0, latitude: 0, longitude: 0), breakBefore: false))
     }
-
-    var pendingCount: Int { buffer.count - nextCentre }
 
     /// Adds a fix. After a track break, drain the smoother (`popAny`) before pushing.
     mutating func push(_ fix: GPSFix, breakBefore: Bool) {

@@ -60,17 +60,6 @@ public final class RecordQueue<Element: Sendable>: @unchecked Sendable {
         return true
     }
 
-    /// Appends a record unless the queue is full or closed; never waits.
-    public func tryPush(_ element: Element) -> Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        guard !closed, count < capacity else { return false }
-        ring[(head + count) % capacity] = element
-        count += 1
-        pthread_cond_signal(notEmpty)
-        return true
-    }
-
     /// The oldest record, waiting as long as it takes; `nil` once the queue is closed and empty.
     public func pop() -> Element? {
         pthread_mutex_lock(mutex)
@@ -113,13 +102,6 @@ public final class RecordQueue<Element: Sendable>: @unchecked Sendable {
         pthread_cond_broadcast(notEmpty)
         pthread_cond_broadcast(notFull)
         pthread_mutex_unlock(mutex)
-    }
-
-    /// Records waiting now.
-    public var queuedCount: Int {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return count
     }
 
     /// True once the queue is closed and everything queued has been taken.

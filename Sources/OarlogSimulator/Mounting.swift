@@ -91,8 +91,6 @@ public struct Rotation3: Sendable, Equatable {
             && a.m.5 == b.m.5 && a.m.6 == b.m.6 && a.m.7 == b.m.7 && a.m.8 == b.m.8
     }
 
-    public static let identity = Rotation3((1, 0, 0, 0, 1, 0, 0, 0, 1))
-
     public static func aboutX(_ angle: Double) -> Rotation3 {
         let c = _cos(angle), s = _sin(angle)
         return Rotation3((1, 0, 0, 0, c, -s, 0, s, c))
