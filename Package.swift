@@ -78,7 +78,7 @@ let package = Package(
         // Helpers shared by the test targets (real-data paths, loopback ports, seeded randomness,
         // a list source). Not a product.
         .target(name: "OarlogTestSupport", dependencies: ["OarlogCore"], path: "Tests/OarlogTestSupport"),
-        .testTarget(name: "OarlogCoreTests", dependencies: ["OarlogCore"]),
+        .testTarget(name: "OarlogCoreTests", dependencies: ["OarlogCore", "OarlogTestSupport"]),
         .testTarget(name: "OarlogDSPTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogSimulator", "OarlogTrace"]),
         .testTarget(name: "OarlogTraceTests", dependencies: ["OarlogCore", "OarlogTrace"], exclude: ["Fixtures"]),
         .testTarget(name: "OarlogAppTests", dependencies: [

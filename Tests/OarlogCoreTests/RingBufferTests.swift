@@ -1,5 +1,6 @@
-import XCTest
 import OarlogCore
+import OarlogTestSupport
+import XCTest
 
 final class RingBufferTests: XCTestCase {
     func testEmpty() {
@@ -90,7 +91,7 @@ final class RingBufferTests: XCTestCase {
 
     /// Against a plain array trimmed to the capacity, over a long random run of appends and removals.
     func testMatchesABoundedArray() {
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(state: 42)
         for capacity in [1, 2, 3, 7, 16] {
             var ring = RingBuffer(capacity: capacity, filler: 0)
             var model: [Int] = []
@@ -113,18 +114,5 @@ final class RingBufferTests: XCTestCase {
                 XCTAssertEqual(ring.last, model.last)
             }
         }
-    }
-}
-
-/// A tiny deterministic generator (SplitMix64) for the model test.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
