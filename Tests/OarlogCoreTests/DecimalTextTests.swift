@@ -50,7 +50,7 @@ final class DecimalTextTests: XCTestCase {
         XCTAssertEqual(fixed(9.3e18, 0), "9300000000000000000")
         XCTAssertEqual(fixed(9.3e18, 1), "9300000000000000000.0")
         XCTAssertEqual(fixed(-9.3e18, 3), "-9300000000000000000.000")
-        XCTAssertEqual(fixed(9_223_372_036_854_775_807, 0), "9223372036854775808")
+        XCTAssertEqual(fixed(Double(Int64.max), 0), "9223372036854775808")
         XCTAssertEqual(fixed(18_446_744_073_709_551_616, 0), "18446744073709552000")
         XCTAssertEqual(fixed(123_456.789, 15), "123456.789000000000000")
     }
