@@ -78,7 +78,7 @@ let package = Package(
         // Helpers shared by the test targets (real-data paths, loopback ports, seeded randomness,
         // a list source). Not a product.
         .target(name: "OarlogTestSupport", dependencies: ["OarlogCore"], path: "Tests/OarlogTestSupport"),
-        .testTarget(name: "OarlogCoreTests", dependencies: ["OarlogCore"]),
+        .testTarget(name: "OarlogCoreTests", dependencies: ["OarlogCore", "OarlogTestSupport"]),
         .testTarget(name: "OarlogDSPTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogSimulator", "OarlogTrace"]),
         .testTarget(name: "OarlogTraceTests", dependencies: ["OarlogCore", "OarlogTrace"], exclude: ["Fixtures"]),
         .testTarget(name: "OarlogAppTests", dependencies: [
@@ -88,15 +88,15 @@ let package = Package(
         .testTarget(name: "OarlogCLITests", dependencies: ["oarlog", "OarlogTestSupport"]),
         .testTarget(name: "OarlogLiveTests", dependencies: ["OarlogCore", "OarlogLive"]),
         .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogLive", "OarlogPipeline", "OarlogSimulator"]),
-        .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogSimulator", "OarlogTrace"]),
-        .testTarget(name: "OarlogReportTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogReport"]),
+        .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogSimulator"]),
+        .testTarget(name: "OarlogReportTests", dependencies: ["OarlogReport"]),
         .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogLive", "OarlogPipeline", "OarlogGPS"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "OarlogExportTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogExport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "OarlogIIOTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogLive", "OarlogIIO"]),
-        .testTarget(name: "OarlogSessionTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogSimulator", "OarlogSession"]),
-        .testTarget(name: "EvaluationTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogEvaluation"]),
+        .testTarget(name: "OarlogSessionTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogSimulator", "OarlogSession"]),
+        .testTarget(name: "EvaluationTests", dependencies: ["OarlogTestSupport", "OarlogEvaluation"]),
         .testTarget(name: "OarlogFencesTests", dependencies: [
             "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogFences", "OarlogReport",
             "OarlogTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),

@@ -123,8 +123,4 @@ static inline double oarlog_gps_device_cycle(const struct devconfig_t *dev) {
     return (isfinite(seconds) && seconds > 0 && seconds <= 3600) ? seconds : NAN;
 }
 
-/* The gpsd API version this was compiled against, for diagnostics. */
-static inline int oarlog_gps_api_major(void) { return GPSD_API_MAJOR_VERSION; }
-static inline int oarlog_gps_api_minor(void) { return GPSD_API_MINOR_VERSION; }
-
 #endif

@@ -17,8 +17,8 @@ public enum SessionText {
 
     /// `1.2 MB`.
     public static func size(_ bytes: Int) -> String {
-        if bytes >= 1 << 20 { return RowingFormat.fixed(Double(bytes) / Double(1 << 20), places: 1) + " MB" }
-        if bytes >= 1 << 10 { return RowingFormat.fixed(Double(bytes) / Double(1 << 10), places: 1) + " KB" }
+        if bytes >= 1 << 20 { return RowingFormat.decimal(Double(bytes) / Double(1 << 20), places: 1) + " MB" }
+        if bytes >= 1 << 10 { return RowingFormat.decimal(Double(bytes) / Double(1 << 10), places: 1) + " KB" }
         return "\(bytes) bytes"
     }
 

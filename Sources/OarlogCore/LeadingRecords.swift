@@ -1,5 +1,3 @@
-import OarlogCore
-
 /// A source with a few records in front of another (a session's `start_utc` before its records;
 /// the records a trace was read ahead by). The batch path of the rest is passed on once the
 /// leading records are out, so a wrapped replay runs as fast as the bare reader.

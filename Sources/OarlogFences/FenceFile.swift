@@ -68,11 +68,6 @@ public struct FenceFile: Sendable, Equatable {
         return FenceFile(fences: fences, course: try makeCourse(fences, name: courseName, file: file))
     }
 
-    /// The course the fences' gate roles define (`nil` when no gate has a role).
-    public func courseFromRoles(name: String = "course", file: String = "<fences>") throws -> Course? {
-        try Self.makeCourse(fences, name: name, file: file)
-    }
-
     /// The course formed by the gates with a `role`: start, markers (by `distance_m` when every
     /// marker has one, else in file order), finish. Distances from `distance_m`, else measured
     /// between the gates' midpoints.

@@ -191,7 +191,4 @@ public final class GPSDClient {
         if let text = gps_errstr(status) { return String(cString: text) }
         return "error \(status)"
     }
-
-    /// The libgps API this was built against, e.g. "11.0".
-    public static var apiVersion: String { "\(oarlog_gps_api_major()).\(oarlog_gps_api_minor())" }
 }

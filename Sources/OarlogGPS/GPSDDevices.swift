@@ -58,12 +58,10 @@ public struct GPSDReceiverDescription: Sendable, Equatable, CustomStringConverti
     /// "1", "0.2", "0.125": at most millisecond precision, no trailing zeros.
     static func secondsText(_ s: Seconds) -> String {
         guard s.isFinite, s >= 0, s < 1e9 else { return String(s) }
-        let ms = Int((s * 1000).rounded())
-        guard ms % 1000 != 0 else { return String(ms / 1000) }
-        var fraction = String(ms % 1000)
-        fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
-        while fraction.hasSuffix("0") { fraction.removeLast() }
-        return "\(ms / 1000).\(fraction)"
+        var text = DecimalText.fixed(s, places: 3, nonFinite: "")
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }
 

@@ -41,10 +41,10 @@ public enum SummaryTable {
         let oursWidth = max(rows.map { $0.1.count }.max() ?? 0, 8)
         var out = title + "\n"
         if device {
-            out += TextTable.pad("", labelWidth) + "  " + TextTable.pad("Oarlog", oursWidth) + "  Device\n"
+            out += TextTable.padRight("", labelWidth) + "  " + TextTable.padRight("Oarlog", oursWidth) + "  Device\n"
         }
         for (label, ours, theirs) in rows {
-            var line = TextTable.pad(label, labelWidth) + "  " + (theirs == nil ? ours : TextTable.pad(ours, oursWidth))
+            var line = TextTable.padRight(label, labelWidth) + "  " + (theirs == nil ? ours : TextTable.padRight(ours, oursWidth))
             if let theirs { line += "  " + theirs }
             out += line + "\n"
         }

@@ -1,9 +1,12 @@
-/// Plain-text tables for a terminal: a label/value list and aligned columns.
+/// Plain-text tables for a terminal: a label/value list and aligned columns, and the padding
+/// every column of text in the reports uses.
 public enum TextTable {
-    public static func pad(_ s: String, _ width: Int) -> String {
+    /// `s` followed by spaces up to `width` characters (left-aligned); a longer `s` is not cut.
+    public static func padRight(_ s: String, _ width: Int) -> String {
         s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
     }
 
+    /// Spaces then `s`, up to `width` characters (right-aligned); a longer `s` is not cut.
     public static func padLeft(_ s: String, _ width: Int) -> String {
         s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
     }
@@ -12,7 +15,7 @@ public enum TextTable {
     public static func labelled(_ rows: [(String, String)]) -> String {
         let width = rows.map { $0.0.count }.max() ?? 0
         var out = ""
-        for (label, value) in rows { out += pad(label, width) + "  " + value + "\n" }
+        for (label, value) in rows { out += padRight(label, width) + "  " + value + "\n" }
         return out
     }
 
@@ -26,7 +29,7 @@ public enum TextTable {
             var line = ""
             for (c, cell) in row.enumerated() {
                 if c > 0 { line += "  " }
-                line += rightAligned.contains(c) ? padLeft(cell, widths[c]) : (c == row.count - 1 ? cell : pad(cell, widths[c]))
+                line += rightAligned.contains(c) ? padLeft(cell, widths[c]) : (c == row.count - 1 ? cell : padRight(cell, widths[c]))
             }
             out += line + "\n"
         }

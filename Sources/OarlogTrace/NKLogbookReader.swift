@@ -117,7 +117,7 @@ public struct NKLogbookReader: RecordSource, TraceStatisticsReporting {
 
         metadata = [.metadata(key: "source_format", value: "NK LiNK Logbook CSV")]
         if let first = strokes.first, let ts = first.timestampMs {
-            metadata.append(.metadata(key: "start_utc", value: CivilTime.iso8601(millisecondsSince1970: ts - first.elapsedMs)))
+            metadata.append(.metadata(key: "start_utc", value: UTCTime.iso8601(millisecondsSince1970: ts - first.elapsedMs)))
         }
         if let sessionId { metadata.append(.metadata(key: "device_session_id", value: sessionId)) }
         if let last = strokes.last {

@@ -325,7 +325,7 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             hour = hour % 12 + (pm ? 12 : 0)
         }
         guard (0...23).contains(hour) else { return nil }
-        let p = CivilTime.pad
+        func p(_ n: Int, _ width: Int) -> String { DecimalText.zeroPadded(n, width: width) }
         return "\(p(year, 4))-\(p(month, 2))-\(p(day, 2))T\(p(hour, 2)):\(p(minute, 2)):\(p(second, 2))"
     }
 }

@@ -108,6 +108,18 @@ final class GPSDDevicesTests: XCTestCase {
         XCTAssertEqual(server.connections, 0, "listing does not make gpsd open the device")
     }
 
+    func testACycleReadsInSecondsToTheMillisecond() {
+        func described(cycle: Double) -> String {
+            GPSDReceiverDescription(path: "/dev/ttyACM0", cycle: cycle, isActive: true).description
+        }
+        XCTAssertEqual(described(cycle: 1), "/dev/ttyACM0: cycle 1 s, active")
+        XCTAssertEqual(described(cycle: 0.2), "/dev/ttyACM0: cycle 0.2 s, active")
+        XCTAssertEqual(described(cycle: 0.125), "/dev/ttyACM0: cycle 0.125 s, active")
+        XCTAssertEqual(described(cycle: 10), "/dev/ttyACM0: cycle 10 s, active")
+        XCTAssertEqual(described(cycle: 0.0004), "/dev/ttyACM0: cycle 0 s, active")
+        XCTAssertEqual(described(cycle: 2.0005), "/dev/ttyACM0: cycle 2.001 s, active")
+    }
+
     func testGPSDWithoutReceiversListsNone() throws {
         // gpsd runs without any device only with a control socket.
         let control = NSTemporaryDirectory() + "oarlog-gpsd-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
