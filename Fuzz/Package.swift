@@ -15,7 +15,6 @@ let package = Package(
             name: "oarlog-fuzz",
             dependencies: [
                 .product(name: "OarlogCore", package: "Oarlog"),
-                .product(name: "OarlogDSP", package: "Oarlog"),
                 .product(name: "OarlogTrace", package: "Oarlog"),
                 .product(name: "OarlogFences", package: "Oarlog"),
                 .product(name: "OarlogPipeline", package: "Oarlog"),
