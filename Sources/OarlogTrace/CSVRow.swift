@@ -72,12 +72,12 @@ struct CSVRow {
         TraceError(.malformed, file: file, line: line, column: index < columns.count ? columns[index] : nil, message)
     }
 
-    /// A number in field `index`; nil when empty or marked unknown with `unknownMarker`. At most
-    /// `TraceLimits.maxNumberCharacters` characters, finite.
+    /// A number in field `index`; nil when empty or marked unknown with `unknownMarker`. Finite
+    /// (its physical bounds are the reader's to judge).
     func number(_ index: Int, _ name: String, unknownMarker: String = "---") throws -> Double? {
         let s = self[index]
         if s.isEmpty || s == unknownMarker { return nil }
-        guard s.utf8.count <= TraceLimits.maxNumberCharacters, let v = Double(s), v.isFinite else {
+        guard let v = Double(s), v.isFinite else {
             throw error(field: index, "expected a number for \(name), found \(s.debugDescription)")
         }
         return v

@@ -23,6 +23,9 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
     public static let defaultMaxLineBytes = 64 * 1024
 
     var input: ChunkedLineBuffer
+    /// Whether values are held to `TraceLimits` (always, but in tests of the number parser over
+    /// the whole Float and Double range).
+    let checksPlausibility: Bool
     private var counts = TraceReadStatistics()
     /// Time of the last delivered (or skipped-for-NaN) data row; rows before it are skipped.
     private var lastTime: Double = 0
@@ -43,7 +46,14 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
     public init(path: String,
                 chunkBytes: Int = NativeTraceReader.defaultChunkBytes,
                 maxLineBytes: Int = NativeTraceReader.defaultMaxLineBytes) throws {
+        try self.init(path: path, chunkBytes: chunkBytes, maxLineBytes: maxLineBytes, checkingPlausibility: true)
+    }
+
+    /// `checkingPlausibility: false` reads every finite value as it is (for tests of the number
+    /// parser over the whole Float and Double range); the readers never do.
+    init(path: String, chunkBytes: Int, maxLineBytes: Int, checkingPlausibility: Bool) throws {
         input = try ChunkedLineBuffer(path: path, chunkBytes: max(chunkBytes, 64), maxLineBytes: max(maxLineBytes, 64))
+        checksPlausibility = checkingPlausibility
     }
 
     // MARK: Record by record
@@ -206,6 +216,7 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
         let line = input.lineNumber
         do {
             var values = PlausibleValues()
+            values.enabled = checksPlausibility
             let (record, finite, plausible) = try parseDataRow(&row, &values)
             sawDataRow = true
             guard let record else {
@@ -220,7 +231,9 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
                 throw TraceError(.malformed, file: input.path, line: line, column: 1,
                                  "expected a time ≥ 0 s, found \(row.found(at: ls))")
             }
-            if !plausible || t > TraceLimits.maxSessionSeconds { return skip(.implausibleValue, nl: nl) }
+            if checksPlausibility && (!plausible || t > TraceLimits.maxSessionSeconds) {
+                return skip(.implausibleValue, nl: nl)
+            }
             if t < lastTime { return skip(.timeWentBackward, nl: nl) }
             lastTime = t
             input.consumeLine(endingAt: nl)

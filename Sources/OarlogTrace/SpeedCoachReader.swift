@@ -181,8 +181,7 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
         func value(_ name: String, clock: Bool, _ range: ClosedRange<Double>) -> String? {
             guard let k = header.firstIndex(of: name), k < values.count else { return nil }
             let s = values[k]
-            guard s.utf8.count <= TraceLimits.maxNumberCharacters,
-                  let v = clock ? CivilTime.seconds(clock: s) : Double(s), v.isFinite else { return nil }
+            guard let v = clock ? CivilTime.seconds(clock: s) : Double(s), v.isFinite else { return nil }
             return bounds.within(v, range)?.description
         }
         var out: [TraceRecord] = []
@@ -217,7 +216,7 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
         let iStrokes = header.firstIndex(of: "Total Strokes")
         for (line, values) in rows {
             func field(_ k: Int?) -> String? {
-                k.flatMap { $0 < values.count && values[$0].utf8.count <= TraceLimits.maxNumberCharacters ? values[$0] : nil }
+                k.flatMap { $0 < values.count ? values[$0] : nil }
             }
             guard let n = field(iInterval).flatMap({ Int($0) }) else { continue }
             // Totals beyond a session's bounds are unknown: no offset is taken from them.

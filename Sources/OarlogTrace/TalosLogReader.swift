@@ -202,10 +202,8 @@ public struct TalosLogReader: RecordSource, TraceStatisticsReporting {
 
     private func line(of e: Entry) -> Int { e.ref < 0 ? Int(-e.ref) : others[Int(e.ref)].line }
 
-    /// A number field: at most `TraceLimits.maxNumberCharacters` characters.
-    private static func number(_ s: Substring) -> Double? {
-        s.utf8.count <= TraceLimits.maxNumberCharacters ? Double(s) : nil
-    }
+    /// A number field (of any length the line allows; its bounds are judged after).
+    private static func number(_ s: Substring) -> Double? { Double(s) }
 
     private func numbers(_ payload: Substring, kind: Substring, count: Int, line: Int) throws -> [Double] {
         let parts = payload.split(separator: ",", omittingEmptySubsequences: false)

@@ -74,8 +74,6 @@ public enum TraceLimits {
     public static var maxNKLogbookFileBytes: Int { 64 * 1024 * 1024 }
     /// Most strokes kept from an NK LiNK Logbook export: 200,000 (over 100 hours at 30 spm).
     public static var maxNKLogbookStrokes: Int { 200_000 }
-    /// Longest number field in a foreign format: 64 characters (as in the native format).
-    public static var maxNumberCharacters: Int { 64 }
 
     // MARK: Checks
 
@@ -99,10 +97,12 @@ public enum TraceLimits {
 struct PlausibleValues {
     /// Values found out of bounds and dropped so far.
     var dropped = 0
+    /// false: every value passes (tests of the number parser over the whole Double range).
+    var enabled = true
 
     mutating func within(_ value: Double?, _ range: ClosedRange<Double>) -> Double? {
         guard let value else { return nil }
-        if range.contains(value) { return value }
+        if !enabled || range.contains(value) { return value }
         dropped += 1
         return nil
     }
@@ -122,7 +122,7 @@ struct PlausibleValues {
     mutating func utc(_ v: Double?) -> Double? { within(v, TraceLimits.utcRange) }
     mutating func strokeCount(_ v: Int?) -> Int? {
         guard let v else { return nil }
-        if v >= 0 && v <= TraceLimits.maxStrokeCount { return v }
+        if !enabled || (v >= 0 && v <= TraceLimits.maxStrokeCount) { return v }
         dropped += 1
         return nil
     }

@@ -89,13 +89,16 @@ public struct TraceReadStatistics: Sendable, Equatable {
 
     mutating func recordSkip(_ reason: SkipReason, line: Int) {
         skipCounts[reason.rawValue] += 1
-        if firstSkipLines[reason.rawValue] == 0 { firstSkipLines[reason.rawValue] = line }
+        // The earliest line (readers that judge rows after reading them all may count out of order).
+        if firstSkipLines[reason.rawValue] == 0 || line < firstSkipLines[reason.rawValue] {
+            firstSkipLines[reason.rawValue] = line
+        }
     }
 
     mutating func recordDroppedValues(_ count: Int, line: Int) {
         guard count > 0 else { return }
         droppedValues += count
-        if firstDroppedValueLine == nil { firstDroppedValueLine = line }
+        if firstDroppedValueLine.map({ line < $0 }) ?? true { firstDroppedValueLine = line }
     }
 
     mutating func count(_ record: TraceRecord) {
