@@ -36,7 +36,7 @@ public typealias TalosLogError = FileLineError
 /// accuracy, altitude or UTC beyond its bound is unknown (`droppedValues`).
 public struct TalosLogReader: RecordSource, TraceStatisticsReporting {
     public let path: String
-    /// One timed record, compact (24–32 bytes a sample, where a `TraceRecord` takes far more).
+    /// One timed record, compact (32 bytes, where a `TraceRecord` takes far more).
     private struct Entry {
         /// Seconds: the sensor clock (sensor-stamped rows) until the offset is applied, then the
         /// wall clock; the wall clock for GPS rows.

@@ -67,7 +67,7 @@ public enum TraceLimits {
     /// 30 Hz: ten hours; at 100 Hz about three and a half).
     public static var maxTalosFileBytes: Int { 128 * 1024 * 1024 }
     /// Most timed records (accelerometer samples, fixes, counts, notes) in a Talos log: 4,000,000
-    /// (11 hours at 100 Hz), about 100 MB held at 24 bytes a sample.
+    /// (11 hours at 100 Hz), about 130 MB held at 32 bytes a record.
     public static var maxTalosRecords: Int { 4_000_000 }
     /// Largest NK LiNK Logbook export (it is read whole to sort its strokes): 64 MiB (a real
     /// one-hour export is under 1 MB).
