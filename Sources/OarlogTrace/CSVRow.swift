@@ -72,7 +72,8 @@ struct CSVRow {
         TraceError(.malformed, file: file, line: line, column: index < columns.count ? columns[index] : nil, message)
     }
 
-    /// A number in field `index`; nil when empty or marked unknown with `unknownMarker`.
+    /// A number in field `index`; nil when empty or marked unknown with `unknownMarker`. Finite
+    /// (its physical bounds are the reader's to judge).
     func number(_ index: Int, _ name: String, unknownMarker: String = "---") throws -> Double? {
         let s = self[index]
         if s.isEmpty || s == unknownMarker { return nil }
