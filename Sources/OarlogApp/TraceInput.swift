@@ -33,14 +33,22 @@ public struct TraceInput {
     public var skipNote: String? { Self.skipNote(statistics, path: path) }
 
     public static func skipNote(_ statistics: TraceReadStatistics?, path: String) -> String? {
-        guard let statistics, statistics.totalSkipped > 0 else { return nil }
+        guard let statistics, statistics.totalSkipped > 0 || statistics.droppedValues > 0 else { return nil }
         var parts: [String] = []
-        for reason in TraceReadStatistics.SkipReason.allCases where statistics.skipped(reason) > 0 {
-            var part = "\(statistics.skipped(reason)) \(reason)"
-            if let line = statistics.firstSkippedLine(reason) { part += " (first at line \(line))" }
-            parts.append(part)
+        if statistics.totalSkipped > 0 {
+            var skips: [String] = []
+            for reason in TraceReadStatistics.SkipReason.allCases where statistics.skipped(reason) > 0 {
+                var part = "\(statistics.skipped(reason)) \(reason)"
+                if let line = statistics.firstSkippedLine(reason) { part += " (first at line \(line))" }
+                skips.append(part)
+            }
+            parts.append("skipped \(statistics.totalSkipped) rows: " + skips.joined(separator: ", "))
         }
-        return "\(path): skipped \(statistics.totalSkipped) rows: " + parts.joined(separator: ", ")
+        if statistics.droppedValues > 0 {
+            parts.append("read \(statistics.droppedValues) physically impossible values as unknown (speed, course, accuracy, "
+                + "a device's figure…)" + (statistics.firstDroppedValueLine.map { ", first at line \($0)" } ?? ""))
+        }
+        return "\(path): " + parts.joined(separator: "; ")
     }
 
     /// Modification time of a file, seconds since 1970.
