@@ -10,8 +10,12 @@ Two jobs, both on the same data the Swift benchmarks read:
   run       times scipy on that file: butter(2, [lo, hi], 'bandpass', fs, output='sos') + sosfilt
             + find_peaks(height, distance), the textbook equivalent of Oarlog's StrokeDetector, and
             prints one JSON line: samples, strokes, best and median seconds, samples per second.
+  replay    the peer of `oarlog replay TRACE --json` on a native CSV trace: polars read_csv, the
+            mounting with numpy, scipy band-pass + find_peaks, numpy haversine distance; prints
+            one JSON line (what it found, the time of each step). scripts/bench.sh times the whole
+            process, as it does `oarlog replay`.
 
-Only numpy and scipy; no Oarlog code.
+Only numpy and scipy (and polars for `replay`); no Oarlog code.
 """
 import argparse
 import json
@@ -141,6 +145,78 @@ def run(path, low_hz, high_hz, height, min_period_s, repeats, decimate):
     }
 
 
+def replay(path, low_hz, high_hz, height, min_period_s):
+    """The polars peer of `oarlog replay TRACE --json`: reads a native Oarlog CSV trace with
+    polars, finds the strokes with scipy and the distance with numpy, and returns what it found
+    with the time each step took (the caller times the whole process, imports included).
+
+    The trace's rows are ragged (`t,accel,ax,ay,az`, `t,gps,lat,lon,speed,course,hacc[,alt,utc]`,
+    `#` metadata), so `read_csv` gets the widest row's schema and fills the missing fields with
+    nulls. The mounting is found as a person would: gravity = the mean acceleration, the surge
+    axis = the principal axis of the horizontal covariance (`numpy.linalg.eigh`), its sign from the
+    skew of the jerk (the catch is the sharpest change); then the surge is band-passed (`butter` +
+    `sosfilt`, two biquads as Oarlog's detector) and the drives found with `find_peaks`; the
+    distance is the haversine sum over consecutive fixes."""
+    started = time.perf_counter()
+    import polars as pl
+    from scipy.signal import butter, find_peaks, sosfilt
+    import scipy
+
+    imported = time.perf_counter()
+    schema = {"t": pl.Float64, "kind": pl.String, "c1": pl.Float64, "c2": pl.Float64, "c3": pl.Float64,
+              "c4": pl.Float64, "c5": pl.Float64, "c6": pl.Float64, "c7": pl.Float64}
+    df = pl.read_csv(path, has_header=False, comment_prefix="#", schema=schema, truncate_ragged_lines=True,
+                     ignore_errors=True, missing_columns="insert")  # ignore_errors: the `t,kind,values` header
+    accel = df.filter(pl.col("kind") == "accel").select("t", "c1", "c2", "c3").to_numpy()
+    gps = df.filter(pl.col("kind") == "gps").select("t", "c1", "c2").to_numpy()
+    rows = int(df.filter(pl.col("kind").is_not_null()).height)
+    read = time.perf_counter()
+
+    t, a = accel[:, 0], accel[:, 1:4]
+    fs = 1.0 / float(np.median(np.diff(t[: min(len(t), 10_000)])))
+    g = a.mean(axis=0)
+    up = g / np.linalg.norm(g)
+    dynamic = a - g
+    horizontal = dynamic - np.outer(dynamic @ up, up)
+    _, vectors = np.linalg.eigh(np.cov(horizontal.T))
+    axis = vectors[:, -1]
+    surge = horizontal @ axis
+    jerk = np.diff(sosfilt(butter(1, 8.0, "lowpass", fs=fs, output="sos"), surge)) * fs
+    skew = np.mean(jerk ** 3) / np.mean(jerk ** 2) ** 1.5
+    if skew < 0:
+        surge = -surge
+    sos = butter(2, [low_hz, high_hz], btype="bandpass", fs=fs, output="sos")
+    band = sosfilt(sos, surge)
+    peaks, _ = find_peaks(band, height=height, distance=max(1, int(round(min_period_s * fs))))
+    strokes = len(peaks)
+    periods = np.diff(t[peaks])
+    rate = float(60.0 / np.mean(periods[(periods > 0) & (periods < 7.5)])) if strokes > 1 else None
+    detected = time.perf_counter()
+
+    lat, lon = np.radians(gps[:, 1]), np.radians(gps[:, 2])
+    dlat, dlon = np.diff(lat), np.diff(lon)
+    h = np.sin(dlat / 2) ** 2 + np.cos(lat[:-1]) * np.cos(lat[1:]) * np.sin(dlon / 2) ** 2
+    distance = float(np.sum(2 * 6_371_008.8 * np.arcsin(np.sqrt(h))))
+    done = time.perf_counter()
+    return {
+        "peer": "polars",
+        "polars": pl.__version__,
+        "scipy": scipy.__version__,
+        "numpy": np.__version__,
+        "rows": rows,
+        "accel_samples": int(len(t)),
+        "fixes": int(len(gps)),
+        "strokes": strokes,
+        "avg_stroke_rate_spm": rate,
+        "distance_m": distance,
+        "elapsed_s": float(t[-1] - t[0]) if len(t) else None,
+        "import_s": imported - started,
+        "read_s": read - imported,
+        "strokes_s": detected - read,
+        "distance_s": done - detected,
+    }
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
@@ -158,7 +234,16 @@ def main():
     r.add_argument("--min-period-s", type=float, default=0.96, help="refractory period: find_peaks distance")
     r.add_argument("--repeats", type=int, default=3)
     r.add_argument("--decimate", type=int, default=1, help="average blocks of this many samples first")
+    q = sub.add_parser("replay", help="the polars peer of `oarlog replay TRACE --json` on a native CSV trace")
+    q.add_argument("path")
+    q.add_argument("--low-hz", type=float, default=0.1)
+    q.add_argument("--high-hz", type=float, default=2.0)
+    q.add_argument("--height", type=float, default=0.45, help="peak height, m/s² after the band-pass")
+    q.add_argument("--min-period-s", type=float, default=0.96, help="refractory period: find_peaks distance")
     a = p.parse_args()
+    if a.command == "replay":
+        print(json.dumps(replay(a.path, a.low_hz, a.high_hz, a.height, a.min_period_s)))
+        return
     if a.command == "generate":
         print(json.dumps(generate(a.path, a.samples, a.seed)))
     else:

@@ -3,7 +3,7 @@
 #
 #   scripts/bench.sh            data (once), the Swift-vs-scipy comparison, then the
 #                               package-benchmark suite with its zero-malloc threshold check
-#   scripts/bench.sh --quick    the comparison only (no package-benchmark suite)
+#   scripts/bench.sh --quick    the comparisons only (no package-benchmark suite)
 #
 # Environment: OARLOG_BENCH_DIR (default /tmp/oarlog-bench) holds the data;
 # OARLOG_BENCH_SAMPLES (default 20 M) surge samples; OARLOG_BENCH_ROWS (default 10 M) CSV accel rows.
@@ -57,11 +57,15 @@ PEER_JSON="$(python3 scripts/bench-peer.py run "$SURGE" "${PEER_ARGS[@]}" --repe
 # scipy again with Oarlog's own trick: average 4 samples (100 Hz -> 25 Hz) before filtering.
 PEER_DEC_JSON="$(python3 scripts/bench-peer.py run "$SURGE" "${PEER_ARGS[@]}" --repeats 3 --decimate 4)"
 REPLAY_JSON="$("$BENCH" replay "$TRACE" --repeats 3 2>&1)" || REPLAY_JSON="{\"error\": $(printf '%s' "$REPLAY_JSON" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read().strip()))')}"
+# The analyzer alone on its block path (runs of samples up to each 1 Hz fix, as a replay gives
+# them), on 3.6 M samples built in memory from the same surge signal.
+ANALYZER_JSON="$("$BENCH" analyzer "$SURGE" --samples 3600000 --repeats 5 --block-only)"
 
-python3 - "$SWIFT_JSON" "$PEER_JSON" "$REPLAY_JSON" "$PEER_DEC_JSON" "$SURGE" <<'EOF'
+python3 - "$SWIFT_JSON" "$PEER_JSON" "$REPLAY_JSON" "$PEER_DEC_JSON" "$SURGE" "$ANALYZER_JSON" <<'EOF'
 import json, sys
 import numpy as np
 swift, peer, replay, peer_dec = (json.loads(a) for a in sys.argv[1:5])
+analyzer = json.loads(sys.argv[6])
 truth = json.load(open(sys.argv[5] + ".json"))["true_strokes"]
 catches = np.fromfile(sys.argv[5] + ".catches", dtype="<f8")
 print()
@@ -85,6 +89,64 @@ else:
           f" (true: {replay_truth:,})   (target >= 25 M rows/s)")
     print(f"  where the time goes: reader alone {replay['reader_rows_per_s'] / 1e6:.1f} M rows/s,"
           f" analyzer alone (same records in memory) {replay['analyzer_records_per_s'] / 1e6:.1f} M records/s")
+print()
+print(f"Analyzer alone, block path ({analyzer['samples']:,} samples, 3-axis, tilted, with 1 Hz fixes), best of {analyzer['repeats']}:")
+print(f"  {analyzer['block_samples_per_s'] / 1e6:9.1f} M samples/s (median {analyzer['block_median_samples_per_s'] / 1e6:.1f})"
+      f"   {analyzer['strokes_block']:,} strokes   (target >= 30 M samples/s)")
+print()
+EOF
+
+# 4b. `oarlog replay TRACE --json` as a user runs it (the release binary, a whole process each
+#     time: start-up, format sniffing, the trace read from the page cache, the analysis, the
+#     JSON), against the polars peer (`bench-peer.py replay`: polars read_csv + numpy mounting +
+#     scipy band-pass/find_peaks + numpy haversine, also a whole process, imports included) on
+#     the same simulated 10-hour trace; best of 3 each, peak resident memory of each process
+#     (wait4's ru_maxrss). Then the peak RSS of `oarlog replay` on a 1-hour trace too.
+swift build -c release --product oarlog >&2
+OARLOG="$(swift build -c release --show-bin-path)/oarlog"
+LONG_TRACE="$OARLOG_BENCH_DIR/sim-10h-100hz.csv"
+HOUR_TRACE="$OARLOG_BENCH_DIR/sim-1h-100hz.csv"
+[ -s "$LONG_TRACE" ] || "$OARLOG" simulate --minutes 600 --rate 24 --accel-hz 100 --gps-hz 1 -o "$LONG_TRACE" >&2
+[ -s "$HOUR_TRACE" ] || "$OARLOG" simulate --minutes 60 --rate 24 --accel-hz 100 --gps-hz 1 -o "$HOUR_TRACE" >&2
+echo "bench: timing oarlog replay and the polars peer on $LONG_TRACE" >&2
+python3 - "$OARLOG" "$LONG_TRACE" "$HOUR_TRACE" <<'EOF'
+import json, os, subprocess, sys, time
+
+oarlog, long_trace, hour_trace = sys.argv[1:4]
+peer = [sys.executable, "scripts/bench-peer.py", "replay"]
+
+def data_rows(path):
+    with open(path, "rb") as f:
+        return sum(1 for line in f if line[:1].isdigit())
+
+def run(argv, repeats=3):
+    """Best wall time of `repeats` whole processes, the largest peak RSS (KiB), the last output."""
+    best, rss, out = float("inf"), 0, b""
+    for _ in range(repeats):
+        started = time.perf_counter()
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        out = p.stdout.read()
+        _, status, usage = os.wait4(p.pid, 0)
+        elapsed = time.perf_counter() - started
+        if status != 0:
+            sys.exit(f"bench: {' '.join(argv)} failed ({status})")
+        best, rss = min(best, elapsed), max(rss, usage.ru_maxrss)
+    return best, rss, json.loads(out)
+
+rows = data_rows(long_trace)
+o_time, o_rss, o_out = run([oarlog, "replay", long_trace, "--json"])
+p_time, p_rss, p_out = run(peer + [long_trace])
+h_time, h_rss, _ = run([oarlog, "replay", hour_trace, "--json"])
+print(f"Whole-process replay of {os.path.basename(long_trace)} ({rows:,} rows, {os.path.getsize(long_trace) / 1e6:.0f} MB,"
+      f" 10 h at 100 Hz + 1 Hz GPS), best of 3:")
+print(f"  oarlog replay --json  {o_time:6.3f} s  {rows / o_time / 1e6:5.2f} M rows/s  peak RSS {o_rss / 1024:6.1f} MiB"
+      f"   {o_out['strokes']:,} strokes, {o_out['distance_m']:.0f} m   (target >= 8 M rows/s, <= 16 MiB)")
+print(f"  polars peer           {p_time:6.3f} s  {rows / p_time / 1e6:5.2f} M rows/s  peak RSS {p_rss / 1024:6.1f} MiB"
+      f"   {p_out['strokes']:,} strokes, {p_out['distance_m']:.0f} m"
+      f"   (polars {p_out['polars']}: import {p_out['import_s']:.2f} s, read_csv {p_out['read_s']:.2f} s,"
+      f" strokes {p_out['strokes_s']:.2f} s)")
+print(f"  ratio peer / oarlog   {p_time / o_time:6.2f}x   (target >= 5x)")
+print(f"  oarlog replay --json on the 1-hour trace: {h_time:.3f} s, peak RSS {h_rss / 1024:.1f} MiB")
 print()
 EOF
 

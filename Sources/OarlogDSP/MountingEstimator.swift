@@ -64,6 +64,10 @@ public struct MountingEstimator: Sendable {
     private var intervalCache = [SIMD4<Double>](repeating: SIMD4(-1, 0, 0, 0), count: 2 * MountingEstimator.intervalCacheSize)
     private static let intervalCacheSize = 8      // (the hash's top 3 bits) entries: (dt, gravity α, axis α, _), (smoothing α, moment α, _, _)
     private let estimatesAxis: Bool               // configuration.axis is .estimated
+    // The block path's scratch (eleven rows of `runLength`: the dynamic acceleration's three
+    // components, four constants, the projection, gravity at the axis updates; see `surges`) and its table of per-interval constants (see `surges`).
+    private var runScratch = [Double](repeating: 0, count: 11 * MountingEstimator.runLength)
+    private var runConstants = [Double](repeating: -1, count: 8 * MountingEstimator.constantsEntries)
 
     public init(configuration: MountingEstimatorConfiguration = .init()) {
         self.configuration = configuration
@@ -128,6 +132,236 @@ public struct MountingEstimator: Sendable {
         return Float(sign * s)
     }
 
+    /// Whether `surges(of:from:to:times:values:)` takes samples: settled, with the samples held
+    /// while settling already drained.
+    var takesRuns: Bool { settled && !replayAvailable && axis != nil }
+
+    /// Samples per call of `surges(of:from:to:times:values:)` at most.
+    static let runLength = 128
+
+    /// The block path: exactly `surge(of:)` for `samples[start..<end]` in order (at most
+    /// `runLength` of them), for as long as every sample has a surge and takes the common way
+    /// through it (settled, finite values, past the gravity settling time), writing sample
+    /// `start + k`'s time and surge to `times[k]` and `values[k]`. Stops before the first sample
+    /// that does not (`surge(of:)` takes that one); returns the index after the last sample
+    /// taken.
+    ///
+    /// The same arithmetic, operation for operation, as `surge(of:)`, in two passes over the run,
+    /// each with its state in local variables: (1) gravity, the covariance, the axis updates and
+    /// each sample's projection on the axis; (2) the sign's smoothing, moments and flip decision,
+    /// and the signed surge. Nothing in (1) depends on the sign, so the passes give what one
+    /// sample at a time gives; each is a loop short enough for the processor to overlap the long
+    /// dependency chains of successive samples. The per-interval constants come from a hash table
+    /// (timestamps make the interval wobble in its last bits: a branch on "same as the last one"
+    /// would be mispredicted), and the sign's statistic is only computed when a cheap bound
+    /// cannot rule out a flip (see pass 3).
+    mutating func surges(of samples: UnsafeBufferPointer<AccelSample>, from start: Int, to end: Int,
+                         times: UnsafeMutablePointer<Seconds>, values: UnsafeMutablePointer<Float>) -> Int {
+        // The covariance's weight is 1 from the first sample on (0 + 1 · (1 − 0), then 1 + α · 0):
+        // its update and the choice of α are left out.
+        guard takesRuns, let u = axis, count >= 2, weight == 1 else { return start }
+        let limit = min(end, start + Self.runLength)
+        // The scratch and the table are moved out for the call (no copy), so that `self` can be
+        // updated (`updateAxis`) while they are written.
+        var scratch = runScratch, table = runConstants
+        runScratch = []; runConstants = []
+        defer { runScratch = scratch; runConstants = table }
+        let configuration = self.configuration
+        let taken = scratch.withUnsafeMutableBufferPointer { scratchBuffer in
+            table.withUnsafeMutableBufferPointer { tableBuffer in
+                let rows = scratchBuffer.baseAddress.unsafelyUnwrapped
+                // d = a − g: its x and y side by side (one SIMD2 per sample), its z apart.
+                let dynamicXY = UnsafeMutableRawPointer(rows), dynamicZ = rows + 2 * Self.runLength
+                let intervals = rows + 3 * Self.runLength                                               // dt
+                let axisWeights = rows + 4 * Self.runLength                                             // min(1, dt / axisTimeConstant)
+                let smoothing = rows + 5 * Self.runLength                                               // 1 − exp(−dt / 0.03)
+                let momentWeights = rows + 6 * Self.runLength                                           // min(1, dt / 30)
+                let projected = rows + 7 * Self.runLength                                               // s: the surge before the sign
+                let gravity0 = rows + 8 * Self.runLength, gravity1 = rows + 9 * Self.runLength          // gravity at the samples
+                let gravity2 = rows + 10 * Self.runLength                                               // that update the axis
+                let constants = tableBuffer.baseAddress.unsafelyUnwrapped
+
+                // (1a) Gravity and the dynamic acceleration, lane by lane (the same operations as
+                // `surge(of:)`'s on SIMD3 lanes: x and y in one SIMD2, z alone), and gravity as it
+                // is at each sample that updates the axis (found as (1b) finds them). The loop
+                // makes no call: it stops at a sample whose interval needs its constants computed
+                // (then takes it again).
+                var gXY = SIMD2(gravityEstimate.x, gravityEstimate.y), gZ = gravityEstimate.z
+                var last = lastTime
+                let origin = firstTime, gravitySettling = configuration.gravitySettlingTime
+                let axisInterval = configuration.axisUpdateInterval
+                var axisUpdated = lastAxisUpdate
+                var i = start, k = 0
+                var stopped = false
+                while i < limit && !stopped {
+                    var newInterval: Seconds? = nil
+                    while i < limit {
+                        let sample = samples[i]
+                        guard sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else { stopped = true; break }
+                        let t = sample.time
+                        let dt = max(0, t - last)
+                        // `surge(of:)`'s plain average of gravity (early samples) is not done here.
+                        guard !(t - origin < gravitySettling) else { stopped = true; break }
+                        let entry = constants + Self.constantsSlot(dt)
+                        guard entry[0] == dt else { newInterval = dt; break }
+                        let gA = entry[1]
+                        let aXY = SIMD2<Double>(SIMD2<Float>(sample.x, sample.y)), aZ = Double(sample.z)
+                        gXY += gA * (aXY - gXY); gZ += gA * (aZ - gZ)
+                        dynamicXY.storeBytes(of: aXY - gXY, toByteOffset: k &* 16, as: SIMD2<Double>.self)
+                        dynamicZ[k] = aZ - gZ
+                        if t - axisUpdated >= axisInterval {
+                            axisUpdated = t
+                            gravity0[k] = gXY.x; gravity1[k] = gXY.y; gravity2[k] = gZ
+                        }
+                        intervals[k] = dt; axisWeights[k] = entry[2]; smoothing[k] = entry[3]; momentWeights[k] = entry[4]
+                        times[k] = t
+                        last = t
+                        k &+= 1
+                        i &+= 1
+                    }
+                    if let dt = newInterval {
+                        let c = Self.constants(dt, configuration)
+                        let entry = constants + Self.constantsSlot(dt)
+                        entry[0] = dt; entry[1] = c.x; entry[2] = c.y; entry[3] = c.z; entry[4] = c.w
+                    }
+                }
+                let n = k
+                gravityEstimate = SIMD3(gXY.x, gXY.y, gZ)
+                lastTime = last
+                count += n
+                if n > 0 {
+                    // The constants of the last interval (still in the table), as `cacheConstants`
+                    // would have left them.
+                    let entry = constants + Self.constantsSlot(intervals[n - 1])
+                    cachedInterval = entry[0]
+                    gravityAlpha = entry[1]; axisAlpha = entry[2]; smoothingAlpha = entry[3]; momentAlpha = entry[4]
+                }
+
+                // (1b) The covariance (its six lanes as three SIMD2: xx yy, zz xy, xz yz), the axis
+                // updates (gravity as it was at that sample) and the projection on the axis (its
+                // dot product `(d * u).sum()` adds the lanes in order: x + y, then + z).
+                var covA = SIMD2(diagonal.x, diagonal.y), covB = SIMD2(diagonal.z, offDiagonal.x)
+                var covC = SIMD2(offDiagonal.y, offDiagonal.z)
+                var uXY = SIMD2(u.x, u.y), uZ = u.z
+                var nextAxisUpdate = lastAxisUpdate
+                let latestGravity = gravityEstimate
+                @inline(__always) func project(_ k: Int) -> Double {
+                    let p = dynamicXY.load(fromByteOffset: k &* 16, as: SIMD2<Double>.self) * uXY
+                    return (p.x + p.y) + dynamicZ[k] * uZ
+                }
+                k = 0
+                while k < n {
+                    var axisDue = false
+                    while k < n {
+                        let dXY = dynamicXY.load(fromByteOffset: k &* 16, as: SIMD2<Double>.self), dZ = dynamicZ[k]
+                        let alpha = axisWeights[k]
+                        covA += alpha * (dXY * dXY - covA)
+                        covB += alpha * (SIMD2(dZ * dZ, dXY.x * dXY.y) - covB)
+                        covC += alpha * (dXY * dZ - covC)
+                        if times[k] - nextAxisUpdate >= axisInterval { axisDue = true; break }
+                        let p = dXY * uXY
+                        projected[k] = (p.x + p.y) + dZ * uZ
+                        k &+= 1
+                    }
+                    if axisDue {
+                        nextAxisUpdate = times[k]
+                        gravityEstimate = SIMD3(gravity0[k], gravity1[k], gravity2[k])
+                        diagonal = SIMD3(covA.x, covA.y, covB.x); offDiagonal = SIMD3(covB.y, covC.x, covC.y)
+                        updateAxis()
+                        let axisNow = axis.unsafelyUnwrapped
+                        uXY = SIMD2(axisNow.x, axisNow.y); uZ = axisNow.z
+                        projected[k] = project(k)
+                        k &+= 1
+                    }
+                }
+                gravityEstimate = latestGravity
+                diagonal = SIMD3(covA.x, covA.y, covB.x); offDiagonal = SIMD3(covB.y, covC.x, covC.y)
+                lastAxisUpdate = nextAxisUpdate
+
+                guard estimatesAxis else {
+                    let sgn = sign
+                    for k in 0..<n { values[k] = Float(sgn * projected[k]) }
+                    return i
+                }
+                // (2a) `trackSign`'s smoothing and each sample's jerk before the sign (into the
+                // row of the dynamic acceleration's z, no longer needed).
+                let jerks = dynamicZ
+                var s1 = smooth1, s2 = smooth2
+                for k in 0..<n {
+                    let s = projected[k], dt = intervals[k]
+                    if dt > 0 {
+                        let alpha = smoothing[k]
+                        let before = s2
+                        s1 += alpha * (s - s1)
+                        s2 += alpha * (s1 - s2)
+                        jerks[k] = (s2 - before) / dt
+                    } else {
+                        s1 = s; s2 = s
+                    }
+                }
+                smooth1 = s1; smooth2 = s2
+
+                // (2b) `trackSign`'s moments and flip, and the signed surge. Nothing in (2a)
+                // depends on the sign: `(s2 − before) / dt · sign` is the jerk before the sign
+                // times the sign.
+                // The moments E[v²], E[v³] and E[j²], E[j³] lane by lane, as two SIMD2.
+                var mV = SIMD2(moments.x, moments.y), mJ = SIMD2(moments.z, moments.w)
+                var sgn = sign, since = settledAt
+                let flipBelow = -1.5 * configuration.signConfidence
+                // A flip needs statistic = jerkSkew − valueSkew < flipBelow. With E[j³] ≥ 0 the
+                // jerk's skew is ≥ 0, so it needs valueSkew = E[v³] / E[v²]^1.5 > −flipBelow, i.e.
+                // E[v³] > 0 and E[v³]² > flipBelow² · E[v²]³: squares and cubes, no square root, no
+                // division. The 1 % margin covers their rounding and that of the exact statistic
+                // many times over; the range checks keep the cubes from underflowing or
+                // overflowing. When the bound does not rule a flip out, the statistic is computed
+                // exactly as `trackSign` does.
+                let bound = (0.99 * flipBelow) * (0.99 * flipBelow)
+                for k in 0..<n {
+                    let s = projected[k]
+                    if intervals[k] > 0 {
+                        let j = jerks[k] * sgn
+                        let v = s * sgn
+                        let beta = momentWeights[k]
+                        let vv = v * v, jj = j * j
+                        mV += beta * (SIMD2(vv, vv * v) - mV)
+                        mJ += beta * (SIMD2(jj, jj * j) - mJ)
+                        let m0 = mV.x, m1 = mV.y, m2 = mJ.x, m3 = mJ.y
+                        if times[k] - since > 30, m0 > 0, m2 > 0 {
+                            let ruledOut = m3 >= 0 && (m1 <= 0 || (m0 > 1e-30 && m0 < 1e30 && m1 < 1e45 && m1 * m1 <= bound * (m0 * m0 * m0)))
+                            if !ruledOut {
+                                let statistic = m3 / (m2 * m2.squareRoot()) - m1 / (m0 * m0.squareRoot())
+                                if statistic < flipBelow {
+                                    sgn = -sgn
+                                    mV = .zero; mJ = .zero
+                                    since = times[k]
+                                }
+                            }
+                        }
+                    }
+                    values[k] = Float(sgn * s)
+                }
+                moments = SIMD4(mV.x, mV.y, mJ.x, mJ.y); sign = sgn; settledAt = since
+                return i
+            }
+        }
+        return taken
+    }
+
+    /// The per-interval constants: (gravity α, axis α, smoothing α, moment α).
+    @inline(__always)
+    private static func constants(_ dt: Seconds, _ configuration: MountingEstimatorConfiguration) -> SIMD4<Double> {
+        SIMD4(min(1, dt / configuration.gravityTimeConstant), min(1, dt / configuration.axisTimeConstant),
+              1 - exp(-dt / 0.03), min(1, dt / 30))
+    }
+
+    /// The block path's table of per-interval constants: 64 entries of 8 (dt, the four constants,
+    /// unused), found by a multiplicative hash of all the interval's bits.
+    private static let constantsEntries = 64
+    @inline(__always)
+    private static func constantsSlot(_ dt: Seconds) -> Int {
+        8 * Int(truncatingIfNeeded: (dt.bitPattern &* 0x9E37_79B9_7F4A_7C15) >> 58)
+    }
+
     /// The per-sample constants for sample interval `dt`.
     private mutating func cacheConstants(_ dt: Seconds) {
         cachedInterval = dt
@@ -140,10 +374,11 @@ public struct MountingEstimator: Sendable {
             smoothingAlpha = intervalCache[slot + 1].x; momentAlpha = intervalCache[slot + 1].y
             return
         }
-        gravityAlpha = min(1, dt / configuration.gravityTimeConstant)
-        axisAlpha = min(1, dt / configuration.axisTimeConstant)
-        smoothingAlpha = 1 - exp(-dt / 0.03)
-        momentAlpha = min(1, dt / 30)
+        let c = Self.constants(dt, configuration)
+        gravityAlpha = c.x
+        axisAlpha = c.y
+        smoothingAlpha = c.z
+        momentAlpha = c.w
         intervalCache[slot] = SIMD4(dt, gravityAlpha, axisAlpha, 0)
         intervalCache[slot + 1] = SIMD4(smoothingAlpha, momentAlpha, 0, 0)
     }
@@ -175,19 +410,31 @@ public struct MountingEstimator: Sendable {
         return n > 0 ? gravityEstimate / n : SIMD3(0, 0, 1)
     }
 
-    private func covariance(times v: SIMD3<Double>) -> SIMD3<Double> {
+    /// The covariance matrix (its diagonal and off-diagonal: xy, xz, yz), normalised by the
+    /// weight (a division by 1, i.e. none, once a sample has been seen).
+    private var normalizedCovariance: (diagonal: SIMD3<Double>, offDiagonal: SIMD3<Double>) {
         let w = weight > 0 ? weight : 1
-        let dg = diagonal / w, od = offDiagonal / w
+        return w == 1 ? (diagonal, offDiagonal) : (diagonal / w, offDiagonal / w)
+    }
+
+    @inline(__always)
+    private static func covariance(_ c: (diagonal: SIMD3<Double>, offDiagonal: SIMD3<Double>), times v: SIMD3<Double>) -> SIMD3<Double> {
+        let dg = c.diagonal, od = c.offDiagonal
         return SIMD3(dg.x * v.x + od.x * v.y + od.y * v.z,
                      od.x * v.x + dg.y * v.y + od.z * v.z,
                      od.y * v.x + od.z * v.y + dg.z * v.z)
     }
+
+    private func covariance(times v: SIMD3<Double>) -> SIMD3<Double> { Self.covariance(normalizedCovariance, times: v) }
 
     private func variance(along v: SIMD3<Double>) -> Double { (covariance(times: v) * v).sum() }
 
     /// Principal axis of the horizontal covariance by power iteration, continuous with `start`.
     private func principalHorizontalAxis(start: SIMD3<Double>?, iterations: Int) -> SIMD3<Double> {
         let g = unitGravity
+        let c = normalizedCovariance  // the same for every iteration: normalised once
+        func covariance(times v: SIMD3<Double>) -> SIMD3<Double> { Self.covariance(c, times: v) }
+        func variance(along v: SIMD3<Double>) -> Double { (covariance(times: v) * v).sum() }
         func horizontal(_ v: SIMD3<Double>) -> SIMD3<Double> { v - (v * g).sum() * g }
         func normalized(_ v: SIMD3<Double>) -> SIMD3<Double>? {
             let n = (v * v).sum().squareRoot()

@@ -118,6 +118,9 @@ public struct RowingAnalyzer: Sendable {
     private var lastLive: Seconds = -.infinity
     /// `releasePending` finds nothing to release before `now` reaches this (see there).
     private var releaseWaitsUntil: Seconds = -.infinity
+    /// The block path's strokes of one run, with the index of the sample that completed each
+    /// (room for far more than a run can hold: nothing is allocated per run).
+    private var runStrokes: [(index: Int, stroke: StrokeEvent)] = []
 
     public init(configuration: AnalyzerConfiguration = .init()) {
         self.configuration = configuration
@@ -129,6 +132,7 @@ public struct RowingAnalyzer: Sendable {
         let filler = PendingStroke(stroke: StrokeEvent(index: 0, catchTime: 0, driveDuration: 0, recoveryDuration: nil,
                                                        peakAcceleration: 0, strokeRate: nil), end: nil, smoothedRate: nil)
         pending = GPSRingBuffer(capacity: 64, filler: filler)
+        runStrokes.reserveCapacity(64)
     }
 
     public mutating func process(_ record: TraceRecord, emit: (AnalyzerEvent) -> Void) {
@@ -164,8 +168,97 @@ public struct RowingAnalyzer: Sendable {
 
     /// Feeds a run of accelerometer samples, oldest first: exactly `process(.accel(sample))` for
     /// each, without wrapping each in a `TraceRecord` (the fast path for recorded data).
+    ///
+    /// Once the mounting has settled the samples go through in runs: the mounting estimator
+    /// projects a whole run onto the surge axis, the stroke detector takes the run (each stroke
+    /// tagged with the sample that completed it), then the analyzer's own per-sample bookkeeping
+    /// (time, strokes added at their sample, release of completed strokes, live figures) walks
+    /// the run. The three stages do not depend on each other within a run, so this is the same,
+    /// event for event, as one sample at a time. Before settling, and for any sample the run
+    /// path does not take, `process(.accel(sample))`'s own path.
     public mutating func process(accel samples: UnsafeBufferPointer<AccelSample>, emit: (AnalyzerEvent) -> Void) {
-        for sample in samples { processAccel(sample, emit: emit) }
+        let n = samples.count
+        var i = 0
+        let detecting = configuration.strokeSource != .reference
+        while i < n {
+            var end = n
+            var strokes = runStrokes
+            runStrokes = []
+            if !strokes.isEmpty { strokes.removeAll(keepingCapacity: true) }
+            if detecting {
+                if strokeStage.takesRuns {
+                    end = strokeStage.process(run: samples, from: i, to: n) { index, stroke in strokes.append((index, stroke)) }
+                } else {
+                    end = i
+                }
+                if end == i {
+                    runStrokes = strokes
+                    processAccel(samples[i], emit: emit)
+                    i += 1
+                    continue
+                }
+            }
+            bookkeep(samples, from: i, to: end, strokes: strokes, emit: emit)
+            runStrokes = strokes
+            i = end
+        }
+    }
+
+    /// The analyzer's own part of `processAccel` for `samples[start..<end]`, whose strokes
+    /// (`strokes`, in order, each with the index of the sample that completed it) are known:
+    /// time, the strokes added at their sample, release of completed strokes, live figures.
+    /// Between strokes, a sample changes only `now` and the latest time until `now` reaches the
+    /// time a release or a live event is due (both conditions only grow true as `now` grows), so
+    /// the run is scanned for the first such sample with just those two in registers.
+    @inline(__always)
+    private mutating func bookkeep(_ samples: UnsafeBufferPointer<AccelSample>, from start: Int, to end: Int,
+                                   strokes: [(index: Int, stroke: StrokeEvent)], emit: (AnalyzerEvent) -> Void) {
+        guard start < end else { return }
+        accelerometerSeen = true
+        var k = start
+        var nextStroke = 0
+        let strokeCount = strokes.count
+        let liveInterval = configuration.liveInterval
+        while k < end {
+            let stop = nextStroke < strokeCount ? strokes[nextStroke].index : end
+            if k < stop, firstTime != nil, var latest = totals.latestTime {
+                // Samples without a stroke: the scan.
+                var nowHere = now
+                let release = releaseWaitsUntil, liveAfter = lastLive
+                var due = false
+                while k < stop {
+                    let t = samples[k].time
+                    k += 1
+                    if t.isFinite {
+                        nowHere = max(nowHere, t)
+                        latest = max(latest, t)
+                        if nowHere >= release || (liveInterval > 0 && nowHere - liveAfter >= liveInterval) { due = true; break }
+                    }
+                }
+                now = nowHere
+                totals.observeTimes(latest: latest)
+                if due {
+                    if now >= releaseWaitsUntil { releasePending(final: false, emit: emit) }
+                    emitLiveIfDue(emit: emit)
+                }
+                continue
+            }
+            // One sample the plain way: before the first time is known, or a sample that
+            // completed strokes.
+            let t = samples[k].time
+            if t.isFinite {
+                if firstTime == nil { firstTime = t }
+                now = max(now, t)
+                totals.observeTime(t)
+            }
+            while nextStroke < strokeCount && strokes[nextStroke].index == k {
+                add(strokes[nextStroke].stroke, emit: emit)
+                nextStroke += 1
+            }
+            if now >= releaseWaitsUntil { releasePending(final: false, emit: emit) }
+            emitLiveIfDue(emit: emit)
+            k += 1
+        }
     }
 
     /// `process(.accel(sample))`.
@@ -198,7 +291,7 @@ public struct RowingAnalyzer: Sendable {
     private mutating func emitLiveIfDue(emit: (AnalyzerEvent) -> Void) {
         if configuration.liveInterval > 0, now - lastLive >= configuration.liveInterval, firstTime != nil {
             lastLive = now
-            let figures = live
+            let figures = currentFigures()
             if let s = figures.split { totals.observeLiveSplit(s) }
             emit(.live(figures))
         }
@@ -231,7 +324,17 @@ public struct RowingAnalyzer: Sendable {
 
     /// Current figures (what a `.live` event carries).
     public var live: LiveFigures {
-        let v = averagedSpeed
+        var analyzer = self
+        return analyzer.currentFigures()
+    }
+
+    // `currentFigures`, `averagedSpeed` and `metrics` change nothing, but are `mutating`: a
+    // non-mutating method called from a mutating one gets a copy of the whole analyzer (2.7 kB,
+    // once per live event and per stroke), a mutating one its address.
+
+    /// `live`.
+    private mutating func currentFigures() -> LiveFigures {
+        let v = averagedSpeed()
         let rateNow: StrokesPerMinute?
         if let c = current, now - c.stroke.catchTime <= configuration.maximumStrokePeriod {
             rateNow = c.smoothedRate
@@ -251,7 +354,7 @@ public struct RowingAnalyzer: Sendable {
     }
 
     /// Speed averaged as configured: receiver speed over the window, else from the distance track.
-    private var averagedSpeed: MetresPerSecond? {
+    private mutating func averagedSpeed() -> MetresPerSecond? {
         let window = configuration.splitAveraging.windowSeconds ?? 5
         var windowSpeed = speed.averageSpeed(now: now)
         if windowSpeed == nil, let settled = distance.settledTime, now - settled <= window + configuration.distance.coarseSmoothingWindow,
@@ -324,7 +427,7 @@ public struct RowingAnalyzer: Sendable {
         emit(.stroke(m))
     }
 
-    private func metrics(of p: PendingStroke) -> StrokeMetrics {
+    private mutating func metrics(of p: PendingStroke) -> StrokeMetrics {
         let start = p.stroke.catchTime
         let startDistance = distance.history.distance(at: start)
         var m = StrokeMetrics(stroke: p.stroke, smoothedRate: p.smoothedRate, distance: startDistance)

@@ -133,6 +133,118 @@ public struct StrokeDetector: Sendable {
         accumulate(time: time, value: surge, emit: emit)
     }
 
+    /// Exactly `process(time: times[k], surge: values[k], emit:)` for each `k` in `0..<count`, in
+    /// order; `emit` is also told the `k` whose sample completed the stroke. The path for samples
+    /// with their own (not necessarily uniform) times, as the mounting estimator gives them.
+    ///
+    /// Like `runSteps` on the uniform block path: the input stage (interval tracking, gap and
+    /// rate-change checks, the averaging box, the raw history) and the internal-rate stage
+    /// (filters, level, signal history, the decision's trough, peak and arming) run with their
+    /// state in local variables and the histories written in place; whenever `decide` would do
+    /// more than that (a drive recognised, a stroke completed, amplitudes fading) the state is
+    /// written back and `decide` takes that sample, and anything uncommon at the input (a gap, a
+    /// time that does not advance, a rate change, the first samples after a start or a gap)
+    /// goes through `process(time:surge:emit:)`. The same arithmetic, sample for sample.
+    mutating func process(times: UnsafePointer<Seconds>, values: UnsafePointer<Float>, count n: Int,
+                          emit: (Int, StrokeEvent) -> Void) {
+        var i = 0
+        let gapThreshold = configuration.gapThreshold
+        while i < n {
+            guard lastInputTime.isFinite, designedInterval > 0, firstSample == nil, filtersPrimed else {
+                let k = i
+                process(time: times[k], surge: values[k]) { emit(k, $0) }
+                i += 1
+                continue
+            }
+            let d = decimation, designed = designedInterval
+            // Between these the estimate is certainly within 25 % of the design (the quotient,
+            // rounded, is within 0.76…1.24): no division needed to know there is no redesign.
+            let surelyAbove = designed * 0.76, surelyBelow = designed * 1.24
+            var last = lastInputTime, estimate = intervalEstimate
+            var sum = boxSum, timeSum = boxTimeSum, filled = boxCount
+            var hp = highPass, lp = lowPass
+            var mean = level
+            let alpha = levelAlpha
+            var trough = recoveryTrough, peak = drivePeak, isArmed = armed
+            let inDrive = phase == .drive
+            let trigger = triggerTime, decayFrom = decayAfter, arm = armThreshold, drive = driveThreshold
+            let refractory = minimumTriggerInterval
+            var event: (time: Seconds, band: Float)? = nil
+            var plain = false  // sample `i` goes through `process(time:surge:emit:)`
+            raw.withUnsafeRing { rawTimes, rawValues, rawCount in
+                history.withUnsafeRing { historyTimes, historyValues, historyCount in
+                    let rawMask = StrokeRawHistory.mask, historyMask = StrokeSignalHistory.mask
+                    while i < n {
+                        let time = times[i], value = values[i]
+                        let dt = time - last
+                        // Not the common case: the sample is ignored, ends a gap (the limit is the
+                        // estimate before this sample, as in `gapLimit`), or its interval is
+                        // clamped (more than twice the estimate: here `min(dt, 2 · estimate)` is
+                        // `dt`, so the estimate's update does not wait for the comparison).
+                        guard dt > 0, value.isFinite, !(dt > max(gapThreshold, 5 * estimate)), !(2 * estimate < dt) else {
+                            plain = true
+                            return
+                        }
+                        let next = estimate + 0.1 * (dt - estimate)
+                        if !(next > surelyAbove && next < surelyBelow) && abs(next / designed - 1) > 0.25 {
+                            plain = true  // a redesign
+                            return
+                        }
+                        estimate = next
+                        last = time
+                        rawTimes[rawCount & rawMask] = time
+                        rawValues[rawCount & rawMask] = value
+                        rawCount &+= 1
+                        sum += value
+                        timeSum += time
+                        filled += 1
+                        i += 1
+                        if filled >= d {
+                            // `flushBox` and `step`.
+                            let boxValue = sum / Float(filled)
+                            let boxTime = timeSum / Double(filled)
+                            sum = 0; timeSum = 0; filled = 0
+                            let band = lp.process(hp.process(boxValue))
+                            mean += alpha * (boxValue - mean)
+                            historyTimes[historyCount & historyMask] = boxTime
+                            historyValues[historyCount & historyMask] = boxValue
+                            historyCount &+= 1
+                            // `decide`, as long as it only tracks the trough, the peak, the arming.
+                            let special: Bool
+                            if inDrive {
+                                if band > peak { peak = band }
+                                special = band < 0 || boxTime - trigger > 3
+                            } else if boxTime - trigger > decayFrom {
+                                special = true
+                            } else {
+                                if band < trough { trough = band }
+                                if band < arm { isArmed = true }
+                                special = isArmed && band > drive && boxTime - trigger >= refractory
+                            }
+                            if special {
+                                event = (boxTime, band)
+                                return
+                            }
+                        }
+                    }
+                }
+            }
+            lastInputTime = last; intervalEstimate = estimate
+            boxSum = sum; boxTimeSum = timeSum; boxCount = filled
+            highPass = hp; lowPass = lp
+            level = mean
+            recoveryTrough = trough; drivePeak = peak; armed = isArmed
+            if let e = event {
+                let k = i - 1
+                decide(time: e.time, band: e.band) { emit(k, $0) }
+            } else if plain {
+                let k = i
+                process(time: times[k], surge: values[k]) { emit(k, $0) }
+                i += 1
+            }
+        }
+    }
+
     @inline(__always)
     private mutating func accumulate(time: Seconds, value: Float, emit: (StrokeEvent) -> Void) {
         boxSum += value

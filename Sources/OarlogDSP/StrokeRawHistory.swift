@@ -1,8 +1,8 @@
 import OarlogCore
 
 /// The last few thousand surge samples exactly as they came in (before any averaging), with
-/// their times, so the catch can be timed at the input's full resolution. A fixed-size ring:
-/// it never allocates after `init`. 4,096 samples cover the catch search (≤ 1.2 s back, plus
+/// their times, so the catch can be timed at the input's full resolution. A fixed-size ring
+/// (`TimeValueRing`, shared with `StrokeSignalHistory`): it never allocates after `init`. 4,096 samples cover the catch search (≤ 1.2 s back, plus
 /// the fit's reach) up to about 3 kHz input; at higher rates the catch falls back to the
 /// averaged signal's timing.
 ///
@@ -10,28 +10,37 @@ import OarlogCore
 /// samples numbered from `blockStart` on are read from it directly; when the block is done,
 /// only its last `capacity` samples are copied into the ring.
 struct StrokeRawHistory: @unchecked Sendable {  // the attached block's pointer lives only within one call
-    static let capacity = 4096
-    static let mask = capacity - 1
-    private var times: [Seconds]
-    private var values: [Float]
+    enum Size: TimeValueRingSize { static var capacity: Int { 4096 } }
+    static var capacity: Int { Size.capacity }
+    static var mask: Int { Size.capacity - 1 }
+    /// The ring; its count numbers the attached block's samples too (they are written to it
+    /// when the block is detached).
+    private var ring = TimeValueRing<Size>()
     /// Total number of samples ever appended (the newest has number `count - 1`).
-    private(set) var count = 0
+    var count: Int { ring.count }
     // The attached block: samples blockStart..<count are block[n - blockStart].
     private var block: UnsafeBufferPointer<Float>? = nil
     private var blockStart = Int.max
     private var blockTime: Seconds = 0
     private var blockInterval: Seconds = 0
 
-    init() {
-        times = [Seconds](repeating: 0, count: Self.capacity)
-        values = [Float](repeating: 0, count: Self.capacity)
-    }
+    init() {}
 
     @inline(__always)
-    mutating func append(time: Seconds, value: Float) {
-        times[count & Self.mask] = time
-        values[count & Self.mask] = value
-        count &+= 1
+    mutating func append(time: Seconds, value: Float) { ring.append(time: time, value: value) }
+
+    /// `append(time: times[k], value: values[k])` for each `k` in `0..<count`, in one copy (with
+    /// no block attached).
+    mutating func append(times: UnsafePointer<Seconds>, values: UnsafePointer<Float>, count n: Int) {
+        ring.append(times: times, values: values, count: n)
+    }
+
+    /// Runs `body` with the ring's storage (times, values) and the sample count, so a hot loop
+    /// can append without a uniqueness check per sample (sample `n` at `[n & mask]`). Only with
+    /// no block attached.
+    @inline(__always)
+    mutating func withUnsafeRing<R>(_ body: (UnsafeMutablePointer<Seconds>, UnsafeMutablePointer<Float>, inout Int) -> R) -> R {
+        ring.withUnsafeRing(body)
     }
 
     /// Makes a block of uniformly spaced samples (`block[i]` at `startTime + i · interval`) the
@@ -42,7 +51,7 @@ struct StrokeRawHistory: @unchecked Sendable {  // the attached block's pointer 
         blockStart = count
         blockTime = startTime
         blockInterval = interval
-        count += block.count
+        ring.advance(by: block.count)
     }
 
     /// Copies the attached block's last `capacity` samples into the ring and lets go of it.
@@ -53,15 +62,14 @@ struct StrokeRawHistory: @unchecked Sendable {  // the attached block's pointer 
         let offset = b.count - n           // its index in the block
         let start = firstNumber & Self.mask
         let first = min(n, Self.capacity - start)  // up to the end of the ring, then from its start
-        values.withUnsafeMutableBufferPointer { v in
-            (v.baseAddress! + start).update(from: source + offset, count: first)
-            if first < n { v.baseAddress!.update(from: source + offset + first, count: n - first) }
-        }
         let t0 = blockTime + Double(offset) * blockInterval
-        times.withUnsafeMutableBufferPointer { t in
-            Self.fillTimes(t.baseAddress! + start, count: first, startTime: t0, interval: blockInterval)
+        let interval = blockInterval
+        ring.withUnsafeRing { t, v, _ in
+            (v + start).update(from: source + offset, count: first)
+            if first < n { v.update(from: source + offset + first, count: n - first) }
+            Self.fillTimes(t + start, count: first, startTime: t0, interval: interval)
             if first < n {
-                Self.fillTimes(t.baseAddress!, count: n - first, startTime: t0 + Double(first) * blockInterval, interval: blockInterval)
+                Self.fillTimes(t, count: n - first, startTime: t0 + Double(first) * interval, interval: interval)
             }
         }
         block = nil
@@ -84,7 +92,7 @@ struct StrokeRawHistory: @unchecked Sendable {  // the attached block's pointer 
     }
 
     mutating func removeAll() {
-        count = 0
+        ring.removeAll()
         block = nil
         blockStart = .max
     }
@@ -92,22 +100,19 @@ struct StrokeRawHistory: @unchecked Sendable {  // the attached block's pointer 
     /// Number of the oldest sample still held.
     var oldest: Int { max(0, min(count, blockStart) - Self.capacity) }
     @inline(__always) func time(_ n: Int) -> Seconds {
-        n >= blockStart ? blockTime + Double(n - blockStart) * blockInterval : times[n & Self.mask]
+        n >= blockStart ? blockTime + Double(n - blockStart) * blockInterval : ring.time(n)
     }
     @inline(__always) func value(_ n: Int) -> Float {
-        n >= blockStart ? block.unsafelyUnwrapped[n - blockStart] : values[n & Self.mask]
+        n >= blockStart ? block.unsafelyUnwrapped[n - blockStart] : ring.value(n)
     }
 
     /// Runs `body` with a reader of the samples held (valid only within `body`): the same
     /// numbering, times and values as `time(_:)` and `value(_:)`, read through plain pointers.
     @inline(__always)
     func withReader<R>(_ body: (Reader) -> R) -> R {
-        times.withUnsafeBufferPointer { t in
-            values.withUnsafeBufferPointer { v in
-                body(Reader(ringTimes: t.baseAddress.unsafelyUnwrapped, ringValues: v.baseAddress.unsafelyUnwrapped,
-                            block: block?.baseAddress ?? v.baseAddress.unsafelyUnwrapped, blockStart: blockStart,
-                            blockTime: blockTime, blockInterval: blockInterval, count: count, oldest: oldest))
-            }
+        ring.withUnsafeStorage { t, v in
+            body(Reader(ringTimes: t, ringValues: v, block: block?.baseAddress ?? v, blockStart: blockStart,
+                        blockTime: blockTime, blockInterval: blockInterval, count: count, oldest: oldest))
         }
     }
 

@@ -2,45 +2,33 @@ import OarlogCore
 
 /// The last few seconds of the (decimated) surge signal with its times, kept so that the catch,
 /// the drive's peak and the finish can be timed precisely once a stroke has been recognised.
-/// A fixed-size ring: it never allocates after `init`.
+/// A fixed-size ring (`TimeValueRing`): it never allocates after `init`.
 struct StrokeSignalHistory: Sendable {
-    static let capacity = 512  // ≥ 10 s at the internal rate (< 50 Hz)
-    static let mask = capacity - 1
-    // Times and values in separate rings: the scans over the values read them contiguously.
-    private var times: [Seconds]
-    private var values: [Float]
+    enum Size: TimeValueRingSize { static var capacity: Int { 512 } }  // ≥ 10 s at the internal rate (< 50 Hz)
+    static var capacity: Int { Size.capacity }
+    static var mask: Int { Size.capacity - 1 }
+    private var ring = TimeValueRing<Size>()
     /// Total number of samples ever appended (the newest has number `count - 1`).
-    private(set) var count = 0
+    var count: Int { ring.count }
 
-    init() {
-        times = [Seconds](repeating: 0, count: Self.capacity)
-        values = [Float](repeating: 0, count: Self.capacity)
-    }
+    init() {}
 
     @inline(__always)
-    mutating func append(time: Seconds, value: Float) {
-        times[count & Self.mask] = time
-        values[count & Self.mask] = value
-        count &+= 1
-    }
+    mutating func append(time: Seconds, value: Float) { ring.append(time: time, value: value) }
 
-    mutating func removeAll() { count = 0 }
+    mutating func removeAll() { ring.removeAll() }
 
     /// Runs `body` with the rings' storage (times, values) and the sample count, so a hot loop
     /// can append without a uniqueness check per sample (sample `n` lives at `[n & mask]`).
     @inline(__always)
     mutating func withUnsafeRing<R>(_ body: (UnsafeMutablePointer<Seconds>, UnsafeMutablePointer<Float>, inout Int) -> R) -> R {
-        times.withUnsafeMutableBufferPointer { t in
-            values.withUnsafeMutableBufferPointer { v in
-                body(t.baseAddress.unsafelyUnwrapped, v.baseAddress.unsafelyUnwrapped, &count)
-            }
-        }
+        ring.withUnsafeRing(body)
     }
 
     /// Number of the oldest sample still held.
-    var oldest: Int { max(0, count - Self.capacity) }
-    func time(_ n: Int) -> Seconds { times[n & Self.mask] }
-    func value(_ n: Int) -> Float { values[n & Self.mask] }
+    var oldest: Int { ring.oldest }
+    func time(_ n: Int) -> Seconds { ring.time(n) }
+    func value(_ n: Int) -> Float { ring.value(n) }
 
     /// The value lightly smoothed with a symmetric [1 2 1]/4 kernel (zero delay).
     func smoothed(_ n: Int) -> Float {
@@ -53,7 +41,7 @@ struct StrokeSignalHistory: Sendable {
     func firstIndex(atOrAfter time: Seconds) -> Int? {
         guard count > 0 else { return nil }
         let last = count - 1, first = oldest
-        return times.withUnsafeBufferPointer { e -> Int? in
+        return ring.withUnsafeTimes { e -> Int? in
             let newest = e[last & Self.mask]
             guard newest >= time else { return nil }
             let oldestTime = e[first & Self.mask]
@@ -92,7 +80,7 @@ struct StrokeSignalHistory: Sendable {
         let n = max(end + 1, first + 1)  // one past the last sample scanned
         // The extreme of sign · (p + 2c + n) / 4 is that of p + 2c + n (the scaling is exact),
         // so the scan compares the sums: larger ones for a maximum, smaller for a minimum.
-        values.withUnsafeBufferPointer { e in
+        ring.withUnsafeValues { e in
             let m = Self.mask
             var previous = e[max(oldest, first - 1) & m], current = e[first & m]
             var next = first < last ? e[(first + 1) & m] : current

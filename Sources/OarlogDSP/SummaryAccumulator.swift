@@ -29,6 +29,15 @@ public struct SummaryAccumulator: Sendable {
         lastTime = max(lastTime ?? t, t)
     }
 
+    /// The latest time observed, `nil` before the first.
+    var latestTime: Seconds? { lastTime }
+
+    /// `observeTime` for a run of times at once, once the first time is known: `latest` is the
+    /// running maximum the run's times give (as `observeTime` takes them, in order).
+    mutating func observeTimes(latest: Seconds) {
+        lastTime = latest
+    }
+
     public mutating func add(_ m: StrokeMetrics) {
         strokes += 1
         if let r = m.stroke.strokeRate, r.isFinite, r > 0 {

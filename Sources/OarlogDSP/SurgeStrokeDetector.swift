@@ -7,9 +7,39 @@ public struct SurgeStrokeDetector: Sendable {
     public private(set) var mounting: MountingEstimator
     public private(set) var detector: StrokeDetector
 
+    // The block path's surge samples (times, values), a run at a time.
+    private var runTimes: [Seconds]
+    private var runValues: [Float]
+    /// Samples per run on the block path.
+    static let runCapacity = 512
+
     public init(mounting: MountingEstimatorConfiguration = .init(), detector: StrokeDetectorConfiguration = .init()) {
         self.mounting = MountingEstimator(configuration: mounting)
         self.detector = StrokeDetector(configuration: detector)
+        runTimes = [Seconds](repeating: 0, count: Self.runCapacity)
+        runValues = [Float](repeating: 0, count: Self.runCapacity)
+    }
+
+    /// Whether `process(run:from:to:emit:)` takes samples now (the mounting has settled).
+    var takesRuns: Bool { mounting.takesRuns }
+
+    /// The block path: exactly `process(_:emit:)` for the samples `samples[start..<end]`, in
+    /// order, for as long as each takes the mounting estimator's common way (see
+    /// `MountingEstimator.surges`); `emit` is also told the index of the sample that completed
+    /// the stroke. At most `runCapacity` samples a call; returns the index after the last one
+    /// taken (`start` if the first must go through `process(_:emit:)`). The mounting estimator
+    /// projects the run, then the detector takes the surge values with their times.
+    mutating func process(run samples: UnsafeBufferPointer<AccelSample>, from start: Int, to end: Int,
+                          emit: (Int, StrokeEvent) -> Void) -> Int {
+        let limit = min(end, start + Self.runCapacity)
+        return runTimes.withUnsafeMutableBufferPointer { t in
+            runValues.withUnsafeMutableBufferPointer { v in
+                let times = t.baseAddress.unsafelyUnwrapped, values = v.baseAddress.unsafelyUnwrapped
+                let next = mounting.surges(of: samples, from: start, to: limit, times: times, values: values)
+                detector.process(times: times, values: values, count: next - start) { k, stroke in emit(start + k, stroke) }
+                return next
+            }
+        }
     }
 
     /// Feeds one raw sample; `emit` is called for each stroke recognised.

@@ -70,9 +70,7 @@ public struct Pipeline {
                     recordCount &+= n
                     latestTime = samples[n - 1].time
                     analyzer.process(accel: samples, emit: emit)
-                    for sink in rawSinks {
-                        for sample in samples { try sink.receive(.record(.accel(sample))) }
-                    }
+                    for sink in rawSinks { try sink.receive(accel: samples) }
                     if let sinkError { throw sinkError }
                     if shouldStop() { break }
                     continue

@@ -18,6 +18,10 @@ public protocol PipelineSink: AnyObject {
     /// shows strokes says `false`, and the pipeline spares it the per-sample calls.
     var wantsRawRecords: Bool { get }
     func receive(_ event: PipelineEvent) throws
+    /// A run of raw accelerometer samples (a replay's batch path): the same as
+    /// `receive(.record(.accel(sample)))` for each, which the default does; a sink that only
+    /// counts them can take the run at once.
+    func receive(accel samples: UnsafeBufferPointer<AccelSample>) throws
     /// Called once at the end of the run with the session's totals.
     func finish(summary: SessionSummary) throws
 }
@@ -25,4 +29,7 @@ public protocol PipelineSink: AnyObject {
 extension PipelineSink {
     public var wantsRawRecords: Bool { false }
     public func finish(summary: SessionSummary) throws {}
+    public func receive(accel samples: UnsafeBufferPointer<AccelSample>) throws {
+        for sample in samples { try receive(.record(.accel(sample))) }
+    }
 }

@@ -49,6 +49,14 @@ public final class SessionFacts: PipelineSink {
         }
     }
 
+    /// `receive(.record(.accel(sample)))` for each sample of a run, at once.
+    public func receive(accel samples: UnsafeBufferPointer<AccelSample>) {
+        guard let first = samples.first, let last = samples.last else { return }
+        if firstTime == nil { firstTime = first.time }
+        lastTime = last.time
+        accelSamples += samples.count
+    }
+
     /// The value of a metadata key, if the trace had it.
     public func metadata(_ key: String) -> String? {
         metadata.last(where: { $0.key == key })?.value

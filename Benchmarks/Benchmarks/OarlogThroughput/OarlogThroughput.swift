@@ -57,9 +57,12 @@ final class AnalyzerRun: @unchecked Sendable {
     var session: InMemorySession
     var analyzer = RowingAnalyzer()
     var strokes = 0
+    /// One run of samples for the block path.
+    let buffer = UnsafeMutableBufferPointer<AccelSample>.allocate(capacity: 4096)
     init() throws {
         session = InMemorySession(surge: try readFloat32File(BenchFiles.surgePath))
     }
+    deinit { buffer.deallocate() }
 }
 
 /// The surge buffer, for benchmarks that start a fresh session each iteration.
@@ -129,6 +132,16 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
         run.strokes &+= strokes
+        blackHole(run.strokes)
+    } setup: {
+        try AnalyzerRun()
+    }
+
+    // (2a) The same records through the analyzer's block path, as a replay gives them: runs of
+    // accelerometer samples up to each fix (`process(accel:)`), the fixes one by one. No allocation.
+    Benchmark("RowingAnalyzer.block",
+              configuration: .init(scalingFactor: .mega, thresholds: noMallocs)) { benchmark, run in
+        run.strokes &+= analyzeInRuns(&run.analyzer, session: &run.session, buffer: run.buffer, samples: samplesPerIteration)
         blackHole(run.strokes)
     } setup: {
         try AnalyzerRun()

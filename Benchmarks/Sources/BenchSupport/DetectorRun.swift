@@ -22,3 +22,24 @@ public func detectStrokesPerSample(_ detector: inout StrokeDetector, surge: Unsa
     }
     return strokes
 }
+
+/// Feeds `samples` accelerometer samples of `session` (and the fixes among them) to `analyzer`
+/// the way a replay does: runs of samples up to each fix through `process(accel:)`, each fix
+/// through `process(_:)`. Returns the strokes completed. `buffer` holds one run. Allocates nothing.
+@inlinable
+public func analyzeInRuns(_ analyzer: inout RowingAnalyzer, session: inout InMemorySession,
+                          buffer: UnsafeMutableBufferPointer<AccelSample>, samples: Int) -> Int {
+    var strokes = 0
+    let end = session.samplesGiven + samples
+    while session.samplesGiven < end {
+        let n = session.nextAccelBatch(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<min(buffer.count, end - session.samplesGiven)]))
+        if n > 0 {
+            analyzer.process(accel: UnsafeBufferPointer(rebasing: buffer[0..<n])) { if case .stroke = $0 { strokes &+= 1 } }
+        } else if let record = session.next() {
+            analyzer.process(record) { if case .stroke = $0 { strokes &+= 1 } }
+        } else {
+            break
+        }
+    }
+    return strokes
+}

@@ -71,6 +71,21 @@ public struct InMemorySession: RecordSource, Sendable {
                       horizontalAccuracy: 2.5, mode: .threeD, satellitesUsed: 10)
     }
 
+    /// The batch path (what a CSV replay takes): the accelerometer samples that come next, up to
+    /// the next fix or `buffer.count`, exactly the `.accel` records `next()` would give.
+    @inlinable
+    public mutating func nextAccelBatch(into buffer: UnsafeMutableBufferPointer<AccelSample>) -> Int {
+        var n = 0
+        while n < buffer.count && !fixPending && nextIndex < sampleLimit {
+            let index = nextIndex
+            nextIndex += 1
+            if index % samplesPerFix == 0 { fixPending = true }
+            buffer[n] = accelSample(index)
+            n += 1
+        }
+        return n
+    }
+
     /// The next record: each accelerometer sample, and after every `samplesPerFix`-th one, a fix
     /// at the same time.
     @inlinable

@@ -5,6 +5,7 @@
 //   oarlog-bench detect [SURGE.f32] [--repeats N]
 //   oarlog-bench make-trace [SURGE.f32] [TRACE.csv] [--rows N]
 //   oarlog-bench replay [TRACE.csv] [--repeats N]
+//   oarlog-bench analyzer [SURGE.f32] [--samples N] [--repeats N]
 import BenchSupport
 import OarlogCore
 import OarlogDSP
@@ -39,6 +40,13 @@ func seconds(_ d: Duration) -> Double {
 func median(_ xs: [Double]) -> Double {
     let s = xs.sorted()
     return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+/// CPU time of the calling thread, seconds.
+func threadCPUSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
 guard let command = arguments.first else {
@@ -120,7 +128,89 @@ do {
             var analyzer = RowingAnalyzer()
             while let record = session.next() { analyzer.process(record) { blackHole($0) } }
         }
-        print(#"{"side": "oarlog", "rows": \#(rows), "records": \#(records), "strokes": \#(strokes), "repeats": \#(repeats), "best_s": \#(whole.best), "median_s": \#(whole.median), "rows_per_s": \#(Double(rows) / whole.best), "reader_rows_per_s": \#(Double(rows) / readOnly.best), "analyzer_records_per_s": \#(Double(rows) / analyzerOnly.best)}"#)
+        // The analyzer's block path (what the replay takes): runs of samples up to each fix.
+        let batch = UnsafeMutableBufferPointer<AccelSample>.allocate(capacity: 4096)
+        defer { batch.deallocate() }
+        var blockStrokes = 0
+        let analyzerBlock = best {
+            var session = InMemorySession(surge: surge, sampleLimit: accelRows)
+            var analyzer = RowingAnalyzer()
+            blockStrokes = analyzeInRuns(&analyzer, session: &session, buffer: batch, samples: accelRows)
+        }
+        print(#"{"side": "oarlog", "rows": \#(rows), "records": \#(records), "strokes": \#(strokes), "repeats": \#(repeats), "best_s": \#(whole.best), "median_s": \#(whole.median), "rows_per_s": \#(Double(rows) / whole.best), "reader_rows_per_s": \#(Double(rows) / readOnly.best), "analyzer_records_per_s": \#(Double(rows) / analyzerOnly.best), "analyzer_block_samples_per_s": \#(Double(accelRows) / analyzerBlock.best), "analyzer_block_strokes": \#(blockStrokes)}"#)
+
+    case "analyzer":
+        // The analyzer alone on records made in memory beforehand (not timed): a tilted 3-axis
+        // sensor at 100 Hz whose surge is the benchmark signal, and a 1 Hz fix; record by record
+        // (`process(_:)`), and on the block path a replay takes (runs of samples up to each fix).
+        let repeats = option("--repeats", default: 3)
+        let count = option("--samples", default: 3_600_000)
+        let skipPerRecord = arguments.contains("--block-only")
+        // For a breakdown: no fixes; strokes from references only (no mounting, no detector); a
+        // configured axis (no bow-sign tracking).
+        let noFixes = arguments.contains("--no-fixes")
+        let useCPUTime = arguments.contains("--cpu-time")
+        var configuration = AnalyzerConfiguration()
+        if arguments.contains("--no-detection") { configuration.strokeSource = .reference }
+        if arguments.contains("--fixed-axis") { configuration.mounting.axis = .fixed(SIMD3(0.85, 0.5, -0.14)) }
+        arguments.removeAll { $0.hasPrefix("--") }
+        let surge = try readFloat32File(arguments.first ?? BenchFiles.surgePath)
+        var session = InMemorySession(surge: surge, fixRate: noFixes ? 1e-9 : 1, sampleLimit: count)
+        var records: [TraceRecord] = []
+        records.reserveCapacity(count + count / 100 + 1)
+        while let r = session.next() { records.append(r) }
+        // The runs: each run's samples contiguous, then the fix that ended it.
+        var samples: [AccelSample] = []
+        samples.reserveCapacity(count)
+        var runEnds: [(end: Int, fix: TraceRecord?)] = []
+        for r in records {
+            if case .accel(let a) = r { samples.append(a) } else { runEnds.append((samples.count, r)) }
+        }
+        runEnds.append((samples.count, nil))
+        // `--cpu-time`: the thread's CPU time rather than the wall clock (steadier on a shared machine).
+        func timed(_ body: () -> Int) -> (best: Double, median: Double, strokes: Int) {
+            var times: [Double] = []
+            var strokes = 0
+            for _ in 0..<repeats {
+                if useCPUTime {
+                    let started = threadCPUSeconds()
+                    strokes = body()
+                    times.append(threadCPUSeconds() - started)
+                } else {
+                    let started = clock.now
+                    strokes = body()
+                    times.append(seconds(clock.now - started))
+                }
+            }
+            return (times.min()!, median(times), strokes)
+        }
+        let perRecord = skipPerRecord ? (best: Double.infinity, median: Double.infinity, strokes: 0) : timed {
+            var analyzer = RowingAnalyzer(configuration: configuration)
+            var strokes = 0
+            for r in records { analyzer.process(r) { if case .stroke = $0 { strokes &+= 1 } } }
+            analyzer.finish { if case .stroke = $0 { strokes &+= 1 } }
+            return strokes
+        }
+        let block = timed {
+            var analyzer = RowingAnalyzer(configuration: configuration)
+            var strokes = 0
+            var start = 0
+            samples.withUnsafeBufferPointer { all in
+                for (end, fix) in runEnds {
+                    var i = start
+                    while i < end {  // runs of at most 4096, as the pipeline reads them
+                        let n = min(4096, end - i)
+                        analyzer.process(accel: UnsafeBufferPointer(rebasing: all[i..<(i + n)])) { if case .stroke = $0 { strokes &+= 1 } }
+                        i += n
+                    }
+                    start = end
+                    if let fix { analyzer.process(fix) { if case .stroke = $0 { strokes &+= 1 } } }
+                }
+            }
+            analyzer.finish { if case .stroke = $0 { strokes &+= 1 } }
+            return strokes
+        }
+        print(#"{"side": "oarlog", "samples": \#(count), "repeats": \#(repeats), "per_record_samples_per_s": \#(Double(count) / perRecord.best), "block_samples_per_s": \#(Double(count) / block.best), "block_median_samples_per_s": \#(Double(count) / block.median), "strokes_per_record": \#(perRecord.strokes), "strokes_block": \#(block.strokes)}"#)
 
     default:
         fail("unknown command \(command)")
