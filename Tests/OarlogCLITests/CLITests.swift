@@ -19,25 +19,8 @@ final class CLITests: XCTestCase {
         return URL(fileURLWithPath: runner).deletingLastPathComponent().appendingPathComponent("oarlog").path
     }
 
-    struct Run { var status: Int32; var out: String; var err: String }
-
-    func oarlog(_ arguments: String...) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = TestPaths.packageRoot
-        var environment = ProcessInfo.processInfo.environment
-        environment["OARLOG_DATA_DIR"] = dataDirectory.path
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData, as: UTF8.self))
+    func oarlog(_ arguments: String...) throws -> CommandRun {
+        try runCommand(binary, arguments, in: TestPaths.packageRoot.path, environment: ["OARLOG_DATA_DIR": dataDirectory.path])
     }
 
     func testReplayJSONHasTheDocumentedKeys() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import OarlogSession
+import OarlogTestSupport
 import XCTest
 
 /// End to end through the `oarlog` binary (built beside the test bundle): replay --save,
@@ -24,30 +25,9 @@ final class SessionCommandLineTests: XCTestCase {
         }
     }
 
-    struct Run {
-        var status: Int32
-        var out: String
-        var err: String
-    }
-
     @discardableResult
-    func oarlog(_ arguments: [String], expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> Run {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try binary)
-        p.arguments = arguments
-        p.currentDirectoryURL = URL(fileURLWithPath: directory)
-        var env = ProcessInfo.processInfo.environment
-        env["OARLOG_DATA_DIR"] = directory + "/data"
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        let run = Run(status: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+    func oarlog(_ arguments: [String], expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> CommandRun {
+        let run = try runCommand(try binary, arguments, in: directory, environment: ["OARLOG_DATA_DIR": directory + "/data"])
         XCTAssertEqual(run.status, status, "oarlog \(arguments.joined(separator: " ")): \(run.err)", file: file, line: line)
         return run
     }
