@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "OarlogExport", targets: ["OarlogExport"]),
         .library(name: "OarlogIIO", targets: ["OarlogIIO"]),
         .library(name: "OarlogSession", targets: ["OarlogSession"]),
+        .library(name: "OarlogApp", targets: ["OarlogApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,19 +34,22 @@ let package = Package(
         // Geofences, timing gates and courses: GeoJSON fences, the streaming FenceMonitor, CourseTracker.
         .target(name: "OarlogFences", dependencies: ["OarlogCore"]),
         // The live machinery below the pipeline: device reader threads, the bounded record queue,
-        // the monotonic session clock, reconnect backoff, outage bookkeeping, the live fan-in.
+        // the monotonic session clock, reconnect backoff, outage bookkeeping, the live fan-in; the
+        // device seam (LiveDevice/LiveDeviceConnection, LiveClock) and the one reconnect loop
+        // (LiveDeviceSource) that GPS and IIO share.
         .target(name: "OarlogLive", dependencies: ["OarlogCore"]),
         // Sources merged in time order, the DSP applied, events fanned out to sinks.
-        .target(name: "OarlogPipeline", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive"]),
+        .target(name: "OarlogPipeline", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogLive"]),
         // A rowing-boat simulator with ground truth, for tests, demos and benchmarks.
-        .target(name: "OarlogSimulator", dependencies: ["OarlogCore", "OarlogTrace"]),
+        .target(name: "OarlogSimulator", dependencies: ["OarlogCore"]),
         // What a person reads: split/time formatting, the summary and stroke tables, JSON reports.
         .target(name: "OarlogReport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogLive", "OarlogPipeline", "OarlogFences"]),
         // The accuracy evaluation on real recordings and simulated sessions (`oarlog evaluate`, EvaluationTests).
         .target(name: "OarlogEvaluation", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport"]),
         // libgps (Debian libgps-dev) behind a shim header that hides gpsd API differences.
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
-        // A live GPS source: a running gpsd read through libgps, one fix per epoch, reconnecting.
+        // A live GPS source: a running gpsd read through libgps, one fix per epoch, reconnecting;
+        // gpsd's receiver list (?DEVICES).
         .target(name: "OarlogGPS", dependencies: ["CGPS", "OarlogCore", "OarlogLive"]),
         // libiio (Debian libiio-dev, 0.24) behind a shim header that holds the 0.x/1.0 buffer API difference.
         .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
@@ -54,34 +58,45 @@ let package = Package(
         // Hardware CRC-32C (SSE4.2 crc32 + PCLMULQDQ, checked at run time) for the session frames.
         .target(name: "COarlogCRC"),
         // The crash-safe binary session file: writer (a pipeline sink), reader, recovery, the data directory.
-        .target(name: "OarlogSession", dependencies: ["COarlogCRC", "OarlogCore", "OarlogDSP", "OarlogPipeline"]),
+        .target(name: "OarlogSession", dependencies: ["COarlogCRC", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline"]),
         // Session exports (GPX, TCX, FIT, per-stroke CSV, GeoJSON) as streaming pipeline sinks.
         .target(name: "OarlogExport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline"]),
+        // The application layer the command line and the web server share: pipeline assembly for
+        // every mode, analysis settings to configuration and back, live recording, report models.
+        .target(name: "OarlogApp", dependencies: [
+            "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", "OarlogReport",
+            "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO",
+        ]),
         .executableTarget(
             name: "oarlog",
             dependencies: [
                 "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS",
-                "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogSession",
+                "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogSession", "OarlogApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Helpers shared by the test targets (real-data paths, loopback ports, seeded randomness,
         // a list source). Not a product.
         .target(name: "OarlogTestSupport", dependencies: ["OarlogCore"], path: "Tests/OarlogTestSupport"),
-        .testTarget(name: "OarlogCoreTests", dependencies: ["OarlogCore"]),
+        .testTarget(name: "OarlogCoreTests", dependencies: ["OarlogCore", "OarlogTestSupport"]),
         .testTarget(name: "OarlogDSPTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogSimulator", "OarlogTrace"]),
         .testTarget(name: "OarlogTraceTests", dependencies: ["OarlogCore", "OarlogTrace"], exclude: ["Fixtures"]),
+        .testTarget(name: "OarlogAppTests", dependencies: [
+            "OarlogTestSupport", "OarlogApp", "OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogReport", "OarlogSession", "OarlogTrace",
+        ]),
+        // The command line as a person runs it (the built binary); depends on it so `swift test` builds it.
+        .testTarget(name: "OarlogCLITests", dependencies: ["oarlog", "OarlogTestSupport"]),
         .testTarget(name: "OarlogLiveTests", dependencies: ["OarlogCore", "OarlogLive"]),
         .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogLive", "OarlogPipeline", "OarlogSimulator"]),
-        .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogSimulator", "OarlogTrace"]),
-        .testTarget(name: "OarlogReportTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogReport"]),
-        .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogLive", "OarlogPipeline", "OarlogTrace", "OarlogGPS"],
+        .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogSimulator"]),
+        .testTarget(name: "OarlogReportTests", dependencies: ["OarlogReport"]),
+        .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogLive", "OarlogPipeline", "OarlogGPS"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "OarlogExportTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogExport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "OarlogIIOTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogLive", "OarlogIIO"]),
-        .testTarget(name: "OarlogSessionTests", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogSimulator", "OarlogSession"]),
-        .testTarget(name: "EvaluationTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogEvaluation"]),
+        .testTarget(name: "OarlogSessionTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogSimulator", "OarlogSession"]),
+        .testTarget(name: "EvaluationTests", dependencies: ["OarlogTestSupport", "OarlogEvaluation"]),
         .testTarget(name: "OarlogFencesTests", dependencies: [
             "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogFences", "OarlogReport",
             "OarlogTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 
 /* Time of the fix in whole nanoseconds since 1970-01-01 UTC; 0 when gpsd has no time yet.
  * API >= 9 keeps a timespec (exact); older APIs a double of seconds (0 or NaN = unknown). */
@@ -59,8 +60,67 @@ static inline void oarlog_gps_unwatch(struct gps_data_t *data) {
     (void)gps_stream(data, WATCH_DISABLE, NULL);
 }
 
-/* The gpsd API version this was compiled against, for diagnostics. */
-static inline int oarlog_gps_api_major(void) { return GPSD_API_MAJOR_VERSION; }
-static inline int oarlog_gps_api_minor(void) { return GPSD_API_MINOR_VERSION; }
+/* Sends one command to gpsd ("?DEVICES;"). gps_send is printf-like (variadic), which Swift
+ * cannot call. 0 on success, -1 on failure (errno says why). */
+static inline int oarlog_gps_send(struct gps_data_t *data, const char *command) {
+    return gps_send(data, "%s", command);
+}
+
+/* The receivers of the latest DEVICES report libgps parsed (at most MAXUSERDEVS). */
+static inline int oarlog_gps_device_count(const struct gps_data_t *data) {
+    int n = data->devices.ndevices;
+    if (n < 0) return 0;
+    return n > MAXUSERDEVS ? MAXUSERDEVS : n;
+}
+
+static inline const struct devconfig_t *oarlog_gps_device_at(const struct gps_data_t *data, int index) {
+    return &data->devices.list[index];
+}
+
+/* The text fields of a device, always NUL-terminated. subtype1 (firmware, API >= 9) is "" before. */
+static inline const char *oarlog_gps_device_path(const struct devconfig_t *dev) { return dev->path; }
+static inline const char *oarlog_gps_device_driver(const struct devconfig_t *dev) { return dev->driver; }
+static inline const char *oarlog_gps_device_subtype(const struct devconfig_t *dev) { return dev->subtype; }
+static inline const char *oarlog_gps_device_subtype1(const struct devconfig_t *dev) {
+#if GPSD_API_MAJOR_VERSION >= 9
+    return dev->subtype1;
+#else
+    (void)dev;
+    return "";
+#endif
+}
+
+/* Serial speed in bit/s (0 when gpsd gave none, e.g. a network source). */
+static inline unsigned int oarlog_gps_device_bps(const struct devconfig_t *dev) { return dev->baudrate; }
+
+/* 1 when gpsd has the device active (its "activated" time is set). API >= 9 keeps a timespec,
+ * older APIs a double of seconds. */
+static inline int oarlog_gps_device_active(const struct devconfig_t *dev) {
+#if GPSD_API_MAJOR_VERSION >= 9
+    return dev->activated.tv_sec != 0 || dev->activated.tv_nsec != 0;
+#else
+    return isfinite(dev->activated) && dev->activated > 0;
+#endif
+}
+
+/* The device's reporting cycle in seconds; NaN when unknown.
+ * libgps of gpsd 3.22 (Debian 12) parses a DEVICES report's "cycle" as a double (t_real, default
+ * NaN) into the timespec_t field, so the double's bits sit in tv_sec (1.00 s reads as
+ * tv_sec 0x3ff0000000000000); later libgps parse it as a timespec (default 0). A plausible
+ * timespec (0 <= tv_sec <= 1 h) is taken as one, anything else as those double bits. */
+static inline double oarlog_gps_device_cycle(const struct devconfig_t *dev) {
+    double seconds = NAN;
+#if GPSD_API_MAJOR_VERSION >= 9
+    if (dev->cycle.tv_sec >= 0 && dev->cycle.tv_sec <= 3600
+        && dev->cycle.tv_nsec >= 0 && dev->cycle.tv_nsec < 1000000000L) {
+        seconds = (double)dev->cycle.tv_sec + (double)dev->cycle.tv_nsec * 1e-9;
+    } else if (sizeof(dev->cycle.tv_sec) == sizeof(double)) {
+        memcpy(&seconds, &dev->cycle.tv_sec, sizeof seconds);
+    }
+#else
+    seconds = dev->cycle;
+#endif
+    return (isfinite(seconds) && seconds > 0 && seconds <= 3600) ? seconds : NAN;
+}
 
 #endif

@@ -32,10 +32,39 @@ public enum UTCTime {
     }
 
     /// `2026-05-02T07:14:03.250Z` (milliseconds, always UTC). By default the milliseconds are
-    /// truncated, as a clock reads; `.toNearestOrAwayFromZero` rounds them instead.
+    /// truncated, as a clock reads; `.toNearestOrAwayFromZero` rounds them instead. A time that
+    /// is not a number, or outside the four-digit years 0000–9999, prints as `invalidISO8601`.
     public static func iso8601(_ epochSeconds: Double,
                                millisecondRounding: FloatingPointRoundingRule = .down) -> String {
-        let milliseconds = Int64((epochSeconds * 1000).rounded(millisecondRounding))
+        let milliseconds = (epochSeconds * 1000).rounded(millisecondRounding)
+        guard milliseconds >= minimumMilliseconds, milliseconds <= maximumMilliseconds else { return invalidISO8601 }
+        return iso8601(millisecondsSince1970: Int64(milliseconds))
+    }
+
+    /// Parses a start time as a person types it (`oarlog simulate --start-utc`):
+    /// `YYYY-MM-DDTHH:MM[:SS[.fff]]` with a `T` or a space, an optional `Z`, surrounding spaces
+    /// and unpadded numbers allowed, years 0–9999; always UTC (no offsets, unlike
+    /// `parseISO8601`, which reads what traces write). Returns seconds since 1970, or nil.
+    public static func parseTypedUTC(_ text: String) -> Double? {
+        var body = text.trimmingWhitespace()
+        if body.hasSuffix("Z") || body.hasSuffix("z") { body.removeLast() }
+        let halves = body.split(whereSeparator: { $0 == "T" || $0 == " " })
+        guard halves.count == 2 else { return nil }
+        let date = halves[0].split(separator: "-")
+        let time = halves[1].split(separator: ":")
+        guard date.count == 3, time.count == 3 || time.count == 2,
+              let year = Int(date[0]), let month = Int(date[1]), let day = Int(date[2]),
+              let hour = Int(time[0]), let minute = Int(time[1]), (0...9999).contains(year),
+              (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute)
+        else { return nil }
+        let second = time.count == 3 ? Double(time[2]) : 0
+        guard let second, second >= 0, second < 61 else { return nil }
+        return epochSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    }
+
+    /// `iso8601` of a whole count of milliseconds since 1970-01-01T00:00:00Z.
+    public static func iso8601(millisecondsSince1970 milliseconds: Int64) -> String {
+        guard milliseconds >= Int64(minimumMilliseconds), milliseconds <= Int64(maximumMilliseconds) else { return invalidISO8601 }
         var days = milliseconds / 86_400_000
         var ofDay = milliseconds % 86_400_000
         if ofDay < 0 {
@@ -44,9 +73,16 @@ public enum UTCTime {
         }
         let (year, month, day) = civilDate(daysSince1970: Int(days))
         let hour = ofDay / 3_600_000, minute = ofDay / 60_000 % 60, second = ofDay / 1000 % 60, ms = ofDay % 1000
-        return "\(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(day, 2))"
-            + "T\(zeroPadded(hour, 2)):\(zeroPadded(minute, 2)):\(zeroPadded(second, 2)).\(zeroPadded(ms, 3))Z"
+        func d(_ n: some BinaryInteger, _ width: Int) -> String { DecimalText.zeroPadded(n, width: width) }
+        return "\(d(year, 4))-\(d(month, 2))-\(d(day, 2))T\(d(hour, 2)):\(d(minute, 2)):\(d(second, 2)).\(d(ms, 3))Z"
     }
+
+    /// What `iso8601` prints for a time it cannot show: the shape of a time, with month and day
+    /// 00, which no reader takes for a date (`parseISO8601` gives nil).
+    public static let invalidISO8601 = "0000-00-00T00:00:00.000Z"
+    /// 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z in milliseconds since 1970.
+    static let minimumMilliseconds = -62_167_219_200_000.0
+    static let maximumMilliseconds = 253_402_300_799_999.0
 
     /// Parses ISO 8601 UTC as traces write it: `YYYY-MM-DDTHH:MM:SS[.fff]` (or a space for the
     /// `T`) followed by nothing, `Z`, or an offset such as `+02:00` / `-0130` / `+02` (applied).
@@ -97,11 +133,5 @@ public enum UTCTime {
         }
         let days = daysSince1970(year: year, month: month, day: day)
         return Double(days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds) + fraction
-    }
-
-    /// `value` in decimal, left-padded with zeros to `width` digits.
-    static func zeroPadded<I: BinaryInteger>(_ value: I, _ width: Int) -> String {
-        let s = String(value)
-        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
     }
 }

@@ -4,10 +4,10 @@ import OarlogCore
 /// stroke without a rate), so the first strokes of a piece are not dragged down by the rest.
 /// Averaged as periods (harmonic mean of rates), which is strokes over time.
 public struct AnalyzerStrokeRateAverage: Sendable {
-    private var periods: GPSRingBuffer<Seconds>
+    private var periods: RingBuffer<Seconds>
 
     public init(strokes: Int = 4) {
-        periods = GPSRingBuffer(capacity: max(1, strokes), filler: 0)
+        periods = RingBuffer(capacity: max(1, strokes), filler: 0)
     }
 
     /// Adds a stroke's rate (`nil` after a pause) and returns the smoothed rate.

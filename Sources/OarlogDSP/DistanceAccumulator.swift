@@ -78,7 +78,7 @@ public struct DistanceAccumulator: Sendable {
     private var speedIntegralSinceAnchor: Metres = 0
     private var speedKnownSinceAnchor = true
     private var movingTimeSinceAnchor: Seconds = 0
-    private var recent: GPSRingBuffer<GeoFixTime>
+    private var recent: RingBuffer<GeoFixTime>
     private struct GeoFixTime: Sendable { var time: Seconds; var point: GeoPoint }
     private var speedIntegral: Metres = 0
     /// Speed from positions over the baseline, when the receiver gives none.
@@ -89,7 +89,7 @@ public struct DistanceAccumulator: Sendable {
         self.configuration = configuration
         jumpFilter = GPSJumpFilter(configuration: configuration.jumps)
         history = DistanceHistory(capacity: configuration.historyCapacity)
-        recent = GPSRingBuffer(capacity: 256, filler: GeoFixTime(time: 0, point: GeoPoint(latitude: 0, longitude: 0)))
+        recent = RingBuffer(capacity: 256, filler: GeoFixTime(time: 0, point: GeoPoint(latitude: 0, longitude: 0)))
     }
 
     /// Fixes rejected as implausible jumps.
@@ -131,13 +131,6 @@ public struct DistanceAccumulator: Sendable {
         if breakBefore || window <= 0 { drainSmoother(window: window) }
         smoother.push(clean, breakBefore: breakBefore)
         while let (f, brk) = smoother.popReady(window: window) { book(f, breakBefore: brk) }
-    }
-
-    /// Declares that the GPS track is interrupted (a gap the source could explain, a session
-    /// pause): the next fix starts a new piece and nothing is added across.
-    public mutating func breakTrack() {
-        drainSmoother(window: smoothingWindow)
-        jumpFilter.resetTrack()
     }
 
     /// Books whatever is still held back (smoothing lag; a final movement smaller than the hold

@@ -12,10 +12,10 @@ public struct DistanceHistory: Sendable {
         /// How many fix intervals so far had no receiver speed at one end (their integral is unknown).
         var intervalsWithoutSpeed: Int
     }
-    private var points: GPSRingBuffer<Point>
+    private var points: RingBuffer<Point>
 
     public init(capacity: Int = 1024) {
-        points = GPSRingBuffer(capacity: capacity, filler: Point(time: 0, distance: 0, speedIntegral: 0, intervalsWithoutSpeed: 0))
+        points = RingBuffer(capacity: capacity, filler: Point(time: 0, distance: 0, speedIntegral: 0, intervalsWithoutSpeed: 0))
     }
 
     /// Time of the newest point: distance is known up to here.

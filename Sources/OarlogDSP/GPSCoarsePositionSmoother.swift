@@ -12,16 +12,14 @@ struct GPSCoarsePositionSmoother: Sendable {
         var fix: GPSFix
         var breakBefore: Bool
     }
-    private var buffer: GPSRingBuffer<Entry>
+    private var buffer: RingBuffer<Entry>
     /// Index in `buffer` of the next fix to emit.
     private var nextCentre = 0
 
     init(capacity: Int = 512) {
-        buffer = GPSRingBuffer(capacity: capacity,
-                               filler: Entry(fix: GPSFix(time: 0, latitude: 0, longitude: 0), breakBefore: false))
+        buffer = RingBuffer(capacity: capacity,
+                            filler: Entry(fix: GPSFix(time: 0, latitude: 0, longitude: 0), breakBefore: false))
     }
-
-    var pendingCount: Int { buffer.count - nextCentre }
 
     /// Adds a fix. After a track break, drain the smoother (`popAny`) before pushing.
     mutating func push(_ fix: GPSFix, breakBefore: Bool) {

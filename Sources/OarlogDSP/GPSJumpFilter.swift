@@ -75,14 +75,6 @@ public struct GPSJumpFilter: Sendable {
     /// Fixes rejected so far, counting a run that has not yet been resolved.
     public var rejectedIncludingPending: Int { rejectedFixes + candidateRun }
 
-    /// Forgets the track (the next fix starts a new piece), keeping the counts.
-    public mutating func resetTrack() {
-        rejectedFixes += candidateRun
-        lastAccepted = nil
-        candidate = nil
-        candidateRun = 0
-    }
-
     func isPlausible(from a: GPSFix, to b: GPSFix) -> Bool {
         let dt = max(0, b.time - a.time)
         let slack = max(configuration.minimumSlack,

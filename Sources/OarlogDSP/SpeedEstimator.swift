@@ -9,13 +9,13 @@ import OarlogCore
 public struct SpeedEstimator: Sendable {
     public var window: Seconds
     public var staleAfter: Seconds
-    private var samples: GPSRingBuffer<Sample>
+    private var samples: RingBuffer<Sample>
     private struct Sample: Sendable { var time: Seconds; var speed: MetresPerSecond }
 
     public init(window: Seconds = 5, staleAfter: Seconds = 5, capacity: Int = 256) {
         self.window = window
         self.staleAfter = staleAfter
-        samples = GPSRingBuffer(capacity: capacity, filler: Sample(time: 0, speed: 0))
+        samples = RingBuffer(capacity: capacity, filler: Sample(time: 0, speed: 0))
     }
 
     /// Adds a receiver speed sample. Out-of-order or non-finite samples are ignored.

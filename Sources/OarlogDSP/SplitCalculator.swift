@@ -15,7 +15,7 @@ public struct SplitCalculator: Sendable {
     public var averaging: SplitAveraging
     /// Below this speed there is no split (500 / 0.5 m/s = 16:40 per 500 m).
     public var minimumSpeed: MetresPerSecond
-    private var strokes: GPSRingBuffer<StrokeSpan>
+    private var strokes: RingBuffer<StrokeSpan>
     private struct StrokeSpan: Sendable { var end: Seconds; var duration: Seconds; var distance: Metres }
 
     public init(averaging: SplitAveraging = .seconds(5), minimumSpeed: MetresPerSecond = 0.5) {
@@ -23,7 +23,7 @@ public struct SplitCalculator: Sendable {
         self.minimumSpeed = minimumSpeed
         let n: Int
         if case .strokes(let k) = averaging { n = max(1, k) } else { n = 1 }
-        strokes = GPSRingBuffer(capacity: n, filler: StrokeSpan(end: 0, duration: 0, distance: 0))
+        strokes = RingBuffer(capacity: n, filler: StrokeSpan(end: 0, duration: 0, distance: 0))
     }
 
     /// Records a completed stroke's duration and distance (used by `.strokes` averaging).

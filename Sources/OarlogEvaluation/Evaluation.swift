@@ -20,10 +20,12 @@ public enum Evaluation {
     /// Total distance tolerance against the SpeedCoach's own GPS distance (fraction).
     public static let speedCoachDistanceTolerance = 0.005
 
-    /// Every check. `dataDirectory` is the shared real-data folder (`../shared/data`).
-    public static func all(dataDirectory: String, simulated: Bool = true) -> [EvaluationRow] {
+    /// Every check. `dataDirectory` holds the real recordings (`rowingdata/`, and `talos/` when
+    /// `talos` is true): the project's `samples/` has the MIT rowingdata files; the GPL Talos trace
+    /// is never bundled and comes from a folder outside the project (CI: `../shared/data`).
+    public static func all(dataDirectory: String, talos includeTalos: Bool = true, simulated: Bool = true) -> [EvaluationRow] {
         var rows: [EvaluationRow] = []
-        rows += talos(dataDirectory: dataDirectory)
+        if includeTalos { rows += talos(dataDirectory: dataDirectory) }
         rows += quiske(dataDirectory: dataDirectory)
         rows += nkLogbook(dataDirectory: dataDirectory)
         rows += speedCoach(dataDirectory: dataDirectory)
@@ -44,8 +46,10 @@ public enum Evaluation {
             var rows = [EvaluationRow(dataset: name, check: "strokes", expected: "12", found: String(summary.strokes),
                                       error: signed(summary.strokes - 12), tolerance: "exact", passed: summary.strokes == 12)]
             let rate = summary.averageStrokeRate
-            rows.append(EvaluationRow(dataset: name, check: "avg rate (spm)", expected: "19.25", found: fixed(rate, 2),
-                                      error: rate.map { fixed($0 - 19.25, 2) } ?? "—", tolerance: "±2.0 (info: the app's own figure)",
+            rows.append(EvaluationRow(dataset: name, check: "avg rate (spm)", expected: "19.25",
+                                      found: RowingFormat.decimal(rate, places: 2),
+                                      error: rate.map { RowingFormat.decimal($0 - 19.25, places: 2) } ?? "—",
+                                      tolerance: "±2.0 (info: the app's own figure)",
                                       passed: rate.map { abs($0 - 19.25) <= 2.0 } ?? false))
             return rows
         } catch {
@@ -96,8 +100,8 @@ public enum Evaluation {
             let median = differences.isEmpty ? nil : differences[differences.count / 2]
             rows.append(EvaluationRow(dataset: name, check: "per-stroke split, median |diff|",
                                       expected: "device's gpsPace", found: "\(differences.count) strokes compared",
-                                      error: median.map { fixed($0, 2) + " s/500m" } ?? "—",
-                                      tolerance: "≤ " + fixed(nkSplitTolerance, 1) + " s/500m",
+                                      error: median.map { RowingFormat.decimal($0, places: 2) + " s/500m" } ?? "—",
+                                      tolerance: "≤ " + RowingFormat.decimal(nkSplitTolerance, places: 1) + " s/500m",
                                       passed: median.map { $0 <= nkSplitTolerance } ?? false))
             return rows
         } catch {
@@ -213,13 +217,11 @@ public enum Evaluation {
         let ours = summary.distance
         var error: Double?
         if let device, let ours, device > 0 { error = (ours - device) / device }
-        return EvaluationRow(dataset: dataset, check: "total distance (m)", expected: fixed(device, 1), found: fixed(ours, 1),
-                             error: error.map { fixed($0 * 100, 3) + " %" } ?? "—", tolerance: "±" + fixed(tolerance * 100, 1) + " %",
+        return EvaluationRow(dataset: dataset, check: "total distance (m)", expected: RowingFormat.decimal(device, places: 1),
+                             found: RowingFormat.decimal(ours, places: 1),
+                             error: error.map { RowingFormat.decimal($0 * 100, places: 3) + " %" } ?? "—",
+                             tolerance: "±" + RowingFormat.decimal(tolerance * 100, places: 1) + " %",
                              passed: error.map { abs($0) <= tolerance } ?? false)
-    }
-
-    static func fixed(_ v: Double?, _ places: Int) -> String {
-        RowingFormat.decimal(v, places: places)
     }
 
     static func signed(_ n: Int) -> String { n > 0 ? "+\(n)" : String(n) }

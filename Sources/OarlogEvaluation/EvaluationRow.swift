@@ -1,3 +1,5 @@
+import OarlogReport
+
 /// One line of the evaluation table: on this dataset, this figure was expected, this was found.
 public struct EvaluationRow: Sendable, Equatable {
     public var dataset: String
@@ -32,7 +34,7 @@ public struct EvaluationRow: Sendable, Equatable {
         var widths = header.map(\.count)
         for row in cells { for (i, c) in row.enumerated() { widths[i] = max(widths[i], c.count) } }
         func line(_ r: [String]) -> String {
-            r.enumerated().map { i, c in c + String(repeating: " ", count: widths[i] - c.count) }.joined(separator: "  ")
+            r.enumerated().map { i, c in TextTable.padRight(c, widths[i]) }.joined(separator: "  ")
         }
         var out = line(header) + "\n" + line(widths.map { String(repeating: "-", count: $0) }) + "\n"
         for r in cells { out += line(r) + "\n" }

@@ -13,19 +13,16 @@ public enum ExportText {
     }
 
     /// `value` with exactly `decimals` digits after the point, rounded half away from zero
-    /// (`-0.000` prints as `0.000`). Non-finite values print as `nan`; callers leave them out.
+    /// (`-0.000` prints as `0.000`), never an exponent (`DecimalText.fixed`). NaN and ±infinity
+    /// print as nothing: a CSV cell with no value. The XML writers never get one (the assembler
+    /// keeps only finite times, positions, altitudes and speeds); JSON uses `jsonNumber`.
     public static func fixed(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return "nan" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9e17 else { return String(value) }
-        let units = Int64(scaled)
-        let p = Int64(scale)
-        let whole = units / p, frac = units % p
-        let sign = value < 0 && units != 0 ? "-" : ""
-        guard decimals > 0 else { return sign + String(whole) }
-        return sign + String(whole) + "." + pad(frac, decimals)
+        DecimalText.fixed(value, places: decimals, nonFinite: "")
+    }
+
+    /// `fixed` for JSON: `null` when `value` is not a number.
+    public static func jsonNumber(_ value: Double, _ decimals: Int) -> String {
+        DecimalText.fixed(value, places: decimals, nonFinite: "null")
     }
 
     /// Text escaped for XML element content and attribute values.
@@ -56,10 +53,5 @@ public enum ExportText {
             if c == "\"" { out += "\"\"" } else { out.append(c) }
         }
         return out + "\""
-    }
-
-    static func pad<I: BinaryInteger>(_ value: I, _ width: Int) -> String {
-        let s = String(value)
-        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
     }
 }

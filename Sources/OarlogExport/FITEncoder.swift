@@ -140,9 +140,12 @@ final class FITEncoder {
         return crc
     }
 
-    /// Seconds since 1970 → FIT `date_time` (whole seconds since 1989-12-31T00:00:00Z).
-    static func timestamp(_ utc: Double) -> Int64 {
-        Int64((utc - ExportText.fitEpochOffset).rounded(.down))
+    /// Seconds since 1970 → FIT `date_time` (whole seconds since 1989-12-31T00:00:00Z); `nil`
+    /// (written as FIT's invalid value) for a time that is not a number or far out of range.
+    static func timestamp(_ utc: Double) -> Int64? {
+        let seconds = (utc - ExportText.fitEpochOffset).rounded(.down)
+        guard seconds.isFinite, abs(seconds) < 9e18 else { return nil }
+        return Int64(seconds)
     }
 
     /// Degrees → semicircles (2³¹ semicircles = 180°).

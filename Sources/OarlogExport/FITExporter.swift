@@ -11,6 +11,7 @@ import OarlogPipeline
 /// share a second, as the protocol allows. Durations (elapsed, timer) are in milliseconds and
 /// exact; the timer runs through rests (timer time = elapsed time).
 public final class FITExporter: AssembledExporter {
+    let output: ExportOutput
     private var encoder: FITEncoder?
 
     /// FIT profile numbers used (messages, fields, enum values).
@@ -52,10 +53,10 @@ public final class FITExporter: AssembledExporter {
     ])
 
     public init(path: String, configuration: ExportConfiguration = ExportConfiguration()) throws {
-        try super.init(writingTo: path, configuration: configuration)
+        output = try ExportOutput(path: path, configuration: configuration)
     }
 
-    override func finishFormat() throws {
+    func finishFormat() throws {
         try encoder?.finish()
     }
 
@@ -64,7 +65,7 @@ public final class FITExporter: AssembledExporter {
         rate.map { Int64(min(254, max(0, $0.rounded()))) }
     }
 
-    override func write(_ item: ExportItem) throws {
+    func write(_ item: ExportItem) throws {
         switch item {
         case .start(let start):
             let e = try FITEncoder(file: file)

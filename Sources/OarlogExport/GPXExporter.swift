@@ -6,12 +6,13 @@ import OarlogPipeline
 /// fix with its time, elevation (when known) and, in Garmin's TrackPointExtension v2, the stroke
 /// rate as cadence and the speed. Streams to the file as points are released.
 public final class GPXExporter: AssembledExporter {
+    let output: ExportOutput
 
     public init(path: String, configuration: ExportConfiguration = ExportConfiguration()) throws {
-        try super.init(writingTo: path, configuration: configuration)
+        output = try ExportOutput(path: path, configuration: configuration)
     }
 
-    override func write(_ item: ExportItem) throws {
+    func write(_ item: ExportItem) throws {
         switch item {
         case .start(let start):
             let name = ExportText.xmlEscaped(start.title ?? "Rowing " + ExportText.iso8601(start.startUTC))

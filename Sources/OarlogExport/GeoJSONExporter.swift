@@ -7,18 +7,19 @@ import OarlogPipeline
 /// time, distance). Coordinates are `[longitude, latitude]`, 7 decimals (about 1 cm). Streams the
 /// coordinates as they come; the totals follow the geometry, which JSON allows.
 public final class GeoJSONExporter: AssembledExporter {
+    let output: ExportOutput
     private var firstPoint: ExportPoint?
     private var coordinates = 0
 
     public init(path: String, configuration: ExportConfiguration = ExportConfiguration()) throws {
-        try super.init(writingTo: path, configuration: configuration)
+        output = try ExportOutput(path: path, configuration: configuration)
     }
 
     private static func position(_ p: ExportPoint) -> String {
-        "[\(ExportText.fixed(p.longitude, 7)),\(ExportText.fixed(p.latitude, 7))]"
+        "[\(ExportText.jsonNumber(p.longitude, 7)),\(ExportText.jsonNumber(p.latitude, 7))]"
     }
 
-    override func write(_ item: ExportItem) throws {
+    func write(_ item: ExportItem) throws {
         switch item {
         case .start:
             try file.write("{\"type\":\"FeatureCollection\",\"features\":[\n{\"type\":\"Feature\",\"geometry\":")
@@ -43,17 +44,17 @@ public final class GeoJSONExporter: AssembledExporter {
             if let t = totals.start.title { properties += ",\"name\":" + JSONString.quoted(t) }
             properties += ",\"start_utc\":\"\(ExportText.iso8601(totals.start.startUTC))\""
             properties += ",\"end_utc\":\"\(ExportText.iso8601(totals.endUTC))\""
-            properties += ",\"elapsed_s\":" + ExportText.fixed(totals.elapsed, 3)
-            properties += ",\"distance_m\":" + ExportText.fixed(totals.distance, 2)
+            properties += ",\"elapsed_s\":" + ExportText.jsonNumber(totals.elapsed, 3)
+            properties += ",\"distance_m\":" + ExportText.jsonNumber(totals.distance, 2)
             properties += ",\"strokes\":\(s.strokes),\"laps\":\(totals.laps),\"points\":\(totals.points)"
-            if let r = s.averageStrokeRate { properties += ",\"avg_stroke_rate_spm\":" + ExportText.fixed(r, 2) }
-            if let v = s.averageSplit { properties += ",\"avg_split_s_per_500m\":" + ExportText.fixed(v, 2) }
+            if let r = s.averageStrokeRate { properties += ",\"avg_stroke_rate_spm\":" + ExportText.jsonNumber(r, 2) }
+            if let v = s.averageSplit { properties += ",\"avg_split_s_per_500m\":" + ExportText.jsonNumber(v, 2) }
             try file.write(",\"properties\":{\(properties)}}")
             for (kind, point) in [("start", totals.firstPoint), ("end", totals.lastPoint)] {
                 guard let p = point else { continue }
                 try file.write(",\n{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(Self.position(p))},"
                     + "\"properties\":{\"kind\":\"\(kind)\",\"time\":\"\(ExportText.iso8601(p.utc))\","
-                    + "\"t_s\":\(ExportText.fixed(p.time, 3)),\"distance_m\":\(ExportText.fixed(p.distance, 2))}}")
+                    + "\"t_s\":\(ExportText.jsonNumber(p.time, 3)),\"distance_m\":\(ExportText.jsonNumber(p.distance, 2))}}")
             }
             try file.write("\n]}\n")
         }

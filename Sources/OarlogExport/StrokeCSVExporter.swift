@@ -23,13 +23,14 @@ public final class StrokeCSVExporter: AssembledExporter {
                                           " lapIdx", " latitude", " longitude", "cum_dist"]
 
     public let columns: Columns
+    let output: ExportOutput
 
     public init(path: String, columns: Columns = .oarlog, configuration: ExportConfiguration = ExportConfiguration()) throws {
         self.columns = columns
-        try super.init(writingTo: path, configuration: configuration)
+        output = try ExportOutput(path: path, configuration: configuration)
     }
 
-    override func write(_ item: ExportItem) throws {
+    func write(_ item: ExportItem) throws {
         switch item {
         case .start:
             let header = columns == .oarlog ? Self.oarlogHeader : Self.rowingdataHeader

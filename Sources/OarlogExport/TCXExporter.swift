@@ -13,20 +13,21 @@ import OarlogPipeline
 /// The schema puts a lap's totals before its points, so each lap's points are spooled to a
 /// temporary file beside the output and copied in when the lap ends: memory stays bounded.
 public final class TCXExporter: AssembledExporter {
+    let output: ExportOutput
     private let spoolPath: String
     private var spool: ExportFile?
     private var copyBuffer: [UInt8] = []
 
     public init(path: String, configuration: ExportConfiguration = ExportConfiguration()) throws {
         spoolPath = path + ".lap-spool"
-        try super.init(writingTo: path, configuration: configuration)
+        output = try ExportOutput(path: path, configuration: configuration)
     }
 
     deinit {
         if spool != nil { unlink(spoolPath) }
     }
 
-    override func write(_ item: ExportItem) throws {
+    func write(_ item: ExportItem) throws {
         switch item {
         case .start(let start):
             try file.write("""

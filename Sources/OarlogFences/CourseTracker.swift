@@ -32,9 +32,6 @@ public struct CourseTracker: Sendable {
         self.strokeLatency = strokeLatency
     }
 
-    /// Whether a piece is under way.
-    public var isRowingPiece: Bool { lastGate != nil }
-
     /// The course position of a fence, if it is one of the course's gates.
     public func order(of fence: FenceID) -> Int? { course.gates.firstIndex(of: fence) }
 

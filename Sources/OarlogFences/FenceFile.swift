@@ -28,6 +28,10 @@ public struct FenceFileError: Error, Sendable, Equatable, CustomStringConvertibl
 ///   optionally `distance_m` (from the start line) to make it part of the course.
 /// Areas take `dwell_s` and `hysteresis_m`. Every feature takes `name`. Other properties (map tool
 /// styling) are ignored. Positions are GeoJSON's [longitude, latitude(, altitude)].
+///
+/// Every value is held to `FenceLimits` (a radius of at most 100 km, a dwell of at most a day,
+/// at most 100,000 positions in a file, …); a file beyond any of them is refused naming the
+/// feature.
 public struct FenceFile: Sendable, Equatable {
     public var fences: [Fence]
     public var course: Course?
@@ -39,9 +43,14 @@ public struct FenceFile: Sendable, Equatable {
 
     /// Parses GeoJSON text; `file` names it in errors.
     public static func parse(_ text: String, file: String = "<fences>") throws -> FenceFile {
+        try parse(utf8: Array(text.utf8), file: file)
+    }
+
+    /// Parses GeoJSON given as UTF-8 bytes; `file` names it in errors.
+    public static func parse(utf8 bytes: [UInt8], file: String = "<fences>") throws -> FenceFile {
         let root: JSONValue
         do {
-            root = try JSONValue.parse(text)
+            root = try JSONValue.parse(utf8: bytes)
         } catch let error as JSONSyntaxError {
             throw FenceFileError(file: file, feature: nil, "not valid JSON: \(error)")
         }
@@ -59,18 +68,18 @@ public struct FenceFile: Sendable, Equatable {
         default:
             throw FenceFileError(file: file, feature: nil, "expected a GeoJSON object with \"type\": \"FeatureCollection\"")
         }
+        guard features.count <= FenceLimits.maxFeatures else {
+            throw FenceFileError(file: file, feature: nil,
+                                 "\(features.count) features; a fence file holds at most \(FenceLimits.maxFeatures)")
+        }
         var fences: [Fence] = []
+        var positions = 0
         for (index, feature) in features.enumerated() {
-            fences.append(try FenceParsing(file: file, index: index, feature: feature).fence())
+            fences.append(try FenceParsing(file: file, index: index, feature: feature).fence(positionsBefore: &positions))
         }
         var courseName = "course"
         if case .string(let n)? = root["name"] { courseName = n }
         return FenceFile(fences: fences, course: try makeCourse(fences, name: courseName, file: file))
-    }
-
-    /// The course the fences' gate roles define (`nil` when no gate has a role).
-    public func courseFromRoles(name: String = "course", file: String = "<fences>") throws -> Course? {
-        try Self.makeCourse(fences, name: name, file: file)
     }
 
     /// The course formed by the gates with a `role`: start, markers (by `distance_m` when every
@@ -149,7 +158,33 @@ private struct FenceParsing {
         return x
     }
 
-    func fence() throws -> Fence {
+    /// A number property within `range` (its unit and the reason for the bound in `what`).
+    func number(_ key: String, within range: ClosedRange<Double>, _ what: String) throws -> Double? {
+        guard let x = try number(key) else { return nil }
+        guard range.contains(x) else { throw failure("\(key) must be \(what), got \(x)") }
+        return x
+    }
+
+    /// Counts the positions of this feature (an array of positions, or of rings) against the
+    /// per-feature and per-file limits, before any is read.
+    func count(_ coordinates: JSONValue, rings: Bool, positionsBefore: inout Int) throws {
+        guard case .array(let items) = coordinates else { return }
+        var count = 0
+        if rings {
+            for ring in items { if case .array(let r) = ring { count += r.count } }
+        } else {
+            count = items.count
+        }
+        guard count <= FenceLimits.maxPositionsPerFeature else {
+            throw failure("\(count) positions; a feature has at most \(FenceLimits.maxPositionsPerFeature)")
+        }
+        positionsBefore += count
+        guard positionsBefore <= FenceLimits.maxPositionsPerFile else {
+            throw failure("the file has more than \(FenceLimits.maxPositionsPerFile) positions by this feature, the most a fence file holds")
+        }
+    }
+
+    func fence(positionsBefore: inout Int) throws -> Fence {
         guard case .string("Feature")? = feature["type"] else { throw failure("expected \"type\": \"Feature\"") }
         if let p = feature["properties"], p != .null, case .object = p {} else if let p = feature["properties"], p != .null {
             throw failure("properties must be an object, got \(p.typeName)")
@@ -157,22 +192,26 @@ private struct FenceParsing {
         guard let geometry = feature["geometry"], case .object = geometry else { throw failure("has no geometry") }
         guard case .string(let type)? = geometry["type"] else { throw failure("geometry has no type") }
         guard let coordinates = geometry["coordinates"] else { throw failure("geometry has no coordinates") }
-        let dwell = try number("dwell_s")
-        let hysteresis = try number("hysteresis_m")
-        if let dwell, !(dwell >= 0) { throw failure("dwell_s must be ≥ 0, got \(dwell)") }
-        if let hysteresis, !(hysteresis >= 0) { throw failure("hysteresis_m must be ≥ 0, got \(hysteresis)") }
+        let dwell = try number("dwell_s", within: 0...FenceLimits.maxDwell,
+                               "within 0…\(Int(FenceLimits.maxDwell)) s (≥ 0, at most a day)")
+        let hysteresis = try number("hysteresis_m", within: 0...FenceLimits.maxHysteresis,
+                                    "within 0…\(Int(FenceLimits.maxHysteresis)) m")
         switch type {
         case "Point":
             let centre = try position(coordinates, what: "the point")
             guard let radius = try number("radius_m") else {
                 throw failure("a Point fence needs a radius_m property (the circle's radius in metres)")
             }
-            guard radius > 0, radius.isFinite else { throw failure("radius_m must be > 0, got \(radius)") }
+            guard radius > 0 else { throw failure("radius_m must be > 0, got \(radius)") }
+            guard radius <= FenceLimits.maxRadius else {
+                throw failure("radius_m must be at most \(Int(FenceLimits.maxRadius)) m (100 km), got \(radius)")
+            }
             return Fence(id: id, shape: .circle(centre: centre, radius: radius), dwellTime: dwell, hysteresis: hysteresis)
         case "Polygon":
             guard case .array(let ringValues) = coordinates, !ringValues.isEmpty else {
                 throw failure("Polygon coordinates must be an array of rings")
             }
+            try count(coordinates, rings: true, positionsBefore: &positionsBefore)
             var rings: [[GeoPoint]] = []
             for (k, ringValue) in ringValues.enumerated() {
                 rings.append(try ring(ringValue, what: k == 0 ? "the outer ring" : "hole \(k)"))
@@ -181,17 +220,25 @@ private struct FenceParsing {
                          dwellTime: dwell, hysteresis: hysteresis)
         case "LineString":
             guard case .array(let values) = coordinates else { throw failure("LineString coordinates must be an array of positions") }
+            try count(coordinates, rings: false, positionsBefore: &positionsBefore)
             let line = try values.enumerated().map { try position($1, what: "position \($0)") }
             guard line.count >= 2 else { throw failure("a gate LineString needs at least 2 positions, got \(line.count)") }
             let plane = LocalTangentPlane(origin: line[0])
+            var total = 0.0
             for k in 1..<line.count {
                 let a = plane.project(line[k - 1]), b = plane.project(line[k])
                 let length = ((a.east - b.east) * (a.east - b.east) + (a.north - b.north) * (a.north - b.north)).squareRoot()
                 guard length > 0.01 else { throw failure("positions \(k - 1) and \(k) of the gate are the same point") }
+                total += length
+            }
+            guard total <= FenceLimits.maxGateLength else {
+                throw failure("the gate line is \(Int(total)) m long; a gate is at most \(Int(FenceLimits.maxGateLength)) m")
             }
             var direction = GateDirection.either
             if let bearing = try number("direction_deg") {
-                guard bearing.isFinite else { throw failure("direction_deg must be a finite bearing") }
+                guard abs(bearing) <= FenceLimits.maxAbsoluteDirection else {
+                    throw failure("direction_deg must be a bearing within ±360°, got \(bearing)")
+                }
                 direction = .bearing(Geodesy.normalizedBearing(bearing))
             } else if let d = feature["properties"]?["direction"], d != .null, d != .string("either") {
                 throw failure("direction must be \"either\" (or give direction_deg, the bearing of travel)")
@@ -203,8 +250,8 @@ private struct FenceParsing {
                 }
                 role = parsed
             }
-            let distance = try number("distance_m")
-            if let distance, !(distance >= 0) { throw failure("distance_m must be ≥ 0, got \(distance)") }
+            let distance = try number("distance_m", within: 0...FenceLimits.maxCourseDistance,
+                                      "within 0…\(Int(FenceLimits.maxCourseDistance)) m (≥ 0, at most 1000 km)")
             if dwell != nil { throw failure("dwell_s applies to areas, not to a gate line") }
             return Fence(id: id, shape: .gate(line: line, direction: direction), hysteresis: hysteresis,
                          courseRole: role, courseDistance: distance)
@@ -237,6 +284,9 @@ private struct FenceParsing {
         let flat = points.map { p -> PlanePoint in
             let (e, n) = plane.project(p)
             return PlanePoint(east: e, north: n)
+        }
+        if let far = flat.firstIndex(where: { $0.length > FenceLimits.maxAreaExtent }) {
+            throw failure("\(what) position \(far) is \(Int(flat[far].length / 1000)) km from its first position; an area is at most \(Int(FenceLimits.maxAreaExtent / 1000)) km across that way")
         }
         if let (a, b) = PlaneGeometry.firstSelfIntersection(flat) {
             throw failure("\(what) intersects itself (edges \(a) and \(b) cross)")

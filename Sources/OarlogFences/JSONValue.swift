@@ -42,7 +42,16 @@ public enum JSONValue: Sendable, Equatable {
 
     /// Parses a whole JSON text.
     public static func parse(_ text: String) throws -> JSONValue {
-        var parser = JSONParser(Array(text.utf8))
+        try parse(utf8: Array(text.utf8))
+    }
+
+    /// Parses a whole JSON text given as UTF-8 bytes. At most `maxValues` values (each number,
+    /// string, array, object, true, false, null counts one), nested at most 200 deep, numbers at
+    /// most `FenceLimits.maxNumberCharacters` long: beyond, a `JSONSyntaxError`.
+    public static func parse(utf8 bytes: [UInt8], maxValues: Int = FenceLimits.maxJSONValues) throws -> JSONValue {
+        var parser = JSONParser(bytes)
+        parser.maxValues = maxValues
+        parser.valuesLeft = maxValues
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
@@ -62,6 +71,8 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
 private struct JSONParser {
     let bytes: [UInt8]
     var i = 0
+    var valuesLeft = Int.max
+    var maxValues = Int.max
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     var atEnd: Bool { i >= bytes.count }
@@ -75,7 +86,11 @@ private struct JSONParser {
     }
 
     mutating func skipSpace() {
-        while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+        while i < bytes.count {
+            let b = bytes[i]
+            guard b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D else { break }
+            i += 1
+        }
         if i == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {  // BOM
             i = 3
             skipSpace()
@@ -85,6 +100,10 @@ private struct JSONParser {
     mutating func value(depth: Int) throws -> JSONValue {
         guard depth < 200 else { throw error("nesting deeper than 200 levels") }
         guard i < bytes.count else { throw error("unexpected end of the text, expected a value") }
+        guard valuesLeft > 0 else {
+            throw error("more than \(maxValues) JSON values: a fence file holds at most \(FenceLimits.maxPositionsPerFile) positions")
+        }
+        valuesLeft -= 1
         switch bytes[i] {
         case UInt8(ascii: "{"):
             i += 1
@@ -139,7 +158,19 @@ private struct JSONParser {
 
     mutating func number() throws -> Double {
         let start = i
-        while i < bytes.count, "+-0123456789.eE".utf8.contains(bytes[i]) { i += 1 }
+        scan: while i < bytes.count {
+            switch bytes[i] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "e"), UInt8(ascii: "E"):
+                i += 1
+            default:
+                break scan
+            }
+        }
+        guard i - start <= FenceLimits.maxNumberCharacters else {
+            i = start
+            throw error("a number longer than \(FenceLimits.maxNumberCharacters) characters")
+        }
         guard i > start, case let text = String(decoding: bytes[start..<i], as: UTF8.self), let value = Double(text),
               value.isFinite, bytes[start] != UInt8(ascii: "+")
         else {
@@ -157,6 +188,7 @@ private struct JSONParser {
             let b = bytes[i]
             i += 1
             if b == UInt8(ascii: "\"") { break }
+            if out.count >= FenceLimits.maxStringBytes { throw error("a string longer than \(FenceLimits.maxStringBytes) bytes") }
             if b < 0x20 { throw error("control character in a string") }
             guard b == UInt8(ascii: "\\") else { out.append(b); continue }
             guard i < bytes.count else { throw error("unterminated string") }

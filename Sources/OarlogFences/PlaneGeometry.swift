@@ -102,10 +102,17 @@ public enum PlaneGeometry {
         return sum
     }
 
-    /// The first pair of non-adjacent edges of the ring that touch or cross (edge k runs from
-    /// point k to point k+1, the last back to the first), or `nil` if the ring is simple.
-    /// O(n²): for validating a fence once, not per fix.
+    /// A pair of non-adjacent edges of the ring that touch, cross or overlap (edge k runs from
+    /// point k to point k+1, the last back to the first; the smaller index first), or `nil` if the
+    /// ring is simple. O(n log n) (`SelfIntersectionSweep`): a ring of 10⁶ points is checked in
+    /// well under a second in a release build.
     public static func firstSelfIntersection(_ ring: [PlanePoint]) -> (Int, Int)? {
+        ring.withUnsafeBufferPointer { SelfIntersectionSweep(points: $0).run() }
+    }
+
+    /// The first pair (in index order) of non-adjacent edges that touch or cross, by trying every
+    /// pair: O(n²), the reference the sweep is tested against.
+    static func pairwiseSelfIntersection(_ ring: [PlanePoint]) -> (Int, Int)? {
         let n = ring.count
         guard n >= 4 else { return nil }
         for i in 0..<n {

@@ -1,6 +1,6 @@
 import OarlogCore
 
-/// The last accepted fixes (fixed capacity, overwritten in a ring): what a gate crossing is
+/// The last accepted fixes (a `RingBuffer`, the oldest overwritten): what a gate crossing is
 /// fitted on once it is confirmed.
 struct RecentFixes: Sendable {
     struct Entry: Sendable {
@@ -9,23 +9,18 @@ struct RecentFixes: Sendable {
         var speed: MetresPerSecond?
     }
 
-    private var storage: [Entry]
-    private var next = 0
-    private(set) var count = 0
+    private var ring: RingBuffer<Entry>
 
     init(capacity: Int) {
-        storage = Array(repeating: Entry(time: 0, point: GeoPoint(latitude: 0, longitude: 0), speed: nil), count: capacity)
+        ring = RingBuffer(capacity: capacity, filler: Entry(time: 0, point: GeoPoint(latitude: 0, longitude: 0), speed: nil))
     }
 
     mutating func append(_ fix: GPSFix) {
-        storage[next] = Entry(time: fix.time, point: fix.point, speed: fix.speed)
-        next = (next + 1) % storage.count
-        count = min(count + 1, storage.count)
+        ring.append(Entry(time: fix.time, point: fix.point, speed: fix.speed))
     }
 
     /// Visits the stored fixes from the oldest to the newest.
     func forEach(_ body: (Entry) -> Void) {
-        let start = (next - count + storage.count) % storage.count
-        for k in 0..<count { body(storage[(start + k) % storage.count]) }
+        for entry in ring { body(entry) }
     }
 }

@@ -41,7 +41,7 @@ public struct StraightCourse: Sendable, Equatable {
             let left = Geodesy.destination(from: centre, distance: gateWidth / 2, bearing: bearing - 90)
             let right = Geodesy.destination(from: centre, distance: gateWidth / 2, bearing: bearing + 90)
             let role: CourseRole = k == 0 ? .start : (k == distances.count - 1 ? .finish : .marker)
-            let name = role == .start ? "Start" : (role == .finish ? "Finish" : "\(Self.decimal(d, places: 0)) m")
+            let name = role == .start ? "Start" : (role == .finish ? "Finish" : "\(Self.number(d, places: 0)) m")
             return (name, role, d, [left, right], bearing)
         }
     }
@@ -51,10 +51,10 @@ public struct StraightCourse: Sendable, Equatable {
         var out = "{\n  \"type\": \"FeatureCollection\",\n  \"name\": \"\(Self.escaped(name))\",\n  \"features\": [\n"
         let all = gates()
         for (k, gate) in all.enumerated() {
-            let coordinates = gate.line.map { "[\(Self.decimal($0.longitude, places: 8)), \(Self.decimal($0.latitude, places: 8))]" }
+            let coordinates = gate.line.map { "[\(Self.number($0.longitude, places: 8)), \(Self.number($0.latitude, places: 8))]" }
             out += "    {\"type\": \"Feature\", \"properties\": {\"name\": \"\(Self.escaped(gate.name))\", "
-                + "\"role\": \"\(gate.role.rawValue)\", \"distance_m\": \(Self.decimal(gate.distance, places: 1)), "
-                + "\"direction_deg\": \(Self.decimal(gate.bearing, places: 2))}, "
+                + "\"role\": \"\(gate.role.rawValue)\", \"distance_m\": \(Self.number(gate.distance, places: 1)), "
+                + "\"direction_deg\": \(Self.number(gate.bearing, places: 2))}, "
                 + "\"geometry\": {\"type\": \"LineString\", \"coordinates\": [\(coordinates.joined(separator: ", "))]}}"
             out += k == all.count - 1 ? "\n" : ",\n"
         }
@@ -62,16 +62,9 @@ public struct StraightCourse: Sendable, Equatable {
         return out
     }
 
-    /// Fixed-point text of a number (no Foundation).
-    static func decimal(_ value: Double, places: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        let whole = (scaled / scale).rounded(.down)
-        var fraction = String(Int64(scaled - whole * scale))
-        while fraction.count < places { fraction = "0" + fraction }
-        let sign = value < 0 && scaled > 0 ? "-" : ""
-        return sign + String(Int64(whole)) + (places > 0 ? "." + fraction : "")
+    /// A JSON number with `places` decimals (`DecimalText`), `null` when it is not a number.
+    static func number(_ value: Double, places: Int) -> String {
+        DecimalText.fixed(value, places: places, nonFinite: "null")
     }
 
     static func escaped(_ s: String) -> String {

@@ -36,9 +36,16 @@ public final class GPSDClient {
     private let message: UnsafeMutablePointer<CChar>
     private let messageCapacity = 2048
     private var isOpen = false
+    private var isWatching = false
 
     /// Connects to gpsd and asks for JSON reports (of `device` only, when given).
-    public init(host: String = "localhost", port: Int = 2947, device: String? = nil) throws {
+    public convenience init(host: String = "localhost", port: Int = 2947, device: String? = nil) throws {
+        try self.init(host: host, port: port, device: device, watch: true)
+    }
+
+    /// Connects to gpsd; with `watch`, asks for JSON reports (WATCH), else only connects (for
+    /// commands such as `?DEVICES;`).
+    init(host: String, port: Int, device: String?, watch: Bool) throws {
         self.host = host
         self.port = port
         self.device = device
@@ -54,6 +61,8 @@ public final class GPSDClient {
             throw GPSDError("cannot connect to gpsd at \(host):\(port): \(Self.errorText(code != 0 ? code : status))")
         }
         isOpen = true
+        guard watch else { return }
+        isWatching = true
         let watched: Int32 = device.map { oarlog_gps_watch(data, $0) } ?? oarlog_gps_watch(data, nil)
         guard watched == 0 else {
             throw GPSDError("gpsd at \(host):\(port) refused the WATCH request: \(Self.errorText(watched))")
@@ -71,8 +80,25 @@ public final class GPSDClient {
     public func close() {
         guard isOpen else { return }
         isOpen = false
-        oarlog_gps_unwatch(data)
+        if isWatching { oarlog_gps_unwatch(data) }
         gps_close(data)
+    }
+
+    /// Sends one command to gpsd (`?DEVICES;`); its answer comes through `read()`.
+    func send(_ command: String) throws {
+        guard isOpen else { throw GPSDError("not connected") }
+        errno = 0
+        guard oarlog_gps_send(data, command) == 0 else {
+            let reason = errno != 0 ? String(cString: strerror(errno)) : "write failed"
+            throw GPSDError("cannot send \(command) to gpsd at \(host):\(port): \(reason)")
+        }
+    }
+
+    /// The receivers of the latest DEVICES report read (libgps's parsed `devices` list).
+    var reportedReceivers: [GPSDReceiverDescription] {
+        (0..<oarlog_gps_device_count(data)).map { i in
+            GPSDReceiverDescription(oarlog_gps_device_at(data, Int32(i)))
+        }
     }
 
     /// True when a report (or part of one) is waiting, after waiting at most `timeout` seconds.
@@ -165,7 +191,4 @@ public final class GPSDClient {
         if let text = gps_errstr(status) { return String(cString: text) }
         return "error \(status)"
     }
-
-    /// The libgps API this was built against, e.g. "11.0".
-    public static var apiVersion: String { "\(oarlog_gps_api_major()).\(oarlog_gps_api_minor())" }
 }

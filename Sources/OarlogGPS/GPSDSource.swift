@@ -74,16 +74,17 @@ public struct GPSDSourceStatistics: Sendable, Equatable {
 /// fix. A silent connection (`stallTimeout`) or a closed device counts as an outage too. Nothing
 /// here crashes on bad input: errors are logged and counted, and the source retries.
 ///
+/// The reconnect loop is OarlogLive's `LiveDeviceSource`; this type is its libgps device
+/// (`GPSDDevice`, `GPSDConnection`) and its gpsd statistics.
+///
 /// As a `RecordSource` it plugs into `Pipeline.run` unchanged: `next()` blocks until the next
 /// record and returns `nil` after `stop()` (or once `shouldStop` turned true, polled every
 /// `pollInterval`, e.g. on SIGINT).
 public final class GPSDSource: RecordSource, @unchecked Sendable {
     public let configuration: GPSDSourceConfiguration
-    public var clock: SessionClock { thread.clock }
-    private let thread: DeviceReaderThread<GPSDSourceEvent>
-    private var queue: RecordQueue<GPSDSourceEvent> { thread.queue }
-    private let log: @Sendable (String) -> Void
-    private let stats = Mutex(GPSDSourceStatistics())
+    public var clock: SessionClock { reader.clock }
+    private let device: GPSDDevice
+    private let reader: LiveDeviceSource<GPSDDevice>
 
     /// - Parameters:
     ///   - clock: the session origin; fixes are stamped in session time on it.
@@ -94,138 +95,151 @@ public final class GPSDSource: RecordSource, @unchecked Sendable {
                 log: @escaping @Sendable (String) -> Void = { _ in },
                 shouldStop: @escaping @Sendable () -> Bool = { false }) {
         self.configuration = configuration
-        self.thread = DeviceReaderThread(queueCapacity: configuration.queueCapacity, clock: clock,
-                                         sleepStep: configuration.pollInterval, shouldStop: shouldStop)
-        self.log = log
+        device = GPSDDevice(configuration: configuration)
+        reader = LiveDeviceSource(device: device, policy: configuration.readerPolicy, queueCapacity: configuration.queueCapacity,
+                                  clock: clock, log: log, shouldStop: shouldStop)
     }
 
     deinit { stop() }
 
     /// Starts the reader thread (once).
-    public func start() {
-        thread.start { [self] in readerLoop() }
-    }
+    public func start() { reader.start() }
 
     /// Stops the reader thread and waits for it (at most about `pollInterval`, or a connect to
     /// an unresponsive host). Queued records are still delivered; then `next()` returns `nil`.
     /// A partial epoch still held (a receiver without speed) is dropped.
-    public func stop() { thread.stop() }
+    public func stop() { reader.stop() }
 
     /// The next fix or gap, waiting as long as it takes; `nil` once stopped and drained.
-    public func nextEvent() -> GPSDSourceEvent? { queue.pop() }
+    public func nextEvent() -> GPSDSourceEvent? { reader.next() }
 
     /// The next fix or gap, waiting at most `timeout`; `nil` on timeout or once finished.
-    public func nextEvent(timeout: Seconds) -> GPSDSourceEvent? { queue.pop(timeout: timeout) }
+    public func nextEvent(timeout: Seconds) -> GPSDSourceEvent? { reader.next(timeout: timeout) }
 
     /// True once stopped and everything queued was taken.
-    public var isFinished: Bool { queue.isFinished }
+    public var isFinished: Bool { reader.isFinished }
 
     /// The next record for the pipeline (blocking).
-    public func next() throws -> TraceRecord? { queue.pop()?.record }
+    public func next() throws -> TraceRecord? { reader.next()?.record }
 
-    public var statistics: GPSDSourceStatistics { stats.withLock { $0 } }
-
-    // MARK: - Reader thread
-
-    private var isStopping: Bool { thread.isStopping }
-
-    private func now() -> Seconds { thread.now() }
-
-    private func readerLoop() {
-        var reducer = EpochReducer()
-        var outages = OutageTracker(sensor: .gps)
-        var backoff = ReconnectBackoff(initialDelay: configuration.initialRetryDelay,
-                                       maximumDelay: configuration.maximumRetryDelay)
-
-        // Delivers a fix, preceded by the gap it closes.
-        func deliver(_ report: GPSDReport) {
-            if let gap = outages.dataArrived(at: report.receivedAt) {
-                stats.withLock { $0.gaps += 1 }
-                log("gpsd: data back after \(tenthsOfSecondText(gap.duration)) s (\(gap.reason))")
-                queue.push(.gap(gap))
-            }
-            backoff.reset()
-            queue.push(.fix(report))
-        }
-
-        while !isStopping {
-            let client: GPSDClient
-            do {
-                client = try GPSDClient(host: configuration.host, port: configuration.port, device: configuration.device)
-            } catch {
-                let text = String(describing: error)
-                stats.withLock { $0.failedConnections += 1; $0.lastError = text }
-                outages.begin(outages.lastDataAt == nil && statistics.connections == 0 ? "gpsd not reachable" : "gpsd unreachable",
-                              now: now())
-                if backoff.recordFailure() {
-                    log("gpsd: \(text); retrying every \(tenthsOfSecondText(configuration.maximumRetryDelay)) s at most")
-                }
-                thread.backOff(&backoff)
-                continue
-            }
-            backoff.recordOpen()
-            let connectedAt = now()
-            stats.withLock { $0.connections += 1; $0.isConnected = true; $0.lastConnectedAt = connectedAt }
-            log("gpsd: watching \(configuration.host):\(configuration.port)\(configuration.device.map { " device \($0)" } ?? "")")
-
-            var satellitesUsed: Int?
-            var lastReportAt = connectedAt
-            var lostReason: String?
-            while !isStopping {
-                if !client.waitForData(timeout: configuration.pollInterval) {
-                    if now() - lastReportAt > configuration.stallTimeout {
-                        lostReason = "no position report from gpsd for \(tenthsOfSecondText(configuration.stallTimeout)) s"
-                        break
-                    }
-                    continue
-                }
-                let message: GPSDMessage?
-                do {
-                    message = try client.read()
-                } catch {
-                    lostReason = String(describing: error)
-                    break
-                }
-                guard let message else { continue }
-                switch message {
-                case .tpv(var report):
-                    report.receivedAt = now()
-                    report.satellitesUsed = satellitesUsed
-                    lastReportAt = report.receivedAt
-                    let backwardBefore = reducer.counts.backward
-                    reducer.add(report, emit: deliver)
-                    if reducer.counts.backward > backwardBefore {
-                        log("gpsd: receiver time went backward (\(reducer.counts.backward) so far); epoch dropped")
-                    }
-                    let counts = reducer.counts
-                    stats.withLock { $0.epochs = counts }
-                case .sky(let used):
-                    satellitesUsed = used >= 0 ? used : nil
-                case .device(let path, let active):
-                    if !active {
-                        lostReason = "device \(path) closed by gpsd (unplugged or its stream ended)"
-                    }
-                case .error(let text):
-                    stats.withLock { $0.errors += 1; $0.lastError = text }
-                    log("gpsd reports an error: \(text)")
-                case .other:
-                    break
-                }
-                if lostReason != nil { break }
-            }
-            reducer.flush(emit: deliver)
-            let counts = reducer.counts
-            client.close()
-            stats.withLock { $0.isConnected = false; $0.epochs = counts }
-            if let lostReason, !isStopping {
-                stats.withLock { $0.disconnects += 1; $0.errors += 1; $0.lastError = lostReason }
-                log("gpsd: \(lostReason); reconnecting")
-                outages.begin(lostReason, now: now())
-                thread.backOff(&backoff)
-            }
-        }
+    public var statistics: GPSDSourceStatistics {
+        let live = reader.statistics
+        var s = GPSDSourceStatistics()
+        s.connections = live.opens
+        s.failedConnections = live.failedOpens
+        s.disconnects = live.losses
+        s.gaps = live.gaps
+        s.errors = live.reportedErrors + live.losses
+        s.epochs = device.epochCounts
+        s.isConnected = live.isOpen
+        s.lastConnectedAt = live.lastOpenedAt
+        s.lastError = live.lastError
+        return s
     }
 }
 
 // The recorder fans device readers in with `LiveSources`.
 extension GPSDSource: LiveRecordSource {}
+
+extension GPSDSourceEvent: LiveDeviceRecord {}
+
+extension GPSDSourceConfiguration {
+    /// The shared reader loop's policy: reads wait `pollInterval`; no position report for
+    /// longer than `stallTimeout` drops the connection (and opens the outage).
+    var readerPolicy: LiveReaderPolicy {
+        LiveReaderPolicy(
+            initialRetryDelay: initialRetryDelay, maximumRetryDelay: maximumRetryDelay,
+            readTimeout: pollInterval, stopCheckInterval: pollInterval,
+            reopenWhenSilent: SilenceRule(.longerThan(stallTimeout),
+                                          reason: "no position report from gpsd for \(tenthsOfSecondText(stallTimeout)) s"))
+    }
+}
+
+/// gpsd as a live device: each open is a new libgps connection with a WATCH. The epoch reducer
+/// lives across connections, so an epoch seen before a reconnect is never delivered twice.
+final class GPSDDevice: LiveDevice, @unchecked Sendable {
+    typealias Record = GPSDSourceEvent
+    let configuration: GPSDSourceConfiguration
+    let sensor = SensorKind.gps
+    let logName = "gpsd"
+    /// Reader thread only.
+    var reducer = EpochReducer()
+    private let counts = Mutex(EpochReducer.Counts())
+
+    init(configuration: GPSDSourceConfiguration) { self.configuration = configuration }
+
+    var epochCounts: EpochReducer.Counts { counts.withLock { $0 } }
+
+    func publishCounts() {
+        let current = reducer.counts
+        counts.withLock { $0 = current }
+    }
+
+    func open(_ context: LiveReadContext<GPSDSourceEvent>) throws -> GPSDConnection {
+        let client = try GPSDClient(host: configuration.host, port: configuration.port, device: configuration.device)
+        return GPSDConnection(client: client, device: self)
+    }
+
+    func unavailableReason(_ error: String, neverOpened: Bool) -> String {
+        neverOpened ? "gpsd not reachable" : "gpsd unreachable"
+    }
+
+    func lostReason(_ reason: String) -> String { reason }
+}
+
+/// One WATCH on gpsd: TPVs become fixes (through the device's reducer), SKY gives the
+/// satellites used, a DEVICE closed by gpsd and an unreadable stream end the connection.
+final class GPSDConnection: LiveDeviceConnection, @unchecked Sendable {
+    let client: GPSDClient
+    let device: GPSDDevice
+    private var satellitesUsed: Int?
+
+    init(client: GPSDClient, device: GPSDDevice) {
+        self.client = client
+        self.device = device
+    }
+
+    var summary: String {
+        let c = device.configuration
+        return "watching \(c.host):\(c.port)\(c.device.map { " device \($0)" } ?? "")"
+    }
+
+    func lostLogText(_ reason: String) -> String { "\(reason); reconnecting" }
+
+    func read(timeout: Seconds, _ context: LiveReadContext<GPSDSourceEvent>) throws -> LiveReadOutcome {
+        guard client.waitForData(timeout: timeout) else { return .timedOut }
+        guard let message = try client.read() else { return .idle }
+        switch message {
+        case .tpv(var report):
+            report.receivedAt = context.now()
+            report.satellitesUsed = satellitesUsed
+            let backwardBefore = device.reducer.counts.backward
+            device.reducer.add(report) { context.deliver(.fix($0), at: $0.receivedAt) }
+            let backward = device.reducer.counts.backward
+            if backward > backwardBefore {
+                context.log("gpsd: receiver time went backward (\(backward) so far); epoch dropped")
+            }
+            device.publishCounts()
+            return .progressed
+        case .sky(let used):
+            satellitesUsed = used >= 0 ? used : nil
+            return .idle
+        case .device(let path, let active):
+            return active ? .idle : .lost("device \(path) closed by gpsd (unplugged or its stream ended)")
+        case .error(let text):
+            context.noteError(text)
+            context.log("gpsd reports an error: \(text)")
+            return .idle
+        case .other:
+            return .idle
+        }
+    }
+
+    /// An epoch still held (no speed yet) comes out when the connection ends.
+    func finish(_ context: LiveReadContext<GPSDSourceEvent>) {
+        device.reducer.flush { context.deliver(.fix($0), at: $0.receivedAt) }
+        device.publishCounts()
+    }
+
+    func close() { client.close() }
+}

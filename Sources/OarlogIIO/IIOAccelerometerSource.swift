@@ -34,14 +34,14 @@ public struct IIOAccelerometerStatistics: Sendable, Equatable {
 /// A lost or unopenable device is retried with backoff (0.1 s doubling to 2 s), with a log line
 /// for the first failure and every 30th; nothing here crashes the process, so the GPS side of
 /// the pipeline keeps running.
+///
+/// The reconnect loop is OarlogLive's `LiveDeviceSource`; this type is its libiio device
+/// (`IIOAccelerometerDevice`, `IIOAccelerometerConnection`) and its statistics.
 public final class IIOAccelerometerSource: RecordSource, @unchecked Sendable {
     public let configuration: IIOAccelerometerConfiguration
-    public var clock: SessionClock { thread.clock }
-    private let thread: DeviceReaderThread<TraceRecord>
-    private var queue: RecordQueue<TraceRecord> { thread.queue }
-    private let log: @Sendable (String) -> Void
-    private let stats = Mutex(IIOAccelerometerStatistics())
-    private let current = Mutex<IIOAccelerometerReader?>(nil)
+    public var clock: SessionClock { reader.clock }
+    private let device: IIOAccelerometerDevice
+    private let reader: LiveDeviceSource<IIOAccelerometerDevice>
 
     /// - Parameters:
     ///   - clock: the session origin; samples are stamped in session time on it.
@@ -51,10 +51,9 @@ public final class IIOAccelerometerSource: RecordSource, @unchecked Sendable {
                 log: @escaping @Sendable (String) -> Void = { _ in },
                 shouldStop: @escaping @Sendable () -> Bool = { false }) {
         self.configuration = configuration
-        // Backoff sleeps in 50 ms steps so a stop is noticed promptly.
-        self.thread = DeviceReaderThread(queueCapacity: configuration.queueCapacity, clock: clock,
-                                         sleepStep: 0.05, shouldStop: shouldStop)
-        self.log = log
+        device = IIOAccelerometerDevice(configuration: configuration, clock: clock)
+        reader = LiveDeviceSource(device: device, policy: configuration.readerPolicy, queueCapacity: configuration.queueCapacity,
+                                  clock: clock, log: log, shouldStop: shouldStop)
     }
 
     deinit { stop() }
@@ -63,110 +62,115 @@ public final class IIOAccelerometerSource: RecordSource, @unchecked Sendable {
     /// network backend writes to its socket without MSG_NOSIGNAL, so an iiod that goes away would
     /// otherwise kill the recorder instead of giving an error to retry on.
     public func start() {
-        thread.start(beforeFirstStart: { _ = signal(SIGPIPE, SIG_IGN) }) { [self] in readerLoop() }
+        reader.start(beforeFirstStart: { _ = signal(SIGPIPE, SIG_IGN) })
     }
 
     /// Stops the reader thread (cancelling a blocked refill) and waits for it. Queued records are
     /// still delivered; then `next()` returns `nil`.
-    public func stop() {
-        thread.stop(interrupt: { current.withLock { $0?.cancel() } })
-    }
+    public func stop() { reader.stop() }
 
     /// The next sample or gap, waiting as long as it takes; `nil` once stopped and drained.
-    public func next() throws -> TraceRecord? { queue.pop() }
+    public func next() throws -> TraceRecord? { reader.next() }
 
     /// The next sample or gap, waiting at most `timeout`; `nil` on timeout or once finished.
-    public func next(timeout: Seconds) -> TraceRecord? { queue.pop(timeout: timeout) }
+    public func next(timeout: Seconds) -> TraceRecord? { reader.next(timeout: timeout) }
 
-    public var isFinished: Bool { queue.isFinished }
+    public var isFinished: Bool { reader.isFinished }
 
-    public var statistics: IIOAccelerometerStatistics { stats.withLock { $0 } }
-
-    // MARK: - Reader thread
-
-    private var isStopping: Bool { thread.isStopping }
-
-    private func now() -> Seconds { thread.now() }
-
-    private func readerLoop() {
-        var outages = OutageTracker(sensor: .accelerometer)
-        var backoff = ReconnectBackoff(initialDelay: configuration.initialRetryDelay,
-                                       maximumDelay: configuration.maximumRetryDelay)
-
-        while !isStopping {
-            let reader: IIOAccelerometerReader
-            do {
-                reader = try IIOAccelerometerReader(configuration: configuration, clock: clock)
-            } catch {
-                let text = String(describing: error)
-                stats.withLock { $0.failedOpens += 1; $0.lastError = text }
-                outages.begin("accelerometer unavailable: \(text)", now: now())
-                if backoff.recordFailure() {
-                    log("accelerometer: \(text); retrying every \(tenthsOfSecondText(configuration.maximumRetryDelay)) s at most")
-                }
-                thread.backOff(&backoff)
-                continue
-            }
-            backoff.recordOpen()
-            current.withLock { $0 = reader }
-            if isStopping { current.withLock { $0 = nil }; break }
-            stats.withLock { $0.opens += 1; $0.isOpen = true; $0.setup = reader.setup }
-            log("accelerometer: reading \(reader.setup)")
-
-            var timeoutsInARow = 0
-            var lostReason: String? = nil
-            while !isStopping {
-                let outcome: IIOAccelerometerReader.Outcome
-                do {
-                    outcome = try reader.read { sample, gapReason in
-                        let previous = outages.lastDataAt
-                        if let gap = outages.dataArrived(at: sample.time) {
-                            log("accelerometer: data back after \(tenthsOfSecondText(gap.duration)) s (\(gap.reason))")
-                            stats.withLock { $0.gaps += 1 }
-                            queue.push(.gap(gap))
-                        } else if let gapReason, let last = previous {
-                            stats.withLock { $0.gaps += 1 }
-                            log("accelerometer: gap of \(tenthsOfSecondText(sample.time - last)) s: \(gapReason)")
-                            queue.push(.gap(Gap(sensor: .accelerometer, start: last, end: sample.time, reason: gapReason)))
-                        }
-                        queue.push(.accel(sample))
-                    }
-                } catch {
-                    lostReason = String(describing: error)
-                    break
-                }
-                switch outcome {
-                case .samples(let n):
-                    if n > 0 { timeoutsInARow = 0; backoff.reset() }
-                    let dropped = reader.outOfOrderScans
-                    stats.withLock { $0.samples += n; $0.outOfOrderScans = dropped }
-                case .timeout:
-                    if isStopping { break }
-                    timeoutsInARow += 1
-                    stats.withLock { $0.timeouts += 1 }
-                    if timeoutsInARow == 1 {
-                        let reason = "no data from the device for \(tenthsOfSecondText(configuration.refillTimeout)) s (buffer refill timed out)"
-                        outages.begin(reason, now: now())
-                        log("accelerometer: \(reason)")
-                    }
-                    if timeoutsInARow >= configuration.timeoutsBeforeReopen {
-                        lostReason = "no data for \(timeoutsInARow) refills in a row"
-                    }
-                }
-                if lostReason != nil { break }
-            }
-            current.withLock { $0 = nil }
-            stats.withLock { $0.isOpen = false }
-            if let lostReason, !isStopping {
-                stats.withLock { $0.losses += 1; $0.lastError = lostReason }
-                outages.begin("device lost: \(lostReason)", now: now())
-                log("accelerometer: lost \(reader.setup.device): \(lostReason); reopening")
-                thread.backOff(&backoff)
-            }
-        }
-        current.withLock { $0 = nil }
+    public var statistics: IIOAccelerometerStatistics {
+        let live = reader.statistics
+        let (setup, outOfOrder) = device.readerState
+        var s = IIOAccelerometerStatistics()
+        s.samples = live.records
+        s.gaps = live.gaps
+        s.timeouts = live.timedOutReads
+        s.opens = live.opens
+        s.failedOpens = live.failedOpens
+        s.losses = live.losses
+        s.outOfOrderScans = outOfOrder
+        s.setup = setup
+        s.isOpen = live.isOpen
+        s.lastError = live.lastError
+        return s
     }
 }
 
 // The recorder fans device readers in with `LiveSources`.
 extension IIOAccelerometerSource: LiveRecordSource {}
+
+extension IIOAccelerometerConfiguration {
+    /// The shared reader loop's policy: a refill waits `refillTimeout` (libiio's timeout); the
+    /// first one that times out opens an outage, `timeoutsBeforeReopen` in a row reopen the device.
+    var readerPolicy: LiveReaderPolicy {
+        let reopenAfter = max(1, timeoutsBeforeReopen)
+        return LiveReaderPolicy(
+            initialRetryDelay: initialRetryDelay, maximumRetryDelay: maximumRetryDelay,
+            readTimeout: refillTimeout,
+            // Sleeps check the stop flag every 50 ms; stop() also cancels a blocked refill.
+            stopCheckInterval: 0.05,
+            outageWhenSilent: SilenceRule(
+                .timedOutReads(1),
+                reason: "no data from the device for \(tenthsOfSecondText(refillTimeout)) s (buffer refill timed out)"),
+            reopenWhenSilent: SilenceRule(.timedOutReads(reopenAfter), reason: "no data for \(reopenAfter) refills in a row"))
+    }
+}
+
+/// An IIO accelerometer as a live device: each open sets the device up afresh
+/// (`IIOAccelerometerReader`); a device that cannot be opened is "accelerometer unavailable".
+final class IIOAccelerometerDevice: LiveDevice, @unchecked Sendable {
+    typealias Record = TraceRecord
+    let configuration: IIOAccelerometerConfiguration
+    let clock: SessionClock
+    let sensor = SensorKind.accelerometer
+    let logName = "accelerometer"
+    private let state = Mutex<(setup: IIOAccelerometerSetup?, outOfOrder: Int)>((nil, 0))
+
+    init(configuration: IIOAccelerometerConfiguration, clock: SessionClock) {
+        self.configuration = configuration
+        self.clock = clock
+    }
+
+    /// The set-up in force (once opened) and the latest reader's out-of-order scans.
+    var readerState: (setup: IIOAccelerometerSetup?, outOfOrder: Int) { state.withLock { $0 } }
+
+    func open(_ context: LiveReadContext<TraceRecord>) throws -> IIOAccelerometerConnection {
+        let reader = try IIOAccelerometerReader(configuration: configuration, clock: clock)
+        state.withLock { $0.setup = reader.setup }
+        return IIOAccelerometerConnection(reader: reader, device: self)
+    }
+
+    func noteOutOfOrder(_ n: Int) { state.withLock { $0.outOfOrder = n } }
+}
+
+/// One opened IIO device: each read is one refill (or polling tick).
+final class IIOAccelerometerConnection: LiveDeviceConnection, @unchecked Sendable {
+    let reader: IIOAccelerometerReader
+    let device: IIOAccelerometerDevice
+
+    init(reader: IIOAccelerometerReader, device: IIOAccelerometerDevice) {
+        self.reader = reader
+        self.device = device
+    }
+
+    var summary: String { "reading \(reader.setup)" }
+
+    func lostLogText(_ reason: String) -> String { "lost \(reader.setup.device): \(reason); reopening" }
+
+    /// Waits for one refill (libiio's own timeout, `refillTimeout`, applies).
+    func read(timeout: Seconds, _ context: LiveReadContext<TraceRecord>) throws -> LiveReadOutcome {
+        let outcome = try reader.read { sample, gapReason in
+            context.deliver(.accel(sample), at: sample.time, gapBefore: gapReason)
+        }
+        device.noteOutOfOrder(reader.outOfOrderScans)
+        switch outcome {
+        case .samples(let n): return n > 0 ? .progressed : .idle
+        case .timeout: return .timedOut
+        }
+    }
+
+    /// Makes a refill blocked on another thread return at once.
+    func cancel() { reader.cancel() }
+
+    /// The reader releases the device when it goes.
+    func close() {}
+}

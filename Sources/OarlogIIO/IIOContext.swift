@@ -29,9 +29,6 @@ public final class IIOContext: @unchecked Sendable {
         if status != 0 { throw IIOError.contextUnavailable(uri: uri, reason: "cannot set the timeout: " + IIOError.text(ofErrno: status)) }
     }
 
-    /// The backend's name (`local`, `network`).
-    public var backendName: String { String(cString: iio_context_get_name(pointer)) }
-
     /// Every device of the context, in libiio's order (the index `--device N` refers to).
     public var devices: [IIODevice] {
         (0..<iio_context_get_devices_count(pointer)).compactMap { i in

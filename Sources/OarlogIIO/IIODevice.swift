@@ -1,4 +1,5 @@
 import CIIO
+import OarlogCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -86,9 +87,6 @@ public struct IIOChannel: @unchecked Sendable {
     public var isOutput: Bool { iio_channel_is_output(pointer) }
     /// Whether it can be streamed through a buffer (it has `scan_elements/` files).
     public var isScanElement: Bool { iio_channel_is_scan_element(pointer) }
-    /// Its position in a scan (`scan_elements/*_index`), -1 when it is not a scan element.
-    public var scanIndex: Int { iio_channel_get_index(pointer) }
-
     /// The scan format libiio read; throws naming the channel when its `_type` was unreadable.
     public func scanFormat() throws -> IIOScanFormat {
         var length: UInt32 = 0, bits: UInt32 = 0, shift: UInt32 = 0, repeatCount: UInt32 = 0
@@ -144,5 +142,4 @@ public struct IIOChannel: @unchecked Sendable {
 
     public func enable() { iio_channel_enable(pointer) }
     public func disable() { iio_channel_disable(pointer) }
-    public var isEnabled: Bool { iio_channel_is_enabled(pointer) }
 }

@@ -1,3 +1,5 @@
+import OarlogCore
+
 /// How one channel's value sits in a buffer scan: the kernel's `scan_elements/*_type` string,
 /// `[be|le]:[s|u]BITS/STORAGE[XREPEAT]>>SHIFT` (for example `le:s16/16>>0`, `be:s12/16>>4`).
 ///
@@ -114,14 +116,5 @@ public struct IIOScanFormat: Sendable, Equatable, CustomStringConvertible {
             out[bigEndian ? n - 1 - k : k] = byte
         }
         return out
-    }
-}
-
-extension String {
-    /// The string without leading and trailing spaces, tabs and line ends (no Foundation).
-    func trimmingWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

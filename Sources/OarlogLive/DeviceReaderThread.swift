@@ -8,6 +8,8 @@ import Synchronization
 
 /// The thread side of a live device source (gpsd, IIO): one reader thread started once, the
 /// bounded `RecordQueue` it fills, the stop flag it polls, and a stop-aware sleep for backoff.
+/// Time (`now()`, sleeps) comes from a `LiveClock`: the monotonic clock, or a `ManualClock` in
+/// tests.
 ///
 /// The source passes its read loop to `start`; the thread holds the loop's closure (and so the
 /// source) until the loop returns, then closes the queue so `pop()` ends with `nil` once drained.
@@ -18,20 +20,23 @@ public final class DeviceReaderThread<Element: Sendable>: @unchecked Sendable {
     public let queue: RecordQueue<Element>
     /// The session origin; `now()` is session time on it.
     public let clock: SessionClock
+    /// What `now()` reads and sleeps wait on (its readings are the session clock's monotonic ones).
+    public let liveClock: any LiveClock
     /// The longest single sleep in `sleepUnlessStopping`, i.e. how late a stop may be noticed.
     public let sleepStep: Seconds
     private let shouldStop: @Sendable () -> Bool
     private let stopping = Atomic<Bool>(false)
     private let threadState = Mutex<(started: Bool, thread: pthread_t?)>((false, nil))
-    private let monotonic = MonotonicClock()
 
     /// - Parameters:
     ///   - queueCapacity: records buffered between the thread and the pipeline (at least 1).
+    ///   - liveClock: the clock read and slept on (default the monotonic clock).
     ///   - shouldStop: polled through `isStopping`; when it turns true the source ends.
-    public init(queueCapacity: Int, clock: SessionClock, sleepStep: Seconds,
+    public init(queueCapacity: Int, clock: SessionClock, liveClock: any LiveClock = MonotonicClock(), sleepStep: Seconds,
                 shouldStop: @escaping @Sendable () -> Bool) {
         self.queue = RecordQueue(capacity: max(1, queueCapacity))
         self.clock = clock
+        self.liveClock = liveClock
         self.sleepStep = sleepStep
         self.shouldStop = shouldStop
     }
@@ -60,11 +65,13 @@ public final class DeviceReaderThread<Element: Sendable>: @unchecked Sendable {
     }
 
     /// Asks the thread to end, closes the queue (records already queued are still delivered),
-    /// calls `interrupt` (to cancel a blocking read) and waits for the thread unless called on it.
+    /// calls `interrupt` (to cancel a blocking read), wakes its sleeps and waits for the thread
+    /// unless called on it.
     public func stop(interrupt: () -> Void = {}) {
         stopping.store(true, ordering: .relaxed)
         queue.close()
         interrupt()
+        liveClock.wakeSleepers()
         let thread: pthread_t? = threadState.withLock { state in
             defer { state.thread = nil }
             return state.thread
@@ -76,16 +83,20 @@ public final class DeviceReaderThread<Element: Sendable>: @unchecked Sendable {
     public var isStopping: Bool { stopping.load(ordering: .relaxed) || shouldStop() }
 
     /// The session time now.
-    public func now() -> Seconds { clock.sessionTime(ofMonotonic: monotonic.now()) }
+    public func now() -> Seconds { clock.sessionTime(ofMonotonic: liveClock.now()) }
 
-    /// Sleeps in `sleepStep` steps so a stop is noticed promptly.
-    public func sleepUnlessStopping(_ duration: Seconds) {
-        let deadline = monotonic.now() + duration
-        while !isStopping {
-            let left = deadline - monotonic.now()
-            if left <= 0 { return }
-            monotonic.sleep(until: monotonic.now() + min(left, sleepStep))
-        }
+    /// Sleeps `duration`, noticing a stop within `sleepStep` (at once after `stop()`).
+    /// False when the sleep was cut short by a stop.
+    @discardableResult
+    public func sleepUnlessStopping(_ duration: Seconds) -> Bool {
+        sleepUnlessStopping(untilSessionTime: now() + duration)
+    }
+
+    /// Sleeps until the session time `time`, noticing a stop within `sleepStep` (at once after
+    /// `stop()`). False when the sleep was cut short by a stop.
+    @discardableResult
+    public func sleepUnlessStopping(untilSessionTime time: Seconds) -> Bool {
+        liveClock.sleep(until: clock.monotonicOrigin + time, pollInterval: sleepStep, unless: { isStopping })
     }
 
     /// Sleeps the backoff's current delay (unless stopping) and doubles it for next time.

@@ -13,9 +13,6 @@ public struct OutageTracker: Sendable, Equatable {
 
     public init(sensor: SensorKind) { self.sensor = sensor }
 
-    /// True while an outage is open.
-    public var inOutage: Bool { outageStart != nil }
-
     /// Opens an outage (unless one is open: the first reason stands), from the last data or,
     /// before any, from `now`.
     public mutating func begin(_ reason: String, now: @autoclosure () -> Seconds) {

@@ -9,12 +9,12 @@ import OarlogCore
 /// consumer applies back-pressure instead of growing a buffer); the pipeline pulls with `next()`,
 /// which blocks until a record arrives. After `close()` no more records are accepted, the ones
 /// already queued are still delivered, and then `next()` returns `nil` — so a closed queue ends
-/// `Pipeline.run` cleanly. Storage is one ring allocated up front.
+/// `Pipeline.run` cleanly. Storage is one `RingBuffer` allocated up front.
 public final class RecordQueue<Element: Sendable>: @unchecked Sendable {
     public let capacity: Int
-    private var ring: [Element?]
-    private var head = 0
-    private var count = 0
+    /// The queued records, oldest first (a taken slot is cleared, so the queue holds no record
+    /// it has handed on).
+    private var ring: RingBuffer<Element?>
     private var closed = false
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let notEmpty: UnsafeMutablePointer<pthread_cond_t>
@@ -23,7 +23,7 @@ public final class RecordQueue<Element: Sendable>: @unchecked Sendable {
     public init(capacity: Int) {
         precondition(capacity > 0, "a queue needs room for at least one record")
         self.capacity = capacity
-        ring = [Element?](repeating: nil, count: capacity)
+        ring = RingBuffer(capacity: capacity, filler: nil)
         mutex = .allocate(capacity: 1)
         notEmpty = .allocate(capacity: 1)
         notFull = .allocate(capacity: 1)
@@ -52,21 +52,9 @@ public final class RecordQueue<Element: Sendable>: @unchecked Sendable {
     public func push(_ element: Element) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        while count == capacity && !closed { pthread_cond_wait(notFull, mutex) }
+        while ring.isFull && !closed { pthread_cond_wait(notFull, mutex) }
         if closed { return false }
-        ring[(head + count) % capacity] = element
-        count += 1
-        pthread_cond_signal(notEmpty)
-        return true
-    }
-
-    /// Appends a record unless the queue is full or closed; never waits.
-    public func tryPush(_ element: Element) -> Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        guard !closed, count < capacity else { return false }
-        ring[(head + count) % capacity] = element
-        count += 1
+        ring.append(element)
         pthread_cond_signal(notEmpty)
         return true
     }
@@ -75,7 +63,7 @@ public final class RecordQueue<Element: Sendable>: @unchecked Sendable {
     public func pop() -> Element? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        while count == 0 && !closed { pthread_cond_wait(notEmpty, mutex) }
+        while ring.isEmpty && !closed { pthread_cond_wait(notEmpty, mutex) }
         return takeLocked()
     }
 
@@ -90,18 +78,17 @@ public final class RecordQueue<Element: Sendable>: @unchecked Sendable {
         if deadline.tv_nsec >= 1_000_000_000 { deadline.tv_sec += 1; deadline.tv_nsec -= 1_000_000_000 }
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        while count == 0 && !closed {
+        while ring.isEmpty && !closed {
             if pthread_cond_timedwait(notEmpty, mutex, &deadline) == ETIMEDOUT { break }
         }
         return takeLocked()
     }
 
     private func takeLocked() -> Element? {
-        guard count > 0 else { return nil }
-        let element = ring[head]
-        ring[head] = nil
-        head = (head + 1) % capacity
-        count -= 1
+        guard !ring.isEmpty else { return nil }
+        let element = ring[0]
+        ring[0] = nil
+        ring.removeFirst()
         pthread_cond_signal(notFull)
         return element
     }
@@ -115,18 +102,11 @@ public final class RecordQueue<Element: Sendable>: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    /// Records waiting now.
-    public var queuedCount: Int {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return count
-    }
-
     /// True once the queue is closed and everything queued has been taken.
     public var isFinished: Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return closed && count == 0
+        return closed && ring.isEmpty
     }
 }
 

@@ -49,8 +49,7 @@ public final class CourseTable: PipelineSink {
 
     /// The per-leg table of one piece.
     public static func table(_ piece: CoursePiece) -> String {
-        func l(_ s: String, _ w: Int) -> String { s.count >= w ? s : s + String(repeating: " ", count: w - s.count) }
-        func r(_ s: String, _ w: Int) -> String { FenceEventPrinter.pad(s, w) }
+        let l = TextTable.padRight, r = TextTable.padLeft
         var out = "  leg  " + l("from", 12) + l("to", 12) + r("distance", 9) + r("time", 10) + r("split", 9)
             + r("rate", 7) + r("strokes", 9) + "\n"
         for s in piece.segments {

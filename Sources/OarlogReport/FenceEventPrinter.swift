@@ -18,7 +18,7 @@ public final class FenceEventPrinter: PipelineSink {
 
     /// One line describing the event.
     public static func line(_ event: FenceEvent) -> String {
-        let time = pad(RowingFormat.duration(event.time), 9)
+        let time = TextTable.padLeft(RowingFormat.duration(event.time), 9)
         switch event {
         case .enter(let fence, _):
             return "\(time)  enter    \(fence.name)"
@@ -47,9 +47,5 @@ public final class FenceEventPrinter: PipelineSink {
         case .courseProblem(let problem):
             return "\(time)  course   " + CourseTable.describe(problem)
         }
-    }
-
-    static func pad(_ s: String, _ width: Int) -> String {
-        s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
     }
 }

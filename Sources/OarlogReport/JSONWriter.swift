@@ -69,7 +69,7 @@ public struct JSONWriter {
 
     public static func number(_ value: Double?, places: Int? = nil) -> String {
         guard let value, value.isFinite else { return "null" }
-        if let places { return RowingFormat.fixed(value, places: places) }
+        if let places { return DecimalText.fixed(value, places: places, nonFinite: "null") }
         return String(value)
     }
 

@@ -71,8 +71,8 @@ public final class LiveDisplay: PipelineSink {
             let widths = cells.map { max($0.0.count, $0.1.count) + 3 }
             var header = "", values = ""
             for (i, cell) in cells.enumerated() {
-                header += SummaryTable.pad(cell.0, widths[i])
-                values += SummaryTable.pad(cell.1, widths[i])
+                header += TextTable.padRight(cell.0, widths[i])
+                values += TextTable.padRight(cell.1, widths[i])
             }
             var status = gaps == 0 ? "sensors ok" : "\(gaps) sensor gap\(gaps == 1 ? "" : "s")"
                 + (lastGap.map { " (last: \($0.sensor.rawValue), " + RowingFormat.duration($0.duration) + ")" } ?? "")

@@ -54,9 +54,9 @@ public final class ProgressReporter: PipelineSink {
         let rate = Double(records) / max(now - started, 1e-6)
         var line = "\r\u{1B}[K  replayed " + RowingFormat.duration(traceTime)
         if let total = totalTraceTime, total > 0 {
-            line += " of " + RowingFormat.duration(total) + " (" + RowingFormat.fixed(min(100, traceTime / total * 100), places: 0) + "%)"
+            line += " of " + RowingFormat.duration(total) + " (" + RowingFormat.decimal(min(100, traceTime / total * 100), places: 0) + "%)"
         }
-        line += "  strokes \(strokes)  " + RowingFormat.fixed(rate / 1e6, places: 1) + " M records/s"
+        line += "  strokes \(strokes)  " + RowingFormat.decimal(rate / 1e6, places: 1) + " M records/s"
         StandardStreams.error(line)
         shownSomething = true
     }

@@ -23,7 +23,7 @@ public final class StrokeTablePrinter: PipelineSink {
     }
 
     public static func row(_ m: StrokeMetrics) -> String {
-        func right(_ s: String, _ w: Int) -> String { s.count >= w ? s : String(repeating: " ", count: w - s.count) + s }
+        let right = TextTable.padLeft
         return right(String(m.stroke.index), 6)
             + right(RowingFormat.duration(m.stroke.catchTime), 10)
             + right(RowingFormat.decimal(m.stroke.strokeRate), 7)
@@ -61,20 +61,7 @@ public final class JSONReportSink: PipelineSink {
 
     public func finish(summary: SessionSummary) {
         if includeStrokes { writer.endArray() }
-        writer.field("elapsed_s", summary.elapsed, places: 3)
-        writer.field("distance_m", summary.distance, places: 2)
-        writer.field("strokes", RowingFormat.strokesKnown(strokes: summary.strokes, accelerometerSamples: facts.accelSamples,
-                                                          referenceStrokes: facts.referenceStrokes) ? summary.strokes : nil)
-        writer.field("avg_stroke_rate_spm", summary.averageStrokeRate, places: 2)
-        writer.field("max_stroke_rate_spm", summary.maxStrokeRate, places: 2)
-        writer.field("avg_split_s_per_500m", summary.averageSplit, places: 2)
-        writer.field("best_split_s_per_500m", summary.bestSplit, places: 2)
-        writer.field("distance_per_stroke_m", summary.distancePerStroke, places: 2)
-        writer.field("start_utc", facts.metadata("start_utc"))
-        writer.field("accel_samples", facts.accelSamples)
-        writer.field("gps_fixes", facts.fixes)
-        writer.field("notes", facts.noteCount)
-        writer.field("gaps", facts.gapCount)
+        writer.summaryFields(summary, counts: RecordCounts(facts), startUTC: facts.metadata("start_utc"))
         if facts.referenceStrokes > 0 {
             writer.beginObject(key: "device")
             writer.field("distance_m", facts.deviceFigure("device_total_distance_m") ?? facts.lastReference?.distance, places: 2)

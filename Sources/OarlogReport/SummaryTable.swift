@@ -41,10 +41,10 @@ public enum SummaryTable {
         let oursWidth = max(rows.map { $0.1.count }.max() ?? 0, 8)
         var out = title + "\n"
         if device {
-            out += pad("", labelWidth) + "  " + pad("Oarlog", oursWidth) + "  Device\n"
+            out += TextTable.padRight("", labelWidth) + "  " + TextTable.padRight("Oarlog", oursWidth) + "  Device\n"
         }
         for (label, ours, theirs) in rows {
-            var line = pad(label, labelWidth) + "  " + (theirs == nil ? ours : pad(ours, oursWidth))
+            var line = TextTable.padRight(label, labelWidth) + "  " + (theirs == nil ? ours : TextTable.padRight(ours, oursWidth))
             if let theirs { line += "  " + theirs }
             out += line + "\n"
         }
@@ -53,9 +53,5 @@ public enum SummaryTable {
 
     private static func withUnit(_ value: String, _ unit: String) -> String {
         value == RowingFormat.noData ? value : value + " " + unit
-    }
-
-    static func pad(_ s: String, _ width: Int) -> String {
-        s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
     }
 }

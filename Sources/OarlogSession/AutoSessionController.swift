@@ -51,7 +51,8 @@ public final class AutoSessionController<Source: RecordSource> {
     private var detector: SurgeStrokeDetector
     private var recentCatches: [Seconds] = []
     private var lastStroke: Seconds?
-    private var buffer: RecordRing
+    /// The standby lead-in: the latest records, bounded.
+    private var buffer: RingBuffer<TraceRecord>
     /// Trace metadata seen so far (latest value per key), repeated at the start of each outing.
     private var metadata: [(key: String, value: String)] = []
     private var latestTime: Seconds = -.infinity
@@ -65,7 +66,7 @@ public final class AutoSessionController<Source: RecordSource> {
         self.source = source
         self.configuration = configuration
         detector = SurgeStrokeDetector(mounting: configuration.mounting, detector: configuration.strokeDetection)
-        buffer = RecordRing(capacity: max(16, configuration.bufferCapacity))
+        buffer = RingBuffer(capacity: max(16, configuration.bufferCapacity), filler: .metadata(key: "", value: ""))
     }
 
     /// Reads the stream until rowing begins and returns the new outing; `nil` when the stream
@@ -177,7 +178,7 @@ public final class AutoSessionController<Source: RecordSource> {
                     shouldStop: @escaping () -> Bool = { false }) throws {
         while let outing = try nextOuting(shouldStop: shouldStop) {
             var pipeline = try makePipeline(outing)
-            var records = Leading(first: leadingRecords(outing), rest: self.records())
+            var records = LeadingRecords(leadingRecords(outing), self.records())
             let summary = try pipeline.run(&records, shouldStop: shouldStop)
             current = nil
             leadIn = []
@@ -187,53 +188,24 @@ public final class AutoSessionController<Source: RecordSource> {
     }
 }
 
-/// A few records, then the rest.
-struct Leading<Rest: RecordSource>: RecordSource {
-    var first: [TraceRecord]
-    var rest: Rest
-    mutating func next() throws -> TraceRecord? {
-        if !first.isEmpty { return first.removeFirst() }
-        return try rest.next()
-    }
-}
-
-/// A bounded FIFO of records (the standby lead-in): the oldest are dropped when it is full.
-struct RecordRing {
-    private var storage: [TraceRecord]
-    private var head = 0
-    private(set) var count = 0
-
-    init(capacity: Int) {
-        storage = [TraceRecord](repeating: .metadata(key: "", value: ""), count: capacity)
-    }
-
-    mutating func append(_ r: TraceRecord) {
-        if count == storage.count {
-            head = (head + 1) % storage.count
-            count -= 1
-        }
-        storage[(head + count) % storage.count] = r
-        count += 1
-    }
-
+/// The standby lead-in (`AutoSessionController.buffer`): records in a ring, the oldest dropped
+/// when it is full.
+extension RingBuffer where Element == TraceRecord {
+    /// The time of the oldest record that has one.
     var oldestTime: Seconds? {
-        for i in 0..<count { if let t = storage[(head + i) % storage.count].time { return t } }
+        for r in self { if let t = r.time { return t } }
         return nil
     }
 
     /// Drops records from the front while they are older than `time`.
     mutating func dropOlder(than time: Seconds) {
-        while count > 0, let t = storage[head].time, t < time {
-            head = (head + 1) % storage.count
-            count -= 1
-        }
+        while let t = first?.time, t < time { removeFirst() }
     }
 
     /// Hands every record to `body`, oldest first, and empties the ring.
     mutating func drain(_ body: (TraceRecord) -> Void) {
-        for i in 0..<count { body(storage[(head + i) % storage.count]) }
-        head = 0
-        count = 0
+        for r in self { body(r) }
+        removeAll()
     }
 }
 

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import OarlogCore
 import OarlogDSP
 import OarlogPipeline
@@ -76,8 +79,16 @@ public final class SessionWriter: PipelineSink {
         metadata.encode(into: &m.w)
         m.end()
         head.raw(m.w)
-        try writeOrFail(head.bytes, what: "the session header")
-        if options.durability == .syncEveryChunk { try syncOrFail() }
+        do {
+            try writeOrFail(head.bytes, what: "the session header")
+            if options.durability == .syncEveryChunk { try syncOrFail() }
+        } catch {
+            // Nothing usable was written: no empty or headless file is left behind.
+            try? file.close()
+            unlink(path)
+            throw SessionError.io(path: path, operation: "starting", errno: (error as? SessionError)?.errnoCode ?? EIO,
+                                  detail: "nothing was written; no file is left")
+        }
     }
 
     /// Creates a new session in `directory`, named by its start time and title so that names sort
@@ -85,13 +96,18 @@ public final class SessionWriter: PipelineSink {
     public static func create(in directory: SessionDirectory = .default, metadata: SessionMetadata,
                               options: Options = Options()) throws -> SessionWriter {
         try directory.createIfNeeded()
-        var name = SessionDirectory.fileName(startUTC: metadata.startUTC, title: metadata.title)
-        var attempt = 1
-        while directory.exists(name) {  // two sessions started within the same second
-            attempt += 1
-            name = SessionDirectory.fileName(startUTC: metadata.startUTC, title: metadata.title, suffix: attempt)
+        // The name is taken by creating the file (O_EXCL): two sessions started within the same
+        // second, or two saves at once, each get their own name, never an error.
+        for attempt in 1...10_000 {
+            let name = SessionDirectory.fileName(startUTC: metadata.startUTC, title: metadata.title, suffix: attempt)
+            do {
+                return try SessionWriter(path: directory.path + "/" + name, metadata: metadata, options: options)
+            } catch SessionError.io(_, "creating", EEXIST, _) {
+                continue
+            }
         }
-        return try SessionWriter(path: directory.path + "/" + name, metadata: metadata, options: options)
+        throw SessionError.io(path: directory.path, operation: "finding a free name in", errno: EEXIST,
+                              detail: "10,000 sessions with this start and title")
     }
 
     deinit {
@@ -333,5 +349,13 @@ enum SessionTail {
         f.end()
         w.raw(f.w)
         w.raw(SessionFormat.magic)
+    }
+}
+
+extension SessionError {
+    /// The system error behind an I/O failure.
+    var errnoCode: Int32? {
+        if case .io(_, _, let code, _) = self { return code }
+        return nil
     }
 }

@@ -45,13 +45,14 @@ public struct GroundTruthWriter {
 
     /// Writes one stroke row. Strokes must come in index order.
     public mutating func write(_ stroke: GroundTruthStroke) throws {
-        var row = "stroke,\(stroke.index),\(formatFixed(stroke.catchTime, decimals: 6)),"
-        row += (stroke.strokeRate.map { formatFixed($0, decimals: 3) } ?? "") + ","
-        row += formatFixed(stroke.driveDuration, decimals: 4) + ","
-        row += (stroke.recoveryDuration.map { formatFixed($0, decimals: 4) } ?? "") + ","
-        row += formatFixed(stroke.distance, decimals: 3) + ","
-        row += formatFixed(Double(stroke.catchAcceleration), decimals: 3) + ","
-        row += formatFixed(stroke.profileRate, decimals: 1) + "\n"
+        /// A cell: `places` decimals, empty for no value or not a number.
+        func cell(_ value: Double?, _ places: Int) -> String {
+            value.map { DecimalText.fixed($0, places: places, nonFinite: "") } ?? ""
+        }
+        let fields = [cell(stroke.catchTime, 6), cell(stroke.strokeRate, 3), cell(stroke.driveDuration, 4),
+                      cell(stroke.recoveryDuration, 4), cell(stroke.distance, 3), cell(Double(stroke.catchAcceleration), 3),
+                      cell(stroke.profileRate, 1)]
+        let row = "stroke,\(stroke.index)," + fields.joined(separator: ",") + "\n"
         try put(row)
         lastWrittenIndex = stroke.index
     }
@@ -76,7 +77,9 @@ public struct GroundTruthWriter {
             throw SimulationConfigurationError("the truth is not complete: run the simulator to its end first")
         }
         try writeNew(from: truth)
-        try put("total,\(truth.strokeCount),\(formatFixed(truth.distance, decimals: 3)),\(formatFixed(truth.elapsed, decimals: 3))\n")
+        let distance = DecimalText.fixed(truth.distance, places: 3, nonFinite: "")
+        let elapsed = DecimalText.fixed(truth.elapsed, places: 3, nonFinite: "")
+        try put("total,\(truth.strokeCount),\(distance),\(elapsed)\n")
         try close()
     }
 

@@ -33,7 +33,7 @@ public struct Mounting: Sendable, Equatable, CustomStringConvertible {
     /// Parses a preset name (`flat`, `upright`, `tilted`, `upside-down`) or explicit angles
     /// `yaw=30,pitch=-80,roll=10` (degrees; a missing angle is 0).
     public static func parse(_ text: String) throws -> Mounting {
-        let trimmed = text.trimmingSpaces().lowercased()
+        let trimmed = text.trimmingWhitespace().lowercased()
         switch trimmed {
         case "flat": return .flat
         case "upright": return .upright
@@ -44,7 +44,7 @@ public struct Mounting: Sendable, Equatable, CustomStringConvertible {
         var mounting = Mounting()
         var sawAngle = false
         for part in trimmed.split(separator: ",") {
-            let pair = part.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces() }
+            let pair = part.split(separator: "=", maxSplits: 1).map { String($0).trimmingWhitespace() }
             guard pair.count == 2, let value = Double(pair[1]), value.isFinite else {
                 throw SimulationConfigurationError(
                     "mounting '\(text)': expected a preset (\(presetNames.joined(separator: ", "))) or yaw=…,pitch=…,roll=… in degrees")
@@ -65,7 +65,8 @@ public struct Mounting: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        "yaw=\(formatFixed(yaw, decimals: 1)),pitch=\(formatFixed(pitch, decimals: 1)),roll=\(formatFixed(roll, decimals: 1))"
+        func angle(_ degrees: Double) -> String { DecimalText.fixed(degrees, places: 1, nonFinite: "") }
+        return "yaw=\(angle(yaw)),pitch=\(angle(pitch)),roll=\(angle(roll))"
     }
 
     /// The rotation taking sensor-frame vectors to boat-frame vectors (its columns are the
@@ -89,8 +90,6 @@ public struct Rotation3: Sendable, Equatable {
         a.m.0 == b.m.0 && a.m.1 == b.m.1 && a.m.2 == b.m.2 && a.m.3 == b.m.3 && a.m.4 == b.m.4
             && a.m.5 == b.m.5 && a.m.6 == b.m.6 && a.m.7 == b.m.7 && a.m.8 == b.m.8
     }
-
-    public static let identity = Rotation3((1, 0, 0, 0, 1, 0, 0, 0, 1))
 
     public static func aboutX(_ angle: Double) -> Rotation3 {
         let c = _cos(angle), s = _sin(angle)

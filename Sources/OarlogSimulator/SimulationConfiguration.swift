@@ -88,7 +88,7 @@ public struct SimulationConfiguration: Sendable, Equatable {
     /// Parses a noise level: `none` (0), `low` (0.5), `normal` (1), `high` (2.5) or a number
     /// (a multiplier on the default noise levels).
     public static func parseNoiseScale(_ text: String) throws -> Double {
-        switch text.trimmingSpaces().lowercased() {
+        switch text.trimmingWhitespace().lowercased() {
         case "none", "off": return 0
         case "low": return 0.5
         case "normal", "default": return 1
@@ -128,12 +128,12 @@ public struct SimulationConfiguration: Sendable, Equatable {
         [
             ("start_utc", UTCTime.iso8601(startUTC)),
             ("device", "oarlog-simulator"),
-            ("accel_hz", formatFixed(accelRate, decimals: accelRate.rounded() == accelRate ? 0 : 3)),
-            ("gps_hz", formatFixed(gpsRate, decimals: gpsRate.rounded() == gpsRate ? 0 : 3)),
+            ("accel_hz", DecimalText.fixed(accelRate, places: accelRate.rounded() == accelRate ? 0 : 3, nonFinite: "")),
+            ("gps_hz", DecimalText.fixed(gpsRate, places: gpsRate.rounded() == gpsRate ? 0 : 3, nonFinite: "")),
             ("mounting", mounting.description),
             ("profile", profile.name),
             ("seed", String(seed)),
-            ("duration_s", formatFixed(duration, decimals: 3)),
+            ("duration_s", DecimalText.fixed(duration, places: 3, nonFinite: "")),
         ]
     }
 }
@@ -166,7 +166,7 @@ extension SimulationConfiguration {
             configuration.startUTC = epoch
         }
         if let heading { configuration.heading = heading }
-        switch course?.trimmingSpaces().lowercased() {
+        switch course?.trimmingWhitespace().lowercased() {
         case nil, "straight": break
         case "curving", "curved", "river": configuration.course = .curving(amplitude: 25, wavelength: 3000)
         case let other?: throw SimulationConfigurationError("--course '\(other)': expected straight or curving")

@@ -44,7 +44,7 @@ public struct SimulationProfile: Sendable, Equatable, CustomStringConvertible {
 
     /// Rowing at one rate for `duration`, from a flying start.
     public static func constant(rate: StrokesPerMinute, power: Double = 1, duration: Seconds) -> SimulationProfile {
-        SimulationProfile(name: "constant:\(formatFixed(rate, decimals: 1))",
+        SimulationProfile(name: "constant:\(DecimalText.fixed(rate, places: 1, nonFinite: ""))",
                           segments: [.rowing(duration, rate: rate, power: power)], flyingStart: true)
     }
 
@@ -110,7 +110,7 @@ public struct SimulationProfile: Sendable, Equatable, CustomStringConvertible {
     /// - a list `DURATION:RATE[@POWER]` or `DURATION:rest`, comma-separated, from rest, e.g.
     ///   `300:18@0.5,60:rest,120:24`; durations in seconds, or minutes with an `m` suffix (`5m`).
     public static func parse(_ text: String, duration: Seconds, rate: StrokesPerMinute = 24) throws -> SimulationProfile {
-        let trimmed = text.trimmingSpaces().lowercased()
+        let trimmed = text.trimmingWhitespace().lowercased()
         switch trimmed {
         case "constant", "": return .constant(rate: rate, duration: duration)
         case "workout": return .workout(duration: duration)
@@ -125,7 +125,7 @@ public struct SimulationProfile: Sendable, Equatable, CustomStringConvertible {
         }
         var segments: [Segment] = []
         for part in trimmed.split(separator: ",") {
-            let fields = part.split(separator: ":", maxSplits: 1).map { String($0).trimmingSpaces() }
+            let fields = part.split(separator: ":", maxSplits: 1).map { String($0).trimmingWhitespace() }
             guard fields.count == 2, let length = parseDuration(fields[0]), length > 0 else {
                 throw SimulationConfigurationError(
                     "profile '\(text)': segment '\(part)' is not DURATION:RATE[@POWER] or DURATION:rest "

@@ -72,7 +72,8 @@ struct CSVRow {
         TraceError(.malformed, file: file, line: line, column: index < columns.count ? columns[index] : nil, message)
     }
 
-    /// A number in field `index`; nil when empty or marked unknown with `unknownMarker`.
+    /// A number in field `index`; nil when empty or marked unknown with `unknownMarker`. Finite
+    /// (its physical bounds are the reader's to judge).
     func number(_ index: Int, _ name: String, unknownMarker: String = "---") throws -> Double? {
         let s = self[index]
         if s.isEmpty || s == unknownMarker { return nil }
@@ -83,32 +84,8 @@ struct CSVRow {
     }
 }
 
-/// Civil dates and times for metadata (no Foundation).
+/// Clock times in the foreign formats (no Foundation; dates are `UTCTime`'s).
 enum CivilTime {
-    /// Days from 1970-01-01 to a proleptic Gregorian date.
-    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        UTCTime.daysSince1970(year: year, month: month, day: day)
-    }
-
-    /// The date of a day count since 1970-01-01.
-    static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
-        UTCTime.civilDate(daysSince1970: days)
-    }
-
-    /// `2021-03-30T11:13:05.000Z` for milliseconds since 1970-01-01 UTC.
-    static func iso8601(millisecondsSince1970 ms: Int64) -> String {
-        let days = Int((ms >= 0 ? ms : ms - 86_399_999) / 86_400_000)
-        let msOfDay = Int(ms - Int64(days) * 86_400_000)
-        let (y, m, d) = civil(daysSince1970: days)
-        let s = msOfDay / 1000
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(s / 3600, 2)):\(pad(s / 60 % 60, 2)):\(pad(s % 60, 2)).\(pad(msOfDay % 1000, 3))Z"
-    }
-
-    static func pad(_ v: Int, _ width: Int) -> String {
-        let s = String(v)
-        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-    }
-
     /// Seconds from `[[HH:]MM:]SS[.f]` (SpeedCoach elapsed times and splits); nil if not that.
     static func seconds(clock s: String) -> Double? {
         let parts = s.split(separator: ":", omittingEmptySubsequences: false)

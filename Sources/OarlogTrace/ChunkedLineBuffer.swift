@@ -43,6 +43,10 @@ struct ChunkedLineBuffer {
     let path: String
     let storage: FileBufferStorage
     let maxLineBytes: Int
+    /// For readers that hold a whole file: the most bytes the file may have (else `tooLarge`).
+    let maxFileBytes: Int?
+    /// Bytes read from the file so far.
+    private(set) var bytesRead = 0
     /// Start of the first unconsumed line.
     var pos = 0
     /// End of valid data; `storage.base[end]` is the `\n` sentinel.
@@ -54,9 +58,13 @@ struct ChunkedLineBuffer {
     /// `storage.base`, kept here so the hot loops read no class state.
     let base: UnsafeMutablePointer<UInt8>
 
-    init(path: String, chunkBytes: Int = defaultChunkBytes, maxLineBytes: Int = defaultMaxLineBytes) throws {
+    /// `maxFileBytes`: refuse a larger file (`TraceError.tooLarge`) before reading it (and, for
+    /// a pipe whose size is unknown, as soon as more has been read).
+    init(path: String, chunkBytes: Int = defaultChunkBytes, maxLineBytes: Int = defaultMaxLineBytes,
+         maxFileBytes: Int? = nil) throws {
         self.path = path
         self.maxLineBytes = maxLineBytes
+        self.maxFileBytes = maxFileBytes
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             throw TraceError(.io, file: path, "cannot open: \(String(cString: strerror(errno)))")
@@ -65,6 +73,10 @@ struct ChunkedLineBuffer {
         if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
             throw TraceError(.io, file: path, "is a directory, not a trace file")
+        }
+        if let maxFileBytes, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) > maxFileBytes {
+            close(fd)
+            throw Self.tooLarge(path, maxFileBytes)
         }
         storage = FileBufferStorage(fd: fd, capacity: chunkBytes + maxLineBytes + 1)
         base = storage.base
@@ -146,10 +158,20 @@ struct ChunkedLineBuffer {
             throw TraceError(.io, file: path, line: lineNumber, "read failed: \(String(cString: strerror(errno)))")
         }
         if got == 0 { atEOF = true }
+        bytesRead += got
+        if let maxFileBytes, bytesRead > maxFileBytes {
+            p[end] = ASCII.newline
+            throw Self.tooLarge(path, maxFileBytes)
+        }
         let fresh = end
         end += got
         p[end] = ASCII.newline
         if checkingForNUL { try checkForNUL(from: fresh, count: got) }
+    }
+
+    static func tooLarge(_ path: String, _ maxFileBytes: Int) -> TraceError {
+        TraceError(.tooLarge, file: path,
+                   "the file is larger than \(maxFileBytes / (1024 * 1024)) MiB, the most this reader holds (it reads the whole file): split it")
     }
 
     /// Throws `notText` if the bytes [from, from + count) hold a NUL.

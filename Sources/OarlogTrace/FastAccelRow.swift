@@ -3,8 +3,9 @@ import OarlogCore
 /// The accelerometer row `t,accel,ax,ay,az` read in one pass over the bytes, for the reader's
 /// hot loop: digits accumulate 8 bytes at a time while the scan looks for each delimiter, the
 /// kind is one 8-byte compare, and nothing is checked twice. Anything unusual (an exponent, a
-/// `+` sign, over 19 digits, a value that needs `strtod`, a missing field) is "not a plain
-/// row" (nil) and the reader's general path, with its error messages, decides. The values are
+/// `+` sign, over 19 digits, a value that needs `strtod`, a missing field, a time or an
+/// acceleration beyond `TraceLimits`) is "not a plain row" (nil) and the reader's general path,
+/// with its error messages and skips, decides. The values are
 /// exactly those of `DecimalParsing.scanDouble` / `scanFloat` (correctly rounded).
 ///
 /// The buffer must hold a `\n` at or after the row and 16 readable bytes after that `\n`
@@ -14,7 +15,9 @@ enum FastAccelRow {
     @inline(always)
     static func parse(_ p: UnsafePointer<UInt8>, at ls: Int) -> (sample: AccelSample, newline: Int)? {
         var i = ls
-        guard let t = time(p, &i) else { return nil }
+        // A time beyond a session (`TraceLimits.maxSessionSeconds`) goes to the general path,
+        // which skips the row.
+        guard let t = time(p, &i), t <= TraceLimits.maxSessionSeconds else { return nil }
         // ",accel," as the low 7 bytes of one little-endian load.
         guard load(p, i) & 0x00FF_FFFF_FFFF_FFFF == 0x002C_6C65_6363_612C else { return nil }
         i &+= 7
@@ -221,7 +224,9 @@ enum FastAccelRow {
             guard let w = DecimalWideProduct.float(mantissa: m, fractionDigits: k) else { return nil }
             f = w
         }
-        guard f.isFinite else { return nil }
+        // Beyond any accelerometer's range (`TraceLimits.maxAcceleration`): the general path
+        // skips the row. (The branch-free shapes above have at most two integer digits.)
+        guard f.isFinite, f <= Float(TraceLimits.maxAcceleration) else { return nil }
         i = j
         return negative ? -f : f
     }

@@ -16,6 +16,12 @@ import OarlogCore
 /// `.reference` (`gpsTotalDistance`, `gpsPace` ms/500 m → s/500 m, `strokeRate`,
 /// `gpsInstaSpeed`, `strokeCount`, `gpsDistStroke`). A zero pace or a 0,0 position is unknown.
 /// Rows of other types are counted as skipped with reason `otherRecordType`.
+///
+/// Bounds (`TraceLimits`): the file is at most 64 MiB and at most 200,000 strokes are kept
+/// (`TraceError.tooLarge` beyond), a line at most 64 KiB. A stroke more than 7 days into the
+/// session is skipped (`implausibleValue`); a figure beyond its physical bound (a speed over
+/// 30 m/s, a distance over 1,000 km, a timestamp outside 1970–2100, …) is unknown and counted
+/// (`droppedValues`).
 public struct NKLogbookReader: RecordSource, TraceStatisticsReporting {
     /// One per-stroke record, compact: what the reader keeps of a row.
     struct Stroke {
@@ -48,7 +54,7 @@ public struct NKLogbookReader: RecordSource, TraceStatisticsReporting {
     /// stroke row has a value that is not a number.
     public init(path: String) throws {
         self.path = path
-        var input = try ChunkedLineBuffer(path: path)
+        var input = try ChunkedLineBuffer(path: path, maxFileBytes: TraceLimits.maxNKLogbookFileBytes)
         var row = CSVRow(file: path)
         guard let headerBytes = try input.nextLine() else {
             throw TraceError(.empty, file: path, "the file is empty")
@@ -101,23 +107,37 @@ public struct NKLogbookReader: RecordSource, TraceStatisticsReporting {
                 counts.recordSkip(.unusableRow, line: line)
                 continue
             }
+            guard Double(elapsed) <= TraceLimits.maxSessionSeconds * 1000 else {
+                counts.recordSkip(.implausibleValue, line: line)
+                continue
+            }
+            guard strokes.count < TraceLimits.maxNKLogbookStrokes else {
+                throw TraceError(.tooLarge, file: path, line: line,
+                                 "more than \(TraceLimits.maxNKLogbookStrokes) strokes, the most this reader holds: split the export")
+            }
             if sessionId == nil, let cSession, !row[cSession].isEmpty { sessionId = row[cSession] }
-            let pace = try number(cPace, "gpsPace")
-            strokes.append(Stroke(elapsedMs: elapsed, timestampMs: try integer(cTimestamp, "timestamp"),
+            var bounds = PlausibleValues()
+            let pace = bounds.within(try number(cPace, "gpsPace"), 0...TraceLimits.maxSplit * 1000)
+            let timestamp = try integer(cTimestamp, "timestamp")
+            let utcMs = TraceLimits.utcRange.lowerBound * 1000...TraceLimits.utcRange.upperBound * 1000
+            strokes.append(Stroke(elapsedMs: elapsed,
+                                  timestampMs: bounds.within(timestamp.map(Double.init), utcMs) != nil ? timestamp : nil,
                                   index: try integer(cIndex, "sessionStrokeIndex") ?? 0,
                                   latitude: try number(cLat, "latitude"), longitude: try number(cLon, "longitude"),
-                                  speed: try number(cSpeed, "gpsInstaSpeed"), distance: try number(cDistance, "gpsTotalDistance"),
+                                  speed: bounds.speed(try number(cSpeed, "gpsInstaSpeed")),
+                                  distance: bounds.distance(try number(cDistance, "gpsTotalDistance")),
                                   paceMsPer500m: pace.flatMap { $0 > 0 ? $0 : nil },
-                                  rate: try number(cRate, "strokeRate"),
-                                  count: try integer(cCount, "strokeCount").map { Int($0) },
-                                  perStroke: try number(cPerStroke, "gpsDistStroke"), line: line))
+                                  rate: bounds.strokeRate(try number(cRate, "strokeRate")),
+                                  count: bounds.strokeCount(try integer(cCount, "strokeCount").map { Int($0) }),
+                                  perStroke: bounds.distancePerStroke(try number(cPerStroke, "gpsDistStroke")), line: line))
+            counts.recordDroppedValues(bounds.dropped, line: line)
         }
         lines = input.lineNumber - 1
         strokes.sort { ($0.elapsedMs, $0.index, $0.line) < ($1.elapsedMs, $1.index, $1.line) }
 
         metadata = [.metadata(key: "source_format", value: "NK LiNK Logbook CSV")]
         if let first = strokes.first, let ts = first.timestampMs {
-            metadata.append(.metadata(key: "start_utc", value: CivilTime.iso8601(millisecondsSince1970: ts - first.elapsedMs)))
+            metadata.append(.metadata(key: "start_utc", value: UTCTime.iso8601(millisecondsSince1970: ts - first.elapsedMs)))
         }
         if let sessionId { metadata.append(.metadata(key: "device_session_id", value: sessionId)) }
         if let last = strokes.last {

@@ -23,6 +23,9 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
     public static let defaultMaxLineBytes = 64 * 1024
 
     var input: ChunkedLineBuffer
+    /// Whether values are held to `TraceLimits` (always, but in tests of the number parser over
+    /// the whole Float and Double range).
+    let checksPlausibility: Bool
     private var counts = TraceReadStatistics()
     /// Time of the last delivered (or skipped-for-NaN) data row; rows before it are skipped.
     private var lastTime: Double = 0
@@ -43,7 +46,14 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
     public init(path: String,
                 chunkBytes: Int = NativeTraceReader.defaultChunkBytes,
                 maxLineBytes: Int = NativeTraceReader.defaultMaxLineBytes) throws {
+        try self.init(path: path, chunkBytes: chunkBytes, maxLineBytes: maxLineBytes, checkingPlausibility: true)
+    }
+
+    /// `checkingPlausibility: false` reads every finite value as it is (for tests of the number
+    /// parser over the whole Float and Double range); the readers never do.
+    init(path: String, chunkBytes: Int, maxLineBytes: Int, checkingPlausibility: Bool) throws {
         input = try ChunkedLineBuffer(path: path, chunkBytes: max(chunkBytes, 64), maxLineBytes: max(maxLineBytes, 64))
+        checksPlausibility = checkingPlausibility
     }
 
     // MARK: Record by record
@@ -205,7 +215,9 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
         var row = RowScanner(p: p, lineStart: ls, lineEnd: le, i: ls, file: input.path, line: input.lineNumber)
         let line = input.lineNumber
         do {
-            let (record, finite) = try parseDataRow(&row)
+            var values = PlausibleValues()
+            values.enabled = checksPlausibility
+            let (record, finite, plausible) = try parseDataRow(&row, &values)
             sawDataRow = true
             guard let record else {
                 if isUnterminatedLastLine {
@@ -219,10 +231,14 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
                 throw TraceError(.malformed, file: input.path, line: line, column: 1,
                                  "expected a time ≥ 0 s, found \(row.found(at: ls))")
             }
+            if checksPlausibility && (!plausible || t > TraceLimits.maxSessionSeconds) {
+                return skip(.implausibleValue, nl: nl)
+            }
             if t < lastTime { return skip(.timeWentBackward, nl: nl) }
             lastTime = t
             input.consumeLine(endingAt: nl)
             counts.count(record)
+            counts.recordDroppedValues(values.dropped, line: line)
             return record
         } catch let error as TraceError where error.kind == .malformed && isUnterminatedLastLine && counts.dataRows > 0 {
             sawDataRow = true
@@ -244,8 +260,11 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
     }
 
     /// Parses `t,kind,...`. Returns nil for an unknown kind; `finite` is false when a value that
-    /// must be finite is NaN or infinite.
-    private func parseDataRow(_ row: inout RowScanner) throws -> (TraceRecord?, finite: Bool) {
+    /// must be finite is NaN or infinite; `plausible` is false when a required value other than
+    /// `t` is beyond its physical bound (`TraceLimits`: an acceleration, a gap's end). Optional
+    /// values beyond their bounds become unknown and are counted in `values`.
+    private func parseDataRow(_ row: inout RowScanner,
+                              _ values: inout PlausibleValues) throws -> (TraceRecord?, finite: Bool, plausible: Bool) {
         let (t, tFinite) = try row.double("t")
         try row.comma(before: "the row kind")
         let kindStart = row.i
@@ -264,7 +283,8 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
             try row.comma(before: "az")
             let (z, fz) = try row.float("az")
             try row.endOfLine(after: "az")
-            return (.accel(AccelSample(time: t, x: x, y: y, z: z)), tFinite && fx && fy && fz)
+            return (.accel(AccelSample(time: t, x: x, y: y, z: z)), tFinite && fx && fy && fz,
+                    TraceLimits.plausibleAcceleration(x, y, z))
         case .gps:
             try row.comma(before: "lat")
             let latStart = row.i
@@ -295,13 +315,14 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
                     try row.endOfLine(after: "utc_s")
                 }
             }
-            let fix = GPSFix(time: t, utc: utc, latitude: lat, longitude: lon, speed: speed, course: course,
-                             horizontalAccuracy: hacc, altitude: alt)
-            return (.fix(fix), tFinite && fLat && fLon)
+            let fix = GPSFix(time: t, utc: values.utc(utc), latitude: lat, longitude: lon, speed: values.speed(speed),
+                             course: values.course(course), horizontalAccuracy: values.horizontalAccuracy(hacc),
+                             altitude: values.altitude(alt))
+            return (.fix(fix), tFinite && fLat && fLon, true)
         case .note:
             try row.comma(before: "the note text")
             let text = try row.restOfLineText("the note text")
-            return (.note(Note(time: t, text: text)), tFinite)
+            return (.note(Note(time: t, text: text)), tFinite, true)
         case .gap:
             try row.comma(before: "sensor")
             let sensorStart = row.i
@@ -320,7 +341,8 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
                 try row.comma(before: "reason")
                 reason = try row.restOfLineText("reason")
             }
-            return (.gap(Gap(sensor: sensor, start: t, end: endTime, reason: reason)), tFinite && fEnd)
+            return (.gap(Gap(sensor: sensor, start: t, end: endTime, reason: reason)), tFinite && fEnd,
+                    endTime <= TraceLimits.maxSessionSeconds)
         case .ref:
             try row.comma(before: "distance_m")
             let distance = try row.optionalDouble("distance_m")
@@ -339,11 +361,13 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
                 try row.endOfLine(after: "distance_per_stroke_m")
             }
             try row.endOfLine(after: "stroke_count")
-            let stroke = ReferenceStroke(time: t, distance: distance, split: split, strokeRate: rate, speed: speed,
-                                         strokeCount: count, distancePerStroke: perStroke)
-            return (.reference(stroke), tFinite)
+            let stroke = ReferenceStroke(time: t, distance: values.distance(distance), split: values.split(split),
+                                         strokeRate: values.strokeRate(rate), speed: values.speed(speed),
+                                         strokeCount: values.strokeCount(count),
+                                         distancePerStroke: values.distancePerStroke(perStroke))
+            return (.reference(stroke), tFinite, true)
         case .unknown:
-            return (nil, tFinite)
+            return (nil, tFinite, true)
         }
     }
 

@@ -46,66 +46,123 @@ public struct QuiskeCurveReader: RecordSource {
     private var pendingReference = true
     private var outputIndex = 0
 
-    /// Reads the whole export (it is small: a row per stroke).
+    /// Reads the whole export (it is small: a row per stroke), line by line.
+    ///
+    /// Bounds (`TraceLimits`, docs/TRACE_FORMAT.md): the file is at most 64 MiB, a row at most
+    /// 1 MiB, a curve at most 10,000 samples and the whole file at most 4,194,304 (errors beyond).
+    /// Every value must be physically plausible, else the file is refused naming the line (a
+    /// skipped row would leave a hole in the chained trace and shift every later catch):
+    /// timestamps within 1970–2100 and at most 7 days after the first row, a distance within
+    /// 0…1,000 km, a rate within 0…200 spm, a speed within 0…30 m/s, curve samples finite and
+    /// within ±2000 m/s².
     /// - Parameter sampleRate: resample the chained trace to this rate (each output sample is the
     ///   mean of the recorded curve over its interval when downsampling, as a sensor's own
     ///   averaging would give; linear interpolation when upsampling).
     public init(path: String, sampleRate: Hertz? = nil) throws {
         self.path = path
         self.sampleRate = sampleRate
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw QuiskeCurveError(path: path, line: 0, message: "cannot read file: \(error.localizedDescription)")
+        let read: (strokes: [Stroke], startUTC: Double)
+        do {
+            read = try Self.read(path: path)
+        } catch let error as TraceError {
+            throw QuiskeCurveError(path: path, line: error.line ?? 0, message: error.message)
         }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        self.strokes = read.strokes
+        self.startUTC = read.startUTC
+    }
+
+    private static func read(path: String) throws -> (strokes: [Stroke], startUTC: Double) {
+        var input = try ChunkedLineBuffer(path: path, maxLineBytes: TraceLimits.maxQuiskeLineBytes,
+                                          maxFileBytes: TraceLimits.maxQuiskeFileBytes)
+        func fail(_ line: Int, _ message: String) -> QuiskeCurveError {
+            QuiskeCurveError(path: path, line: line, message: message)
+        }
         // Header: the line whose first field is "timestamp(s)".
-        guard let headerIndex = lines.firstIndex(where: { $0.hasPrefix("timestamp") }) else {
-            throw QuiskeCurveError(path: path, line: 1, message: "expected a header line starting with 'timestamp(s)'")
+        var header: [String] = []
+        var headerLine = 0
+        while true {
+            let lineNumber = input.lineNumber
+            guard let bytes = try input.nextLine() else {
+                throw fail(1, "expected a header line starting with 'timestamp(s)'")
+            }
+            if bytes.starts(with: "timestamp".utf8) {
+                header = fields(of: bytes).map { String(decoding: $0, as: UTF8.self) }
+                headerLine = lineNumber
+                break
+            }
         }
-        let header = Self.fields(of: lines[headerIndex])
         func column(_ prefix: String) throws -> Int {
             guard let i = header.firstIndex(where: { $0.hasPrefix(prefix) }) else {
-                throw QuiskeCurveError(path: path, line: headerIndex + 1, message: "expected a column '\(prefix)…' in the header")
+                throw fail(headerLine, "expected a column '\(prefix)…' in the header")
             }
             return i
         }
         let cTime = try column("timestamp"), cDistance = try column("distance"), cRate = try column("SPM")
         let cSpeed = try column("speed"), cCurve = try column("boat accelerator curve")
         var raw: [(line: Int, time: Double, rate: Double, speed: Double, distance: Double, curve: [Float])] = []
-        for (i, line) in lines.enumerated().dropFirst(headerIndex + 1) where !line.isEmpty {
-            let f = Self.fields(of: line)
-            let lineNumber = i + 1
+        var totalSamples = 0
+        let g = Double(standardGravity)
+        while true {
+            let lineNumber = input.lineNumber
+            guard let bytes = try input.nextLine() else { break }
+            if bytes.isEmpty { continue }
+            let f = fields(of: bytes)
             guard f.count > cCurve else {
-                throw QuiskeCurveError(path: path, line: lineNumber, message: "expected \(header.count) fields, found \(f.count)")
+                throw fail(lineNumber, "expected \(header.count) fields, found \(f.count)")
             }
-            func number(_ c: Int) throws -> Double {
-                guard let v = Double(f[c]) else {
-                    throw QuiskeCurveError(path: path, line: lineNumber, message: "expected a number in column '\(header[c])', found '\(f[c])'")
+            func number(_ c: Int, _ range: ClosedRange<Double>, _ what: String) throws -> Double {
+                let text = String(decoding: f[c], as: UTF8.self)
+                guard let v = Double(text) else {
+                    throw fail(lineNumber, "expected a number in column '\(header[c])', found '\(quoted(f[c]))'")
+                }
+                guard range.contains(v) else {
+                    throw fail(lineNumber, "expected \(what) in column '\(header[c])', found '\(text)': no boat or sensor gives that")
                 }
                 return v
             }
             var curve: [Float] = []
-            for part in f[cCurve].split(separator: ",") {
-                guard let v = Float(part.trimmingCharacters(in: .whitespaces)) else {
-                    throw QuiskeCurveError(path: path, line: lineNumber, message: "expected numbers in the boat accelerator curve, found '\(part)'")
+            for part in f[cCurve].split(separator: ASCII.comma) {
+                guard curve.count < TraceLimits.maxQuiskeCurveSamples else {
+                    throw fail(lineNumber, "the boat accelerator curve has more than \(TraceLimits.maxQuiskeCurveSamples) samples; a stroke has a few hundred")
+                }
+                let text = String(decoding: part, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                guard let v = Float(text) else {
+                    throw fail(lineNumber, "expected numbers in the boat accelerator curve, found '\(quoted(part))'")
+                }
+                guard v.isFinite, TraceLimits.plausibleAcceleration(Double(v) * g) else {
+                    throw fail(lineNumber, "expected curve samples within ±\(Int(TraceLimits.maxAcceleration)) m/s² (in g: ±\(Int(TraceLimits.maxAcceleration / g))), found '\(text)' at sample \(curve.count + 1)")
                 }
                 curve.append(v * standardGravity)
             }
             guard curve.count >= 2 else {
-                throw QuiskeCurveError(path: path, line: lineNumber, message: "expected a boat accelerator curve of at least 2 samples")
+                throw fail(lineNumber, "expected a boat accelerator curve of at least 2 samples")
             }
-            raw.append((lineNumber, try number(cTime), try number(cRate), try number(cSpeed), try number(cDistance), curve))
+            totalSamples += curve.count
+            guard totalSamples <= TraceLimits.maxQuiskeTotalSamples else {
+                throw QuiskeCurveError(path: path, line: lineNumber,
+                                       message: "more than \(TraceLimits.maxQuiskeTotalSamples) curve samples in the file, the most this reader holds: split it")
+            }
+            var times = TraceLimits.utcRange
+            if let first = raw.first { times = first.time...first.time + TraceLimits.maxSessionSeconds }
+            let time = try number(cTime, times, raw.isEmpty ? "a UTC time in seconds (1970–2100)"
+                                                             : "a time from the first row's to 7 days after it")
+            raw.append((lineNumber, time,
+                        try number(cRate, 0...TraceLimits.maxStrokeRate, "a stroke rate within 0…\(Int(TraceLimits.maxStrokeRate)) spm"),
+                        try number(cSpeed, 0...TraceLimits.maxSpeed, "a speed within 0…\(Int(TraceLimits.maxSpeed)) m/s"),
+                        try number(cDistance, 0...TraceLimits.maxDistance, "a distance within 0…\(Int(TraceLimits.maxDistance / 1000)) km"),
+                        curve))
         }
         guard let first = raw.first else {
-            throw QuiskeCurveError(path: path, line: headerIndex + 2, message: "expected at least one stroke row")
+            throw fail(headerLine + 1, "expected at least one stroke row")
         }
         var strokes: [Stroke] = []
+        strokes.reserveCapacity(raw.count)
         for (i, r) in raw.enumerated() {
             let duration: Double
             if i + 1 < raw.count {
                 duration = raw[i + 1].time - r.time
                 guard duration > 0 else {
-                    throw QuiskeCurveError(path: path, line: raw[i + 1].line, message: "timestamps must increase")
+                    throw fail(raw[i + 1].line, "timestamps must increase")
                 }
             } else {
                 duration = Double(r.curve.count) * 0.01
@@ -113,19 +170,31 @@ public struct QuiskeCurveReader: RecordSource {
             strokes.append(Stroke(time: r.time - first.time, duration: duration, strokeRate: r.rate, speed: r.speed,
                                   distance: r.distance, acceleration: r.curve))
         }
-        self.strokes = strokes
-        self.startUTC = first.time
+        return (strokes, first.time)
     }
 
-    /// Splits one CSV line, honouring double quotes.
-    private static func fields(of line: Substring) -> [String] {
-        var out: [String] = []
-        var current = ""
+    /// A field for an error message: at most 40 bytes.
+    private static func quoted(_ bytes: ArraySlice<UInt8>) -> String {
+        bytes.count > 40 ? String(decoding: bytes.prefix(40), as: UTF8.self) + "…" : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Splits one CSV line, honouring double quotes (a quote toggles quoting and is dropped).
+    private static func fields(of line: UnsafeBufferPointer<UInt8>) -> [ArraySlice<UInt8>] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(line.count)
+        var ends: [Int] = []
         var quoted = false
-        for ch in line {
-            if ch == "\"" { quoted.toggle() } else if ch == "," && !quoted { out.append(current); current = "" } else { current.append(ch) }
+        for b in line {
+            if b == ASCII.quote { quoted.toggle() } else if b == ASCII.comma && !quoted { ends.append(bytes.count) } else { bytes.append(b) }
         }
-        out.append(current)
+        ends.append(bytes.count)
+        var out: [ArraySlice<UInt8>] = []
+        out.reserveCapacity(ends.count)
+        var start = 0
+        for end in ends {
+            out.append(bytes[start..<end])
+            start = end
+        }
         return out
     }
 

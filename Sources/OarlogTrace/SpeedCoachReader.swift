@@ -22,7 +22,16 @@ import OarlogCore
 /// ("SpeedCoach interval n") marks each interval's start. `---` is unknown: a stroke without a
 /// position gives no fix (skip reason `noPosition`), a stroke without an elapsed time is skipped
 /// (`unusableRow`; the device writes one such row at the end of each interval).
+///
+/// Physical bounds (`TraceLimits`): a stroke more than 7 days into the session is skipped
+/// (`implausibleValue`); a figure beyond its bound (a speed over 30 m/s, a distance over
+/// 1,000 km, …) is unknown and counted (`droppedValues`), in the strokes, the summaries (which
+/// then give no metadata key and no interval offset) alike. Lines are at most 64 KiB; a summary
+/// table has at most `maxTableRows` rows.
 public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
+    /// Most rows in a header-block table (the session and interval summaries): 10,000.
+    public static let maxTableRows = 10_000
+
     private var input: ChunkedLineBuffer
     private var row: CSVRow
     private var pending: [TraceRecord] = []
@@ -68,7 +77,7 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             switch row[0] {
             case "Session Summary:":
                 let (header, rows) = try table()
-                if let first = rows.first { metadata += try summaryMetadata(header: header, values: first) }
+                if let first = rows.first { metadata += summaryMetadata(header: header, values: first.values, line: first.line) }
             case "Interval Summaries:":
                 let (header, rows) = try table()
                 try readIntervalSummaries(header: header, rows: rows, into: &metadata)
@@ -146,14 +155,20 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
 
     /// After a section title: blank lines, a header row, a units row `(...)`, and data rows up
     /// to a blank row.
-    private mutating func table() throws -> (header: [String], rows: [[String]]) {
+    private mutating func table() throws -> (header: [String], rows: [(line: Int, values: [String])]) {
         repeat {
             guard try nextRow() else { throw missing("a table header") }
         } while row.isBlank
         let header = row.fields
         guard try nextRow(), row[0].hasPrefix("(") else { throw missing("a units row like (Interval),(Meters)") }
-        var rows: [[String]] = []
-        while try nextRow(), !row.isBlank { rows.append(row.fields) }
+        var rows: [(line: Int, values: [String])] = []
+        while try nextRow(), !row.isBlank {
+            guard rows.count < Self.maxTableRows else {
+                throw TraceError(.tooLarge, file: input.path, line: row.line,
+                                 "a summary table has more than \(Self.maxTableRows) rows")
+            }
+            rows.append((row.line, row.fields))
+        }
         return (header, rows)
     }
 
@@ -161,26 +176,29 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
         TraceError(.malformed, file: input.path, line: row.line, column: 1, "expected \(what), found \(row[0].debugDescription)")
     }
 
-    private func summaryMetadata(header: [String], values: [String]) throws -> [TraceRecord] {
-        func value(_ name: String, clock: Bool = false) -> String? {
+    private mutating func summaryMetadata(header: [String], values: [String], line: Int) -> [TraceRecord] {
+        var bounds = PlausibleValues()
+        func value(_ name: String, clock: Bool, _ range: ClosedRange<Double>) -> String? {
             guard let k = header.firstIndex(of: name), k < values.count else { return nil }
             let s = values[k]
             guard let v = clock ? CivilTime.seconds(clock: s) : Double(s), v.isFinite else { return nil }
-            return v.description
+            return bounds.within(v, range)?.description
         }
         var out: [TraceRecord] = []
-        let keys: [(String, String, Bool)] = [
-            ("Total Intervals", "device_intervals", false),
-            ("Total Distance (GPS)", "device_total_distance_m", false),
-            ("Total Elapsed Time", "device_elapsed_s", true),
-            ("Total Strokes", "device_total_strokes", false),
-            ("Avg Split (GPS)", "device_avg_split_s_per_500m", true),
-            ("Avg Speed (GPS)", "device_avg_speed_mps", false),
-            ("Avg Stroke Rate", "device_avg_rate_spm", false),
-            ("Distance/Stroke (GPS)", "device_distance_per_stroke_m", false),
+        let count = 0...Double(TraceLimits.maxStrokeCount)
+        let keys: [(String, String, Bool, ClosedRange<Double>)] = [
+            ("Total Intervals", "device_intervals", false, 0...Double(Self.maxTableRows)),
+            ("Total Distance (GPS)", "device_total_distance_m", false, 0...TraceLimits.maxDistance),
+            ("Total Elapsed Time", "device_elapsed_s", true, 0...TraceLimits.maxSessionSeconds),
+            ("Total Strokes", "device_total_strokes", false, count),
+            ("Avg Split (GPS)", "device_avg_split_s_per_500m", true, 0...TraceLimits.maxSplit),
+            ("Avg Speed (GPS)", "device_avg_speed_mps", false, 0...TraceLimits.maxSpeed),
+            ("Avg Stroke Rate", "device_avg_rate_spm", false, 0...TraceLimits.maxStrokeRate),
+            ("Distance/Stroke (GPS)", "device_distance_per_stroke_m", false, 0...TraceLimits.maxDistancePerStroke),
         ]
-        for (name, key, clock) in keys {
-            if var v = value(name, clock: clock) {
+        defer { counts.recordDroppedValues(bounds.dropped, line: line) }
+        for (name, key, clock, range) in keys {
+            if var v = value(name, clock: clock, range) {
                 if key == "device_intervals" || key == "device_total_strokes", let d = Double(v), d == d.rounded() {
                     v = String(Int(d))
                 }
@@ -190,17 +208,24 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
         return out
     }
 
-    private mutating func readIntervalSummaries(header: [String], rows: [[String]], into metadata: inout [TraceRecord]) throws {
+    private mutating func readIntervalSummaries(header: [String], rows: [(line: Int, values: [String])],
+                                                into metadata: inout [TraceRecord]) throws {
         let iInterval = header.firstIndex(of: "Interval")
         let iDistance = header.firstIndex(of: "Total Distance (GPS)")
         let iElapsed = header.firstIndex(of: "Total Elapsed Time")
         let iStrokes = header.firstIndex(of: "Total Strokes")
-        for values in rows {
-            func field(_ k: Int?) -> String? { k.flatMap { $0 < values.count ? values[$0] : nil } }
+        for (line, values) in rows {
+            func field(_ k: Int?) -> String? {
+                k.flatMap { $0 < values.count ? values[$0] : nil }
+            }
             guard let n = field(iInterval).flatMap({ Int($0) }) else { continue }
-            let totals = IntervalTotals(elapsed: field(iElapsed).flatMap(CivilTime.seconds(clock:)),
-                                        distance: field(iDistance).flatMap { Double($0) },
-                                        strokes: field(iStrokes).flatMap { Int($0) })
+            // Totals beyond a session's bounds are unknown: no offset is taken from them.
+            var bounds = PlausibleValues()
+            let totals = IntervalTotals(elapsed: bounds.within(field(iElapsed).flatMap(CivilTime.seconds(clock:)),
+                                                               0...TraceLimits.maxSessionSeconds),
+                                        distance: bounds.distance(field(iDistance).flatMap { Double($0) }),
+                                        strokes: bounds.strokeCount(field(iStrokes).flatMap { Int($0) }))
+            counts.recordDroppedValues(bounds.dropped, line: line)
             intervalTotals[n] = totals
             if let v = totals.distance { metadata.append(.metadata(key: "device_interval_\(n)_distance_m", value: v.description)) }
             if let v = totals.elapsed { metadata.append(.metadata(key: "device_interval_\(n)_elapsed_s", value: v.description)) }
@@ -252,14 +277,15 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             }
             return Int(v)
         }
+        var bounds = PlausibleValues()
         let interval = try whole(c.interval, "Interval") ?? 1
         let elapsed = try clock(c.elapsed, "Elapsed Time")
-        let distance = try number(c.distance, "Distance (GPS)")
-        let split = try clock(c.split, "Split (GPS)")
-        let speed = try number(c.speed, "Speed (GPS)")
-        let rate = try number(c.rate, "Stroke Rate")
-        let strokes = try whole(c.strokes, "Total Strokes")
-        let perStroke = try number(c.perStroke, "Distance/Stroke (GPS)")
+        let distance = bounds.distance(try number(c.distance, "Distance (GPS)"))
+        let split = bounds.split(try clock(c.split, "Split (GPS)"))
+        let speed = bounds.speed(try number(c.speed, "Speed (GPS)"))
+        let rate = bounds.strokeRate(try number(c.rate, "Stroke Rate"))
+        let strokes = bounds.strokeCount(try whole(c.strokes, "Total Strokes"))
+        let perStroke = bounds.distancePerStroke(try number(c.perStroke, "Distance/Stroke (GPS)"))
         let latitude = try number(c.latitude, "GPS Lat.")
         let longitude = try number(c.longitude, "GPS Lon.")
 
@@ -282,10 +308,15 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             return
         }
         let time = timeOffset + elapsed
+        if time > TraceLimits.maxSessionSeconds {
+            counts.recordSkip(.implausibleValue, line: row.line)
+            return
+        }
         if time < lastTime {
             counts.recordSkip(.timeWentBackward, line: row.line)
             return
         }
+        counts.recordDroppedValues(bounds.dropped, line: row.line)
         lastTime = time
         lastInInterval = IntervalTotals(elapsed: elapsed, distance: distance ?? lastInInterval.distance,
                                         strokes: strokes ?? lastInInterval.strokes)
@@ -296,10 +327,12 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
         } else {
             counts.recordSkip(.noPosition, line: row.line)
         }
-        pending.append(.reference(ReferenceStroke(time: time, distance: distance.map { $0 + distanceOffset },
+        var spliced = PlausibleValues()   // offsets of many intervals may add up beyond a bound
+        pending.append(.reference(ReferenceStroke(time: time, distance: spliced.distance(distance.map { $0 + distanceOffset }),
                                                   split: split, strokeRate: rate, speed: speed,
-                                                  strokeCount: strokes.map { $0 + strokeOffset },
+                                                  strokeCount: spliced.strokeCount(strokes.map { $0 + strokeOffset }),
                                                   distancePerStroke: perStroke)))
+        counts.recordDroppedValues(spliced.dropped, line: row.line)
         counts.referenceRows += 1
     }
 
@@ -325,7 +358,7 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             hour = hour % 12 + (pm ? 12 : 0)
         }
         guard (0...23).contains(hour) else { return nil }
-        let p = CivilTime.pad
+        func p(_ n: Int, _ width: Int) -> String { DecimalText.zeroPadded(n, width: width) }
         return "\(p(year, 4))-\(p(month, 2))-\(p(day, 2))T\(p(hour, 2)):\(p(minute, 2)):\(p(second, 2))"
     }
 }

@@ -12,126 +12,245 @@ public typealias TalosLogError = FileLineError
 ///   time in ms → `utc`);
 /// - `ROWING_COUNT n` (the app's own running stroke count) → `.reference` with `strokeCount`;
 /// - `ROWING_START`, `ROWING_STOP` → `.note`.
-/// Everything else (ORIENT, the app's internal STROKE_* events, parameters) is skipped.
+/// Everything else (ORIENT, the app's internal STROKE_* events, parameters) is ignored (not
+/// counted as a skip).
 ///
 /// Timeline: the log has three clocks. Sensor-stamped events (ACCEL, ROWING_*) carry the
 /// sensor clock (ns since boot) in the third field, the most precise; GPS rows carry the fix's
 /// UTC; every row carries the wall-clock ms at which it was logged. The sensor clock is mapped
-/// to wall-clock time by the offset `min(wallclock − sensor)` over all ACCEL rows (logging can
+/// to wall-clock time by the offset `min(wallclock − sensor)` over the ACCEL rows (logging can
 /// only delay a row, so the smallest difference is the true offset, to about 1 ms; the log
 /// shows no drift). GPS fixes, which have no sensor stamp, are placed at their wall-clock
 /// (received) time mapped back with that offset. `t = 0` is the earliest record;
 /// `start_utc` is its wall-clock time. Records come out sorted by time.
-public struct TalosLogReader: RecordSource {
+///
+/// Bounds (`TraceLimits`, docs/TRACE_FORMAT.md): the log is read whole and sorted, so it may be
+/// at most 128 MiB with at most 4,000,000 timed records (`TraceError.tooLarge` beyond, as a
+/// `TalosLogError` at line 0), and a line at most 64 KiB (`lineTooLong`). Skipped and counted
+/// (`statistics`): a row logged more than 7 days (wall clock) from the first converted row, or
+/// outside 1970–2100; a sensor-stamped row whose stamp disagrees with the other rows' clock
+/// offset by more than 7 days (a corrupt stamp: it takes no part in the offset) or whose time
+/// lands more than 7 days from the first row; an acceleration over 2000 m/s²; a fix outside
+/// ±90°/±180°; a stroke count beyond `TraceLimits.maxStrokeCount` (all `implausibleValue`); NaN
+/// or infinity in an acceleration or position (`nonFiniteValue`). A fix's speed, course,
+/// accuracy, altitude or UTC beyond its bound is unknown (`droppedValues`).
+public struct TalosLogReader: RecordSource, TraceStatisticsReporting {
     public let path: String
-    private var records: [TraceRecord] = []
+    /// One timed record, compact (32 bytes, where a `TraceRecord` takes far more).
+    private struct Entry {
+        /// Seconds: the sensor clock (sensor-stamped rows) until the offset is applied, then the
+        /// wall clock; the wall clock for GPS rows.
+        var time: Double
+        /// The wall clock at which the row was logged, seconds.
+        var wall: Double
+        var x: Float, y: Float, z: Float
+        /// ≥ 0: index into `others`; < 0: an ACCEL row, minus its line number.
+        var ref: Int32
+    }
+    private struct Other {
+        var record: TraceRecord
+        var line: Int
+        var sensorStamped: Bool
+    }
+    private var entries: [Entry] = []
+    private var others: [Other] = []
+    private var metadata: [TraceRecord] = []
+    private var origin = 0.0
     private var position = 0
+    private var counts = TraceReadStatistics()
+
+    public var statistics: TraceReadStatistics { counts }
 
     public init(path: String) throws {
         self.path = path
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw TalosLogError(path: path, line: 0, message: "cannot read file: \(error.localizedDescription)")
+        do {
+            try read()
+        } catch let error as TraceError {
+            throw TalosLogError(path: path, line: error.line ?? 0, message: error.message)
         }
-        struct Row { var line: Int; var wall: Double; var kind: Substring; var stamp: Substring; var payload: Substring }
-        var rows: [Row] = []
-        var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lineNumber += 1
-            var line = rawLine
-            if line.last == "\r" { line = line.dropLast() }
-            if line.allSatisfy({ $0 == " " }) { continue }
+    }
+
+    private mutating func read() throws {
+        var input = try ChunkedLineBuffer(path: path, maxLineBytes: TraceLimits.maxLineBytes,
+                                          maxFileBytes: TraceLimits.maxTalosFileBytes)
+        var anchor: Double?   // wall clock of the first converted row, seconds
+        let week = TraceLimits.maxSessionSeconds
+        while true {
+            let lineNumber = input.lineNumber
+            guard let bytes = try input.nextLine() else { break }
+            if bytes.allSatisfy({ $0 == ASCII.space }) { counts.blankLines += 1; continue }
+            var line = Substring(String(decoding: bytes, as: UTF8.self))
             guard line.hasSuffix("@@") else {
                 throw TalosLogError(path: path, line: lineNumber, message: "expected the line to end with '@@'")
             }
             line = line.dropLast(2)
             let fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
-            guard fields.count == 4, let wall = Double(fields[0]) else {
+            guard fields.count == 4, let wallMs = Self.number(fields[0]) else {
                 throw TalosLogError(path: path, line: lineNumber, message: "expected 'wallclock_ms EVENT timestamp payload'")
             }
-            rows.append(Row(line: lineNumber, wall: wall / 1000, kind: fields[1], stamp: fields[2], payload: fields[3]))
-        }
-        // Sensor clock → wall clock offset, from the ACCEL rows.
-        var offset = Double.infinity
-        for row in rows where row.kind == "ACCEL" {
-            guard let ns = Double(row.stamp) else {
-                throw TalosLogError(path: path, line: row.line, message: "expected a sensor timestamp in ns, found '\(row.stamp)'")
-            }
-            offset = min(offset, row.wall - ns / 1e9)
-        }
-        if !offset.isFinite { offset = 0 }
-
-        func numbers(_ row: Row, count: Int) throws -> [Double] {
-            let parts = row.payload.split(separator: ",", omittingEmptySubsequences: false)
-            let values = parts.compactMap { Double($0) }
-            guard parts.count >= count, values.count == parts.count else {
-                throw TalosLogError(path: path, line: row.line,
-                                      message: "expected \(count) comma-separated numbers in the \(row.kind) payload, found '\(row.payload)'")
-            }
-            return values
-        }
-        func sensorTime(_ row: Row) throws -> Double {
-            guard let ns = Double(row.stamp), ns > 0 else {
-                throw TalosLogError(path: path, line: row.line, message: "expected a sensor timestamp in ns, found '\(row.stamp)'")
-            }
-            return ns / 1e9 + offset   // wall-clock seconds
-        }
-
-        var timed: [(time: Double, record: TraceRecord)] = []
-        for row in rows {
-            switch row.kind {
+            let kind = fields[1], stamp = fields[2], payload = fields[3]
+            guard ["ACCEL", "GPS", "ROWING_COUNT", "ROWING_START", "ROWING_STOP"].contains(kind) else { continue }
+            let wall = wallMs / 1000
+            // Parse (every error first, in file order), then judge plausibility.
+            var entry = Entry(time: 0, wall: wall, x: 0, y: 0, z: 0, ref: Int32(truncatingIfNeeded: -lineNumber))
+            var other: Other?
+            var finite = true, plausible = true
+            var dropped = 0
+            switch kind {
             case "ACCEL":
-                let v = try numbers(row, count: 3)
-                let t = try sensorTime(row)
-                timed.append((t, .accel(AccelSample(time: t, x: Float(v[0]), y: Float(v[1]), z: Float(v[2])))))
+                let v = try numbers(payload, kind: kind, count: 3, line: lineNumber)
+                entry.time = try sensorSeconds(stamp, line: lineNumber)
+                finite = v[0].isFinite && v[1].isFinite && v[2].isFinite
+                plausible = v.prefix(3).allSatisfy(TraceLimits.plausibleAcceleration)
+                (entry.x, entry.y, entry.z) = (Float(v[0]), Float(v[1]), Float(v[2]))
             case "GPS":
-                let v = try numbers(row, count: 6)
-                guard let utcMs = Double(row.stamp) else {
-                    throw TalosLogError(path: path, line: row.line, message: "expected the GPS time in ms, found '\(row.stamp)'")
+                let v = try numbers(payload, kind: kind, count: 6, line: lineNumber)
+                guard let utcMs = Self.number(stamp) else {
+                    throw TalosLogError(path: path, line: lineNumber, message: "expected the GPS time in ms, found '\(stamp)'")
                 }
-                let t = row.wall
-                timed.append((t, .fix(GPSFix(time: t, utc: utcMs / 1000, latitude: v[0], longitude: v[1], speed: v[3],
-                                              course: v[4], horizontalAccuracy: v[5], altitude: v[2]))))
+                finite = v[0].isFinite && v[1].isFinite
+                plausible = (-90...90).contains(v[0]) && (-180...180).contains(v[1])
+                var bounds = PlausibleValues()
+                let fix = GPSFix(time: wall, utc: bounds.utc(utcMs / 1000), latitude: v[0], longitude: v[1],
+                                 speed: bounds.speed(v[3]), course: bounds.course(v[4]),
+                                 horizontalAccuracy: bounds.horizontalAccuracy(v[5]), altitude: bounds.altitude(v[2]))
+                dropped = bounds.dropped
+                entry.time = wall
+                other = Other(record: .fix(fix), line: lineNumber, sensorStamped: false)
             case "ROWING_COUNT":
-                guard let n = Int(row.payload) else {
-                    throw TalosLogError(path: path, line: row.line, message: "expected a stroke count, found '\(row.payload)'")
+                guard let n = Int(payload) else {
+                    throw TalosLogError(path: path, line: lineNumber, message: "expected a stroke count, found '\(payload)'")
                 }
-                let t = try sensorTime(row)
-                timed.append((t, .reference(ReferenceStroke(time: t, strokeCount: n))))
-            case "ROWING_START", "ROWING_STOP":
-                let t = try sensorTime(row)
-                timed.append((t, .note(Note(time: t, text: "Talos \(row.kind.lowercased().replacingOccurrences(of: "_", with: " "))"))))
-            default:
+                entry.time = try sensorSeconds(stamp, line: lineNumber)
+                plausible = n >= 0 && n <= TraceLimits.maxStrokeCount
+                other = Other(record: .reference(ReferenceStroke(time: 0, strokeCount: n)), line: lineNumber, sensorStamped: true)
+            default:   // ROWING_START, ROWING_STOP
+                entry.time = try sensorSeconds(stamp, line: lineNumber)
+                let text = "Talos \(kind.lowercased().replacingOccurrences(of: "_", with: " "))"
+                other = Other(record: .note(Note(time: 0, text: text)), line: lineNumber, sensorStamped: true)
+            }
+            if !finite { counts.recordSkip(.nonFiniteValue, line: lineNumber); continue }
+            // The session is anchored at the first converted row's wall clock.
+            guard plausible, wallMs >= TraceLimits.utcRange.lowerBound * 1000,
+                  wallMs <= TraceLimits.utcRange.upperBound * 1000,
+                  abs(wall - (anchor ?? wall)) <= week else {
+                counts.recordSkip(.implausibleValue, line: lineNumber)
                 continue
             }
+            if anchor == nil { anchor = wall }
+            counts.recordDroppedValues(dropped, line: lineNumber)
+            guard entries.count < TraceLimits.maxTalosRecords else {
+                throw TalosLogError(path: path, line: lineNumber,
+                                    message: "more than \(TraceLimits.maxTalosRecords) records, the most this reader holds: split the log")
+            }
+            if let other {
+                entry.ref = Int32(others.count)
+                others.append(other)
+            }
+            entries.append(entry)
         }
-        // Stable sort by time.
-        let order = timed.indices.sorted { (timed[$0].time, $0) < (timed[$1].time, $1) }
-        guard let origin = order.first.map({ timed[$0].time }) else { return }
+        counts.linesRead = input.lineNumber - 1
+        guard let anchor else { return }
+
+        // Sensor clock → wall clock offset, from the ACCEL rows whose stamps agree with the
+        // log's clock (within a week of the median difference: a corrupt stamp takes no part).
+        var differences: [Double] = []
+        for e in entries where e.ref < 0 { differences.append(e.wall - e.time) }
+        var offset = Double.infinity
+        var median = 0.0
+        if !differences.isEmpty {
+            differences.sort()
+            median = differences[differences.count / 2]
+            for d in differences where abs(d - median) <= week { offset = min(offset, d) }
+        }
+        differences = []
+        if !offset.isFinite { offset = 0 }
+
+        // Times on the wall clock; rows that land outside the session are skipped.
+        var kept = 0
+        for k in entries.indices {
+            var e = entries[k]
+            let sensorStamped = e.ref < 0 || others[Int(e.ref)].sensorStamped
+            if sensorStamped {
+                if e.ref < 0 && abs((e.wall - e.time) - median) > week {
+                    counts.recordSkip(.implausibleValue, line: line(of: e))
+                    continue
+                }
+                e.time = e.time + offset
+            }
+            guard abs(e.time - anchor) <= week else {
+                counts.recordSkip(.implausibleValue, line: line(of: e))
+                continue
+            }
+            entries[kept] = e
+            kept += 1
+        }
+        entries.removeSubrange(kept...)
+        // Stable sort by time (a log is nearly in order; ties keep file order).
+        if zip(entries, entries.dropFirst()).contains(where: { $0.time > $1.time }) {
+            entries.sort { $0.time < $1.time }
+        }
+        guard let first = entries.first else { return }
+        origin = first.time
         let start = Date(timeIntervalSince1970: origin)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        records.append(.metadata(key: "start_utc", value: formatter.string(from: start)))
-        records.append(.metadata(key: "device", value: "Talos Rowing (Android phone)"))
-        for i in order {
-            records.append(Self.shifted(timed[i].record, by: -origin))
-        }
+        metadata = [.metadata(key: "start_utc", value: formatter.string(from: start)),
+                    .metadata(key: "device", value: "Talos Rowing (Android phone)")]
+        counts.metadataRecords = metadata.count
     }
 
-    private static func shifted(_ record: TraceRecord, by delta: Double) -> TraceRecord {
+    private func line(of e: Entry) -> Int { e.ref < 0 ? Int(-e.ref) : others[Int(e.ref)].line }
+
+    /// A number field (of any length the line allows; its bounds are judged after).
+    private static func number(_ s: Substring) -> Double? { Double(s) }
+
+    private func numbers(_ payload: Substring, kind: Substring, count: Int, line: Int) throws -> [Double] {
+        let parts = payload.split(separator: ",", omittingEmptySubsequences: false)
+        let values = parts.compactMap { Self.number($0) }
+        guard parts.count >= count, values.count == parts.count else {
+            let shown = payload.count > 80 ? payload.prefix(80) + "…" : payload
+            throw TalosLogError(path: path, line: line,
+                                message: "expected \(count) comma-separated numbers in the \(kind) payload, found '\(shown)'")
+        }
+        return values
+    }
+
+    private func sensorSeconds(_ stamp: Substring, line: Int) throws -> Double {
+        guard let ns = Self.number(stamp), ns > 0, ns.isFinite else {
+            throw TalosLogError(path: path, line: line, message: "expected a sensor timestamp in ns, found '\(stamp.prefix(80))'")
+        }
+        return ns / 1e9
+    }
+
+    private static func shifted(_ record: TraceRecord, to time: Double) -> TraceRecord {
         switch record {
-        case .accel(var s): s.time += delta; return .accel(s)
-        case .fix(var f): f.time += delta; return .fix(f)
-        case .reference(var r): r.time += delta; return .reference(r)
-        case .note(var n): n.time += delta; return .note(n)
-        case .gap(var g): g.start += delta; g.end += delta; return .gap(g)
+        case .accel(var s): s.time = time; return .accel(s)
+        case .fix(var f): f.time = time; return .fix(f)
+        case .reference(var r): r.time = time; return .reference(r)
+        case .note(var n): n.time = time; return .note(n)
+        case .gap(var g): let d = g.end - g.start; g.start = time; g.end = time + d; return .gap(g)
         case .metadata: return record
         }
     }
 
     public mutating func next() throws -> TraceRecord? {
-        guard position < records.count else { return nil }
-        defer { position += 1 }
-        return records[position]
+        if position < metadata.count {
+            position += 1
+            return metadata[position - 1]
+        }
+        let k = position - metadata.count
+        guard k < entries.count else { return nil }
+        position += 1
+        let e = entries[k]
+        let time = e.time + -origin
+        let record: TraceRecord
+        if e.ref < 0 {
+            record = .accel(AccelSample(time: time, x: e.x, y: e.y, z: e.z))
+        } else {
+            record = Self.shifted(others[Int(e.ref)].record, to: time)
+        }
+        counts.count(record)
+        return record
     }
 }

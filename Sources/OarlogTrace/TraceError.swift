@@ -12,6 +12,12 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible {
         case empty
         /// A line is longer than the reader's limit.
         case lineTooLong
+        /// The file (or its count of records or samples) is beyond what the reader holds
+        /// (`TraceLimits`); only the readers that must read a whole file have such a bound.
+        case tooLarge
+        /// A value beyond what any boat or sensor can produce, where the row cannot simply be
+        /// skipped (`TraceLimits`).
+        case implausibleValue
         /// A row or field is not what the format says.
         case malformed
         /// The file names a format version this reader does not know.

@@ -13,7 +13,7 @@ public enum TraceOpener {
 
     /// A record source for `path`. With `format` nil the format is detected (`detectFormat`).
     /// Every source this returns also reports `TraceReadStatistics` (see `statistics(of:)`),
-    /// except possibly the Talos and Quiske readers.
+    /// except the Quiske reader (which refuses a bad row rather than skipping it).
     public static func open(path: String, format: TraceFormat? = nil) throws -> any RecordSource {
         switch try format ?? detectFormat(path: path) {
         case .native: return try NativeTraceReader(path: path)

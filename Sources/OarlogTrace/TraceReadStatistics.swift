@@ -23,6 +23,10 @@ public struct TraceReadStatistics: Sendable, Equatable {
         case unusableRow
         /// A foreign-format record of a kind that is not converted (NK interval/split records).
         case otherRecordType
+        /// A required value beyond what any boat or sensor can produce (`TraceLimits`): a time
+        /// more than 7 days into the session, an acceleration over 2000 m/s², a Talos sensor
+        /// stamp far from the time the row was logged.
+        case implausibleValue
 
         public var description: String {
             switch self {
@@ -34,6 +38,7 @@ public struct TraceReadStatistics: Sendable, Equatable {
             case .noPosition: return "no position (reference kept, no fix)"
             case .unusableRow: return "unusable row"
             case .otherRecordType: return "record type not converted"
+            case .implausibleValue: return "physically implausible value"
             }
         }
     }
@@ -52,6 +57,11 @@ public struct TraceReadStatistics: Sendable, Equatable {
     public var headerLines = 0
     /// Lines consumed so far (complete lines, plus a last line without a newline).
     public var linesRead = 0
+    /// Optional values (a speed, course, accuracy, altitude, UTC time or reference figure) beyond
+    /// their physical bound (`TraceLimits`), read as unknown; their rows were kept.
+    public private(set) var droppedValues = 0
+    /// The 1-based line of the first dropped value, if any.
+    public private(set) var firstDroppedValueLine: Int?
 
     private var skipCounts = [Int](repeating: 0, count: SkipReason.allCases.count)
     private var firstSkipLines = [Int](repeating: 0, count: SkipReason.allCases.count)
@@ -79,7 +89,16 @@ public struct TraceReadStatistics: Sendable, Equatable {
 
     mutating func recordSkip(_ reason: SkipReason, line: Int) {
         skipCounts[reason.rawValue] += 1
-        if firstSkipLines[reason.rawValue] == 0 { firstSkipLines[reason.rawValue] = line }
+        // The earliest line (readers that judge rows after reading them all may count out of order).
+        if firstSkipLines[reason.rawValue] == 0 || line < firstSkipLines[reason.rawValue] {
+            firstSkipLines[reason.rawValue] = line
+        }
+    }
+
+    mutating func recordDroppedValues(_ count: Int, line: Int) {
+        guard count > 0 else { return }
+        droppedValues += count
+        if firstDroppedValueLine.map({ line < $0 }) ?? true { firstDroppedValueLine = line }
     }
 
     mutating func count(_ record: TraceRecord) {

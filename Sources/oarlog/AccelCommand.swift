@@ -3,9 +3,7 @@ import OarlogCore
 import OarlogDSP
 import OarlogIIO
 import OarlogLive
-import OarlogPipeline
 import OarlogReport
-import OarlogSimulator
 import OarlogTrace
 import Synchronization
 

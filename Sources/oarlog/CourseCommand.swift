@@ -1,5 +1,5 @@
 import ArgumentParser
-import OarlogDSP
+import OarlogApp
 import OarlogFences
 import OarlogPipeline
 import OarlogReport
@@ -46,14 +46,11 @@ struct CourseCommand: ParsableCommand {
             StandardStreams.error("error: \(fences) defines no course (no gate has a \"role\": start, marker or finish)\n")
             throw ExitCode(1)
         }
-        var source = try openTrace(trace, format: format)
-        let table = CourseTable { StandardStreams.write($0) }
+        var replay = try TraceReplay(path: trace, format: format, settings: analysis.settings, fences: file)
         var sinks: [any PipelineSink] = []
         if events { sinks.append(FenceEventPrinter { StandardStreams.write($0 + "\n") }) }
-        sinks.append(table)
-        var pipeline = Pipeline(analyzer: RowingAnalyzer(configuration: try analysis.analyzerConfiguration()), sinks: sinks,
-                                fences: FenceMonitor(file))
-        try pipeline.run(&source, shouldStop: { SignalFlag.interrupted })
-        reportSkips(of: source, path: trace)
+        sinks.append(CourseTable { StandardStreams.write($0) })
+        let outcome = try replay.run(sinks: sinks, shouldStop: { SignalFlag.interrupted })
+        reportSkips(outcome.skipNote)
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import OarlogApp
 import OarlogReport
 import OarlogSession
 
@@ -26,12 +27,12 @@ struct Delete: ParsableCommand {
     var yes = false
 
     func run() throws {
-        let path = try SessionSupport.resolve(session)
-        var description = SessionSupport.id(of: path)
+        let path = try SessionLookup().path(of: session)
+        var description = SessionText.id(of: path)
         do {
             let reader = try SessionReader(path: path)
             let title = reader.metadata.title
-            description = "\(title.isEmpty ? "untitled" : title), \(SessionSupport.dateText(reader.metadata.startUTC)) UTC"
+            description = "\(title.isEmpty ? "untitled" : title), \(SessionText.date(reader.metadata.startUTC)) UTC"
         } catch let error as SessionError {
             // A damaged session may still be deleted; anything else is refused.
             switch error {

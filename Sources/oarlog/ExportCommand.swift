@@ -1,10 +1,7 @@
 import ArgumentParser
-import OarlogCore
-import OarlogDSP
+import OarlogApp
 import OarlogExport
-import OarlogPipeline
 import OarlogReport
-import OarlogSession
 import OarlogTrace
 
 /// `oarlog export TRACE|SESSION --format gpx|tcx|fit|csv|geojson [-o FILE]`: replays a trace or a
@@ -63,37 +60,16 @@ struct Export: ParsableCommand {
 
     func run() throws {
         SignalFlag.install()
-        let session = inputFormat == nil ? SessionSupport.sessionIfAny(trace) : nil
-        let inputPath = session?.path ?? trace
-        let path = output ?? format.defaultOutputPath(forInput: session.map { SessionSupport.id(of: $0.path) + ".oarlog" } ?? trace)
-        if path == inputPath { throw ValidationError("the export would overwrite \(inputPath): choose another -o") }
-        var source: any RecordSource = try session.map { try SessionSupport.replaySource($0) } ?? openTrace(trace, format: inputFormat)
-        let options = try session.map { try recordedSettings(of: $0) } ?? analysis
-        let analyzerConfiguration = try options.analyzerConfiguration()
-        let configuration = ExportConfiguration(analyzer: analyzerConfiguration, laps: LapRule(parsing: laps) ?? .whole,
-                                                title: title ?? session.map { $0.metadata.title })
-        let exporter = try format.makeExporter(path: path, configuration: configuration,
-                                               csvColumns: StrokeCSVExporter.Columns(rawValue: csvColumns.lowercased()) ?? .oarlog)
-        var sinks: [any PipelineSink] = [exporter]
-        if let progress = ProgressReporter.ifTerminal() { sinks.append(progress) }
-        var pipeline = Pipeline(analyzer: RowingAnalyzer(configuration: analyzerConfiguration), sinks: sinks)
-        let summary = try pipeline.run(&source, shouldStop: { SignalFlag.interrupted })
-        if session == nil { reportSkips(of: source, path: trace) }
-        let distance = RowingFormat.distance(summary.distance)
-        StandardStreams.error("wrote \(path) (\(format.rawValue)): \(distance), \(summary.strokes) strokes\n")
-    }
-}
-
-extension Export {
-    /// The session's recorded analysis settings, overridden by any option given on the command line
-    /// (an option left at its default does not override).
-    func recordedSettings(of reader: SessionReader) throws -> AnalysisOptions {
-        var recorded = try SessionSupport.analysisOptions(for: reader.metadata)
-        let defaults = AnalysisOptions.parseOrDefault()
-        if analysis.axis != defaults.axis { recorded.axis = analysis.axis }
-        if analysis.splitAveraging != defaults.splitAveraging { recorded.splitAveraging = analysis.splitAveraging }
-        if analysis.strokesFrom != defaults.strokesFrom { recorded.strokesFrom = analysis.strokesFrom }
-        return recorded
+        let session = inputFormat == nil ? SessionLookup().sessionIfAny(trace) : nil
+        let export = SessionExport(input: session.map { .session($0) } ?? .trace(path: trace, format: inputFormat), format: format,
+                                   laps: LapRule(parsing: laps) ?? .whole,
+                                   csvColumns: StrokeCSVExporter.Columns(rawValue: csvColumns.lowercased()) ?? .oarlog,
+                                   title: title, settings: analysis.settings)
+        let outcome = try export.run(to: output, sinks: ProgressReporter.ifTerminal().map { [$0] } ?? [],
+                                     shouldStop: { SignalFlag.interrupted })
+        reportSkips(outcome.skipNote)
+        StandardStreams.error("wrote \(outcome.path) (\(format.rawValue)): \(RowingFormat.distance(outcome.summary.distance)), "
+            + "\(outcome.summary.strokes) strokes\n")
     }
 }
 

@@ -2,9 +2,7 @@ import ArgumentParser
 import OarlogCore
 import OarlogGPS
 import OarlogLive
-import OarlogPipeline
 import OarlogReport
-import OarlogSimulator
 import OarlogTrace
 import Synchronization
 

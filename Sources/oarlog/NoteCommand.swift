@@ -1,4 +1,5 @@
 import ArgumentParser
+import OarlogApp
 import OarlogCore
 import OarlogReport
 import OarlogSession
@@ -30,16 +31,14 @@ struct NoteCommand: ParsableCommand {
     var at: String?
 
     func validate() throws {
-        if let at, SessionSupport.parseTime(at) == nil {
-            throw ValidationError("--at '\(at)': expected m:ss (12:30), h:mm:ss (1:02:30) or seconds (750)")
-        }
+        _ = try sessionTimeOption(at, name: "at")
         if text.isEmpty { throw ValidationError("the note is empty") }
     }
 
     func run() throws {
-        let reader = try SessionSupport.open(session)
+        let reader = try SessionLookup().open(session)
         let end = reader.summary?.statistics.lastTime ?? 0
-        let time = at.flatMap(SessionSupport.parseTime) ?? end
+        let time = try sessionTimeOption(at, name: "at") ?? end
         if time > end + 1 {
             StandardStreams.error("note: \(RowingFormat.duration(time)) is after the end of the session (\(RowingFormat.duration(end)))\n")
         }
@@ -48,6 +47,6 @@ struct NoteCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
-        StandardStreams.write("added a note at \(RowingFormat.duration(time)) to \(SessionSupport.id(of: reader.path)): \(text)\n")
+        StandardStreams.write("added a note at \(RowingFormat.duration(time)) to \(SessionText.id(of: reader.path)): \(text)\n")
     }
 }

@@ -1,9 +1,6 @@
 import ArgumentParser
-import OarlogCore
-import OarlogDSP
-import OarlogPipeline
+import OarlogApp
 import OarlogReport
-import OarlogSession
 
 /// `oarlog play SESSION [--speed 4] [--from 12:30]`: the coxswain's live display from a file.
 struct Play: ParsableCommand {
@@ -32,40 +29,33 @@ struct Play: ParsableCommand {
 
     func validate() throws {
         if !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a positive number, e.g. --speed 4") }
-        if let from, SessionSupport.parseTime(from) == nil {
-            throw ValidationError("--from '\(from)': expected m:ss (12:30), h:mm:ss (1:02:30) or seconds (750)")
-        }
+        _ = try sessionTimeOption(from, name: "from")
     }
 
     func run() throws {
         SignalFlag.install()
-        let reader = try SessionSupport.open(session)
-        let start = from.flatMap(SessionSupport.parseTime)
+        let replay = SessionReplay(try SessionLookup().open(session))
+        let reader = replay.reader
+        let start = try sessionTimeOption(from, name: "from")
         let end = reader.summary?.statistics.lastTime
         if let start, let end, start > end {
             throw ValidationError("--from \(RowingFormat.duration(start)) is after the end of the session (\(RowingFormat.duration(end)))")
         }
-        let options = try SessionSupport.analysisOptions(for: reader.metadata)
-        let terminal = StandardStreams.stdoutIsTerminal
-        let title = reader.metadata.title.isEmpty ? SessionSupport.id(of: reader.path) : reader.metadata.title
-        StandardStreams.error("playing \(title) (\(SessionSupport.dateText(reader.metadata.startUTC)) UTC"
+        let title = reader.metadata.title.isEmpty ? SessionText.id(of: reader.path) : reader.metadata.title
+        StandardStreams.error("playing \(title) (\(SessionText.date(reader.metadata.startUTC)) UTC"
             + (end.map { ", " + RowingFormat.duration($0) } ?? "") + ")"
             + (speed == 1 ? "" : " at \(RowingFormat.decimal(speed, places: speed == speed.rounded() ? 0 : 1))×")
             + (start.map { " from \(RowingFormat.duration($0)): strokes, distance and elapsed count from there" } ?? "") + "\n")
         let facts = SessionFacts()
-        let display = LiveDisplay(inPlace: terminal, lineInterval: 10, totalDuration: end) { StandardStreams.write($0) }
-        var pipeline = Pipeline(analyzer: RowingAnalyzer(configuration: try options.analyzerConfiguration()),
-                                sinks: [facts, display], pacing: .clock(speed: speed))
-        var source = Prepended([.metadata(key: "start_utc", value: SessionSupport.isoText(reader.metadata.startUTC))],
-                               try reader.recordsInTimeOrder(from: start, onDamage: .skipDamagedChunks))
-        let summary = try pipeline.run(&source, shouldStop: { SignalFlag.interrupted })
-        let damage = source.rest.records.entries.damage
-        if !damage.isEmpty {
-            StandardStreams.error("note: skipped \(damage.count) damaged place(s) in \(reader.path) (`oarlog recover` can fix it)\n")
+        let display = LiveDisplay(inPlace: StandardStreams.stdoutIsTerminal, lineInterval: 10, totalDuration: end) { StandardStreams.write($0) }
+        let outcome = try replay.run(sinks: [facts, display], pacing: .clock(speed: speed), from: start,
+                                     shouldStop: { SignalFlag.interrupted })
+        if !outcome.damage.isEmpty {
+            StandardStreams.error("note: skipped \(outcome.damage.count) damaged place(s) in \(reader.path) (`oarlog recover` can fix it)\n")
         }
         StandardStreams.write("\n" + SummaryTable.render(
             title: "Oarlog playback — \(title)" + (start.map { " from \(RowingFormat.duration($0))" } ?? "")
                 + (SignalFlag.interrupted ? " (stopped)" : ""),
-            summary: summary, facts: facts))
+            summary: outcome.summary, facts: facts))
     }
 }

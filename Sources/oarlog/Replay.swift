@@ -1,7 +1,5 @@
 import ArgumentParser
-import OarlogCore
-import OarlogDSP
-import OarlogFences
+import OarlogApp
 import OarlogPipeline
 import OarlogReport
 import OarlogSession
@@ -60,58 +58,35 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         SignalFlag.install()
-        let traceSource = try openTrace(trace, format: format)
-        var source = try TraceLookAhead(traceSource)
-        let facts = SessionFacts()
-        var sinks: [any PipelineSink] = [facts]
-        var writer: SessionWriter?
-        if save {
-            writer = try saveWriter(startUTC: source.startUTC)
-            sinks.append(writer!)
-        }
+        let pacing: Pacing = speed.map { .clock(speed: $0) } ?? (realtime ? .clock(speed: 1) : .asFastAsPossible)
+        var replay = try TraceReplay(path: trace, format: format, settings: analysis.settings, fences: try RowingPipeline.loadFences(fences), pacing: pacing)
+        var sinks: [any PipelineSink] = []
         if json {
-            sinks.append(JSONReportSink(source: trace, includeStrokes: strokes, facts: facts) { StandardStreams.write($0) })
+            sinks.append(JSONReportSink(source: trace, includeStrokes: strokes, facts: replay.facts) { StandardStreams.write($0) })
         } else if strokes {
             sinks.append(StrokeTablePrinter { StandardStreams.write($0 + "\n") })
         }
-        let monitor = try fences.map { FenceMonitor(try FenceFile.load(path: $0)) }
-        if monitor != nil && !json { sinks.append(FenceEventPrinter { StandardStreams.write($0 + "\n") }) }
+        if fences != nil && !json { sinks.append(FenceEventPrinter { StandardStreams.write($0 + "\n") }) }
         if let progress = ProgressReporter.ifTerminal() { sinks.append(progress) }
-        let pacing: Pacing = speed.map { .clock(speed: $0) } ?? (realtime ? .clock(speed: 1) : .asFastAsPossible)
-        var pipeline = Pipeline(analyzer: RowingAnalyzer(configuration: try analysis.analyzerConfiguration()), sinks: sinks, pacing: pacing, fences: monitor)
-        let summary = try pipeline.run(&source, shouldStop: { SignalFlag.interrupted })
+        let writer: SessionWriter?
+        do {
+            writer = save ? try SessionSaving.replayWriter(for: replay.input, title: title, settings: analysis.settings) : nil
+        } catch {
+            throw CommandFailure("--save: \(error)")
+        }
+        let outcome = try replay.run(sinks: sinks, saveTo: writer, shouldStop: { SignalFlag.interrupted })
         if json {
             StandardStreams.write("\n")
         } else {
             if strokes { StandardStreams.write("\n") }
-            StandardStreams.write(SummaryTable.render(title: "Oarlog replay — \(trace)", summary: summary, facts: facts))
+            StandardStreams.write(SummaryTable.render(title: "Oarlog replay — \(trace)", summary: outcome.summary, facts: replay.facts))
         }
-        reportSkips(of: source.rest, path: trace)
+        reportSkips(outcome.skipNote)
         if let writer {
-            StandardStreams.error("saved as session \(SessionSupport.id(of: writer.path)) (\(writer.path))\n")
+            StandardStreams.error("saved as session \(SessionText.id(of: writer.path)) (\(writer.path))\n")
         }
-        if let statistics = pipeline.fences?.statistics, statistics.rejectedCrossings > 0 {
-            StandardStreams.error("note: \(statistics.rejectedCrossings) gate crossings rejected (implausible gap or jump between fixes)\n")
-        }
-    }
-}
-
-extension Replay {
-    /// A session writer for `--save`: titled, placed in UTC, with the analysis settings recorded.
-    func saveWriter(startUTC: Double?) throws -> SessionWriter {
-        let name = trace.split(separator: "/").last.map(String.init) ?? trace
-        var settings = SessionSupport.settings(analysis)
-        settings.append(.init("replayed_from", trace))
-        let metadata = SessionMetadata(
-            title: title ?? name, startUTC: startUTC ?? TraceLookAhead.modificationTime(trace) ?? 0,
-            devices: ["replay of \(trace)" + (format.map { " (\($0.rawValue))" } ?? "")],
-            softwareVersion: SessionSupport.softwareVersion, settings: settings)
-        do {
-            return try SessionWriter.create(metadata: metadata, options: SessionWriter.Options(durability: .syncAtClose))
-        } catch {
-            throw CommandFailure("--save: \(error)")
+        if outcome.rejectedCrossings > 0 {
+            StandardStreams.error("note: \(outcome.rejectedCrossings) gate crossings rejected (implausible gap or jump between fixes)\n")
         }
     }
 }
-
-extension TraceFormat: ExpressibleByArgument {}

@@ -41,4 +41,36 @@ final class UTCTimeTests: XCTestCase {
         XCTAssertNil(UTCTime.parseISO8601("2026-05-02T07:00"))
         XCTAssertNil(UTCTime.parseISO8601("2026-05-02T07:00:00Zjunk"))
     }
+
+    func testTimesItCannotShowPrintAsTheInvalidTime() {
+        XCTAssertEqual(UTCTime.iso8601(.nan), UTCTime.invalidISO8601)
+        XCTAssertEqual(UTCTime.iso8601(.infinity), UTCTime.invalidISO8601)
+        XCTAssertEqual(UTCTime.iso8601(-.infinity), UTCTime.invalidISO8601)
+        XCTAssertEqual(UTCTime.iso8601(1e300), UTCTime.invalidISO8601)
+        XCTAssertEqual(UTCTime.iso8601(-1e300), UTCTime.invalidISO8601)
+        XCTAssertEqual(UTCTime.iso8601(9.3e18), UTCTime.invalidISO8601)
+        XCTAssertEqual(UTCTime.iso8601(.greatestFiniteMagnitude), UTCTime.invalidISO8601)
+        XCTAssertEqual(UTCTime.iso8601(millisecondsSince1970: .min), UTCTime.invalidISO8601)
+        XCTAssertEqual(UTCTime.invalidISO8601, "0000-00-00T00:00:00.000Z")
+        XCTAssertNil(UTCTime.parseISO8601(UTCTime.invalidISO8601))
+        // The four-digit years, both ends.
+        XCTAssertEqual(UTCTime.iso8601(253_402_300_799.999), "9999-12-31T23:59:59.999Z")
+        XCTAssertEqual(UTCTime.iso8601(253_402_300_800), UTCTime.invalidISO8601)
+        XCTAssertEqual(UTCTime.iso8601(-62_167_219_200), "0000-01-01T00:00:00.000Z")
+        XCTAssertEqual(UTCTime.iso8601(-62_167_219_200.001), UTCTime.invalidISO8601)
+        XCTAssertEqual(UTCTime.iso8601(-0.001), "1969-12-31T23:59:59.999Z")
+    }
+
+    func testWholeMilliseconds() {
+        XCTAssertEqual(UTCTime.iso8601(millisecondsSince1970: 1_617_102_785_001), "2021-03-30T11:13:05.001Z")
+        XCTAssertEqual(UTCTime.iso8601(millisecondsSince1970: -1), "1969-12-31T23:59:59.999Z")
+        XCTAssertEqual(UTCTime.iso8601(millisecondsSince1970: 0), "1970-01-01T00:00:00.000Z")
+    }
+
+    func testTypedStartTimesKeepToFourDigitYears() {
+        XCTAssertEqual(UTCTime.parseTypedUTC("0000-01-01 00:00"), -62_167_219_200)
+        XCTAssertNotNil(UTCTime.parseTypedUTC("9999-12-31T23:59:59.999Z"))
+        XCTAssertNil(UTCTime.parseTypedUTC("10000-01-01T00:00"))
+        XCTAssertNil(UTCTime.parseTypedUTC("9223372036854775807-01-01T00:00"))
+    }
 }

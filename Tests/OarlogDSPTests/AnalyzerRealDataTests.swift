@@ -9,7 +9,7 @@ import OarlogTestSupport
 /// `../shared/data/rowingdata/` beside the package (see its README for provenance).
 final class AnalyzerRealDataTests: XCTestCase {
     private func dataPath(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        try sharedDataPath("rowingdata/\(name)", file: file, line: line)
+        try samplePath("rowingdata/\(name)", file: file, line: line)
     }
 
     private struct Run {

@@ -45,7 +45,7 @@ final class StrokeDetectorCatchTimingTests: XCTestCase {
     }
 
     func quiske(rate: Hertz?) throws -> Signed {
-        var source = try QuiskeCurveReader(path: try sharedDataPath("rowingdata/quiske_per_stroke_seat.csv"), sampleRate: rate)
+        var source = try QuiskeCurveReader(path: try samplePath("rowingdata/quiske_per_stroke_seat.csv"), sampleRate: rate)
         let truth = Array(source.strokes.map(\.time).dropFirst())  // the first catch precedes the recording
         return Self.signed(detected: try Self.analyze(&source), truth: truth, tolerance: 0.5)
     }

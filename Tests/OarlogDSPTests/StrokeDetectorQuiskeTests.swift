@@ -32,7 +32,7 @@ final class StrokeDetectorQuiskeTests: XCTestCase {
         XCTAssertEqual(match.extra.count, 0, match.summary)
         XCTAssertLessThanOrEqual(match.maxAbsError, 0.05, match.summary)
         // Rates against the export's own SPM column (integer spm, its own timing): within 1.5 spm.
-        let rows = try QuiskeCurveReader(path: try sharedDataPath("rowingdata/quiske_per_stroke_seat.csv")).strokes
+        let rows = try QuiskeCurveReader(path: try samplePath("rowingdata/quiske_per_stroke_seat.csv")).strokes
         for e in events {
             guard let rate = e.strokeRate,
                   let row = rows.lastIndex(where: { $0.time <= e.catchTime + 0.1 }), row > 0 else { continue }

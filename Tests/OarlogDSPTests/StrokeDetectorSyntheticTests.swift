@@ -129,12 +129,7 @@ final class StrokeDetectorSyntheticTests: XCTestCase {
         XCTAssertEqual(events.map(\.index), Array(1...events.count), "the count carries on across the gap")
     }
 
-    func testRateSmootherAndRecovery() {
-        var smoother = StrokeRateSmoother(strokes: 3)
-        XCTAssertEqual(smoother.add(20), 20)
-        XCTAssertEqual(smoother.add(24)!, 22, accuracy: 1e-9)  // α = 0.5
-        XCTAssertNil(smoother.add(nil))
-        XCTAssertEqual(smoother.add(30), 30)
+    func testRecoveryFromTheNextCatch() {
         let stroke = StrokeEvent(index: 1, catchTime: 10, driveDuration: 0.9, recoveryDuration: nil, peakAcceleration: 3, strokeRate: nil)
         XCTAssertEqual(stroke.completed(nextCatch: 13).recoveryDuration!, 2.1, accuracy: 1e-9)
     }

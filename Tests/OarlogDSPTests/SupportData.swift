@@ -62,7 +62,7 @@ struct QuiskeTrace {
     var rates: [Double] = []
 
     init(sampleRate: Hertz? = nil) throws {
-        let reader = try QuiskeCurveReader(path: try sharedDataPath("rowingdata/quiske_per_stroke_seat.csv"), sampleRate: sampleRate)
+        let reader = try QuiskeCurveReader(path: try samplePath("rowingdata/quiske_per_stroke_seat.csv"), sampleRate: sampleRate)
         for record in try readAll(reader) {
             switch record {
             case .accel(let s): times.append(s.time); surge.append(s.x)

@@ -70,6 +70,6 @@ struct SyntheticRowing {
 
     /// The real curves (m/s²) from the Quiske export.
     static func quiskeCurves() throws -> [[Float]] {
-        try QuiskeCurveReader(path: try sharedDataPath("rowingdata/quiske_per_stroke_seat.csv")).strokes.map(\.acceleration)
+        try QuiskeCurveReader(path: try samplePath("rowingdata/quiske_per_stroke_seat.csv")).strokes.map(\.acceleration)
     }
 }

@@ -31,6 +31,17 @@ final class ExportFormatTests: XCTestCase {
         XCTAssertEqual(ExportText.fixed(51.48731234, 7), "51.4873123")
         XCTAssertEqual(ExportText.fixed(-0.2241, 7), "-0.2241000")
         XCTAssertEqual(ExportText.fixed(1e-5, 2), "0.00")
+        // Total: no number is an empty CSV cell (JSON: null); huge values in full, no exponent.
+        XCTAssertEqual(ExportText.fixed(.nan, 3), "")
+        XCTAssertEqual(ExportText.fixed(.infinity, 3), "")
+        XCTAssertEqual(ExportText.fixed(-.infinity, 0), "")
+        XCTAssertEqual(ExportText.jsonNumber(.nan, 7), "null")
+        XCTAssertEqual(ExportText.jsonNumber(-.infinity, 2), "null")
+        XCTAssertEqual(ExportText.jsonNumber(-0.2241, 7), "-0.2241000")
+        XCTAssertEqual(ExportText.fixed(9.3e18, 2), "9300000000000000000.00")
+        XCTAssertEqual(ExportText.fixed(-1e300, 1), "-1" + String(repeating: "0", count: 300) + ".0")
+        XCTAssertEqual(ExportText.fixed(.greatestFiniteMagnitude, 0), "17976931348623157" + String(repeating: "0", count: 292))
+        XCTAssertEqual(ExportText.iso8601(.nan), "0000-00-00T00:00:00.000Z")
         XCTAssertEqual(ExportText.xmlEscaped("A & B <8+>"), "A &amp; B &lt;8+&gt;")
         XCTAssertEqual(ExportText.csvCell("a,\"b\""), "\"a,\"\"b\"\"\"")
     }

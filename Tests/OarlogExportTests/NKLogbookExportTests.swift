@@ -10,7 +10,7 @@ import OarlogTestSupport
 /// The real NK LiNK Logbook session (1:05 h, ~12.15 km, per-stroke GPS) through every exporter.
 final class NKLogbookExportTests: XCTestCase {
     func exportNK(laps: LapRule = .rests(minimumPause: 30)) throws -> ExportRun {
-        let path = try sharedDataPath("rowingdata/nk_logbook.csv")
+        let path = try samplePath("rowingdata/nk_logbook.csv")
         var source = try TraceOpener.open(path: path)
         return try ExportRun.make(&source, in: try temporaryDirectory(self), laps: laps)
     }

@@ -222,7 +222,7 @@ final class FenceBehaviourTests: XCTestCase {
             gate(1, "250 m", origin: thames, 250, -15, 250, 15, direction: .bearing(90), role: .marker, distance: 250),
             gate(2, "Finish", origin: thames, 500, -15, 500, 15, direction: .bearing(90), role: .finish, distance: 500),
         ]
-        let course = try XCTUnwrap(FenceFile(fences: fences, course: nil).courseFromRoles())
+        let course = Course(name: "course", gates: fences.map(\.id), distances: [0, 250, 500])
         // Rowed the wrong way (west): three wrong-way crossings, no piece.
         let west = straightTrack(origin: thames, start: (520, 0), velocity: (-4, 0), rate: 1, duration: 140)
         let wrong = monitor(fences, course: course, fixes: west).events

@@ -56,7 +56,7 @@ final class NKLogbookCourseTests: XCTestCase {
     }
 
     func testCourseOverTheNKTrack() throws {
-        let tracePath = try sharedDataPath("rowingdata/nk_logbook.csv")
+        let tracePath = try samplePath("rowingdata/nk_logbook.csv")
         let file = try FenceFile.load(path: TestPaths.packageRoot.appendingPathComponent("samples/nk-course.geojson").path)
         var fixes: [GPSFix] = []
         var references: [ReferenceStroke] = []

@@ -1,6 +1,8 @@
+import Foundation
 import OarlogCore
 import OarlogGPS
 import OarlogLive
+import Synchronization
 import XCTest
 
 /// The one-fix-per-epoch rule on hand-made TPV sequences (the gpsd runs cover real streams).
@@ -51,15 +53,26 @@ final class EpochReducerTests: XCTestCase {
 
     func testRecordQueueIsBoundedAndEndsAfterClose() {
         let q = RecordQueue<TraceRecord>(capacity: 2)
-        XCTAssertTrue(q.tryPush(.note(Note(time: 1, text: "a"))))
-        XCTAssertTrue(q.tryPush(.note(Note(time: 2, text: "b"))))
-        XCTAssertFalse(q.tryPush(.note(Note(time: 3, text: "c"))), "full")
+        XCTAssertTrue(q.push(.note(Note(time: 1, text: "a"))))
+        XCTAssertTrue(q.push(.note(Note(time: 2, text: "b"))))
+        // Full: a third push waits until a record is taken.
+        let pushed = PushedFlag()
+        Thread { pushed.value.store(q.push(.note(Note(time: 3, text: "c"))), ordering: .sequentiallyConsistent) }.start()
+        usleep(50_000)
+        XCTAssertFalse(pushed.value.load(ordering: .sequentiallyConsistent), "full: the push waits")
         XCTAssertEqual(q.pop(timeout: 0)?.time, 1)
-        XCTAssertEqual(q.queuedCount, 1)
+        XCTAssertEqual(q.pop(timeout: 10)?.time, 2)
+        XCTAssertEqual(q.pop(timeout: 10)?.time, 3, "the waiting push went in once there was room")
+        XCTAssertTrue(q.push(.note(Note(time: 2, text: "b"))))
         q.close()
         XCTAssertFalse(q.push(.note(Note(time: 4, text: "d"))), "closed")
         XCTAssertEqual(try q.next()?.time, 2, "queued records still come out after close")
         XCTAssertNil(try q.next())
         XCTAssertTrue(q.isFinished)
     }
+}
+
+/// Whether a push on another thread has returned.
+private final class PushedFlag: Sendable {
+    let value = Atomic(false)
 }

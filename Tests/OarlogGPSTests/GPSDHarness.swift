@@ -159,10 +159,18 @@ final class GPSDProcess {
     let port: Int
     let process = Process()
 
-    init(nmeaPort: Int, port: Int = freeLoopbackPort()) throws {
+    /// - Parameters:
+    ///   - nmeaPort: the NMEA server gpsd reads (its one device); `nil`: gpsd without a device.
+    ///   - options: more gpsd options (`-n`: open the device without waiting for a client).
+    convenience init(nmeaPort: Int?, port: Int = freeLoopbackPort(), options: [String] = []) throws {
+        try self.init(devicePath: nmeaPort.map { "tcp://127.0.0.1:\($0)" }, port: port, options: options)
+    }
+
+    /// A gpsd reading `devicePath` (a serial device, `tcp://…`), or no device.
+    init(devicePath: String?, port: Int = freeLoopbackPort(), options: [String] = []) throws {
         self.port = port
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/gpsd")
-        process.arguments = ["-N", "-S", String(port), "tcp://127.0.0.1:\(nmeaPort)"]
+        process.arguments = ["-N", "-S", String(port)] + options + (devicePath.map { [$0] } ?? [])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

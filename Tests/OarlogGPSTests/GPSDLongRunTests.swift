@@ -64,7 +64,7 @@ final class GPSDLongRunTests: XCTestCase {
     }
 
     func testPlakaFourHoursEveryFixOnceFlatMemoryAndDistance() throws {
-        let (rmc, logFixes) = try Self.rewriteAsRMC(try sharedDataPath("signalk/plaka.log"))
+        let (rmc, logFixes) = try Self.rewriteAsRMC(fixturePath("plaka.log"))
         XCTAssertEqual(rmc.count, 7250, "7,250 GLL fixes in the log")
         // References from the log's own text (no gpsd, no Oarlog DSP): the plain geodesic sum of
         // consecutive positions, and the same restricted to steps where the log's VTG speed says

@@ -1,4 +1,6 @@
 import Foundation
+import OarlogSession
+import OarlogTestSupport
 import XCTest
 
 /// End to end through the `oarlog` binary (built beside the test bundle): replay --save,
@@ -23,36 +25,56 @@ final class SessionCommandLineTests: XCTestCase {
         }
     }
 
-    struct Run {
-        var status: Int32
-        var out: String
-        var err: String
-    }
-
     @discardableResult
-    func oarlog(_ arguments: [String], expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> Run {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try binary)
-        p.arguments = arguments
-        p.currentDirectoryURL = URL(fileURLWithPath: directory)
-        var env = ProcessInfo.processInfo.environment
-        env["OARLOG_DATA_DIR"] = directory + "/data"
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        let run = Run(status: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+    func oarlog(_ arguments: [String], expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> CommandRun {
+        let run = try runCommand(try binary, arguments, in: directory, environment: ["OARLOG_DATA_DIR": directory + "/data"])
         XCTAssertEqual(run.status, status, "oarlog \(arguments.joined(separator: " ")): \(run.err)", file: file, line: line)
         return run
     }
 
     func object(_ text: String) throws -> [String: Any] {
         try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
+    }
+
+    /// Two saves with one title at once, 20 times: each takes the next free name (no "File
+    /// exists"), all 40 sessions are kept and each is intact (`recover` exits 0).
+    func testConcurrentSavesWithOneTitleAreAllKept() throws {
+        let trace = directory + "/short.csv"
+        var text = "# oarlog-trace: 1\n# start_utc: 2026-05-02T07:00:00.000Z\nt,kind,values\n"
+        for k in 0..<500 { text += "\(Double(k) * 0.02),accel,0.1,0.2,9.8\n" }
+        try text.write(toFile: trace, atomically: true, encoding: .utf8)
+        let binary = try binary
+        for _ in 0..<20 {
+            // Both processes run at once; each is waited for after both have started.
+            var running: [(Process, Pipe)] = []
+            for _ in 0..<2 {
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: binary)
+                p.arguments = ["replay", trace, "--save", "--title", "same"]
+                var env = ProcessInfo.processInfo.environment
+                env["OARLOG_DATA_DIR"] = directory + "/data"
+                p.environment = env
+                let err = Pipe()
+                p.standardOutput = FileHandle.nullDevice
+                p.standardError = err
+                p.standardInput = FileHandle.nullDevice
+                try p.run()
+                running.append((p, err))
+            }
+            for (p, err) in running {
+                let e = err.fileHandleForReading.readDataToEndOfFile()
+                p.waitUntilExit()
+                XCTAssertEqual(p.terminationStatus, 0, String(decoding: e, as: UTF8.self))
+            }
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/data/sessions").filter { $0.hasSuffix(".oarlog") }
+        XCTAssertEqual(files.count, 40)
+        XCTAssertTrue(files.contains("2026-05-02T07-00-00Z_same.oarlog"))
+        XCTAssertTrue(files.contains("2026-05-02T07-00-00Z_same_40.oarlog"))
+        for name in files {
+            let report = try SessionRecovery.recover(directory + "/data/sessions/" + name)
+            XCTAssertEqual(report.outcome, .intact, name)
+        }
     }
 
     func testSaveListShowNotePlayExportDelete() throws {

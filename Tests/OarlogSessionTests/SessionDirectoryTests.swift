@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import OarlogCore
 @testable import OarlogSession
 import XCTest
@@ -28,6 +29,39 @@ final class SessionDirectoryTests: XCTestCase {
         unsetenv("XDG_DATA_HOME")
         setenv("HOME", "/home/cox", 1)
         XCTAssertEqual(SessionDirectory.default.path, "/home/cox/.local/share/oarlog/sessions")
+    }
+
+    /// Many sessions with one start and title created at once (threads released together): each
+    /// takes the next free name, none fails with "File exists", none is lost.
+    func testConcurrentCreatesWithOneNameAllSucceed() throws {
+        let dir = SessionDirectory(path: directory + "/data/sessions")
+        let threads = 8, rounds = 25
+        let failures = Mutex<[String]>([])
+        let paths = Mutex<[String]>([])
+        for _ in 0..<rounds {
+            let start = DispatchSemaphore(value: 0)
+            let group = DispatchGroup()
+            for _ in 0..<threads {
+                group.enter()
+                Thread {
+                    start.wait()
+                    do {
+                        let writer = try SessionWriter.create(in: dir, metadata: testMetadata(title: "same"),
+                                                              options: SessionWriter.Options(durability: .never))
+                        try writer.close()
+                        paths.withLock { $0.append(writer.path) }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                    group.leave()
+                }.start()
+            }
+            for _ in 0..<threads { start.signal() }
+            group.wait()
+        }
+        XCTAssertEqual(failures.withLock { $0 }, [])
+        XCTAssertEqual(Set(paths.withLock { $0 }).count, threads * rounds)
+        XCTAssertEqual(try dir.list().count, threads * rounds)
     }
 
     func testListNewestFirstAndResolve() throws {

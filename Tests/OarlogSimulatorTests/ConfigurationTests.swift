@@ -60,14 +60,6 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertNil(UTCTime.parseTypedUTC("2026-13-02T07:14:03Z"))
         XCTAssertEqual(UTCTime.parseTypedUTC(" 2026-5-2 07:14 "), t - 3.25)
     }
-
-    func testFixedFormatting() {
-        XCTAssertEqual(formatFixed(12.3456, decimals: 3), "12.346")
-        XCTAssertEqual(formatFixed(-0.0004, decimals: 3), "0.000")
-        XCTAssertEqual(formatFixed(-2.5, decimals: 0), "-3")
-        XCTAssertEqual(formatFixed(0.05, decimals: 2), "0.05")
-        XCTAssertEqual(formatFixed(.nan, decimals: 2), "")
-    }
 }
 
 final class CommandLineOptionsTests: XCTestCase {

@@ -43,7 +43,7 @@ final class RealismTests: XCTestCase {
 
     /// The mean measured curve over each stroke's phase (0 = catch, 1 = next catch), in g.
     private func measuredMeanCurve() throws -> (curve: [Double], rate: Double, strokes: Int) {
-        let url = try sharedDataDirectory().appendingPathComponent("rowingdata/quiske_per_stroke_seat.csv")
+        let url = URL(fileURLWithPath: try samplePath("rowingdata/quiske_per_stroke_seat.csv"))
         let text = try String(contentsOf: url, encoding: .utf8)
         var curve = [Double](repeating: 0, count: Self.points)
         var count = 0

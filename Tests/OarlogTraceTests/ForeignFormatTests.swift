@@ -40,7 +40,7 @@ func metadataValue(_ records: [TraceRecord], _ key: String) -> String? {
 final class SpeedCoachReaderTests: XCTestCase {
     /// The "Just Go" session: summary block and every stroke, checked against the file's text.
     func testJustGoSessionAgainstTheFile() throws {
-        let path = try TestPaths.sharedData("rowingdata/SpeedCoach2Linkv1.27.csv")
+        let path = try TestPaths.sample("rowingdata/SpeedCoach2Linkv1.27.csv")
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         let strokeTitle = lines.firstIndex { $0.hasPrefix("Per-Stroke Data:") }!
         let header = testCSVFields(lines[strokeTitle + 2])
@@ -99,7 +99,7 @@ final class SpeedCoachReaderTests: XCTestCase {
     /// The interval session: intervals spliced back to back, the device's per-interval restarts
     /// of time, distance and stroke count undone using the interval summaries.
     func testIntervalSessionIsSplicedWithSummaryOffsets() throws {
-        let path = try TestPaths.sharedData("rowingdata/SpeedCoach2Link_interval.csv")
+        let path = try TestPaths.sample("rowingdata/SpeedCoach2Link_interval.csv")
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         let intervalTitle = lines.firstIndex { $0.hasPrefix("Interval Summaries:") }!
         let intervalHeader = testCSVFields(lines[intervalTitle + 2])
@@ -152,7 +152,7 @@ final class SpeedCoachReaderTests: XCTestCase {
 
 final class NKLogbookReaderTests: XCTestCase {
     func testLogbookStrokesSortedAndChecked() throws {
-        let path = try TestPaths.sharedData("rowingdata/nk_logbook.csv")
+        let path = try TestPaths.sample("rowingdata/nk_logbook.csv")
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(testCSVFields)
         let header = lines[0]
         func col(_ name: String) -> Int { header.firstIndex(of: name)! }

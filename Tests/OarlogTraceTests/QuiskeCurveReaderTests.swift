@@ -4,7 +4,7 @@ import OarlogCore
 import OarlogTrace
 
 final class QuiskeCurveReaderTests: XCTestCase {
-    private func path() throws -> String { try talosQuiskeDataPath("rowingdata/quiske_per_stroke_seat.csv") }
+    private func path() throws -> String { try TestPaths.sample("rowingdata/quiske_per_stroke_seat.csv") }
 
     func testRowsUnitsAndBoundaries() throws {
         let reader = try QuiskeCurveReader(path: try path())

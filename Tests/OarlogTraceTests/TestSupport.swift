@@ -1,6 +1,6 @@
 import Foundation
 import OarlogCore
-import OarlogTrace
+@testable import OarlogTrace
 import XCTest
 
 /// Paths and small helpers shared by the trace tests.
@@ -13,13 +13,11 @@ enum TestPaths {
         packageRoot.appendingPathComponent("Tests/OarlogTraceTests/Fixtures").appendingPathComponent(name).path
     }
 
-    /// A file of the real recorded data (../shared/data beside the checkout); fails clearly if
-    /// the data directory is missing.
-    static func sharedData(_ relative: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let dir = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
-        let path = dir.appendingPathComponent(relative).path
+    /// A file of the real recorded data bundled in the project's `samples/`; fails clearly if missing.
+    static func sample(_ relative: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let path = packageRoot.appendingPathComponent("samples").appendingPathComponent(relative).path
         guard FileManager.default.fileExists(atPath: path) else {
-            XCTFail("real data missing: \(path) (expected ../shared/data beside the checkout)", file: file, line: line)
+            XCTFail("test data missing: \(path) (bundled in samples/)", file: file, line: line)
             throw CocoaError(.fileNoSuchFile)
         }
         return path
@@ -59,9 +57,13 @@ func readAll<S: RecordSource & TraceStatisticsReporting>(_ source: inout S) thro
     return records
 }
 
+/// `checkingPlausibility: false` for the tests of the number parser over the whole Float and
+/// Double range (values no sensor gives, which the reader otherwise skips or drops).
 func readNative(_ path: String, chunkBytes: Int = NativeTraceReader.defaultChunkBytes,
-                maxLineBytes: Int = NativeTraceReader.defaultMaxLineBytes) throws -> ([TraceRecord], TraceReadStatistics) {
-    var reader = try NativeTraceReader(path: path, chunkBytes: chunkBytes, maxLineBytes: maxLineBytes)
+                maxLineBytes: Int = NativeTraceReader.defaultMaxLineBytes,
+                checkingPlausibility: Bool = true) throws -> ([TraceRecord], TraceReadStatistics) {
+    var reader = try NativeTraceReader(path: path, chunkBytes: chunkBytes, maxLineBytes: maxLineBytes,
+                                       checkingPlausibility: checkingPlausibility)
     let records = try readAll(&reader)
     return (records, reader.statistics)
 }

@@ -10,11 +10,11 @@ final class TraceOpenerTests: XCTestCase {
 
     func testDetectsEveryFormatFromRealFiles() throws {
         XCTAssertEqual(try TraceOpener.detectFormat(path: TestPaths.fixture("sample-trace.csv")), .native)
-        XCTAssertEqual(try TraceOpener.detectFormat(path: TestPaths.sharedData("rowingdata/SpeedCoach2Linkv1.27.csv")), .speedcoach)
-        XCTAssertEqual(try TraceOpener.detectFormat(path: TestPaths.sharedData("rowingdata/SpeedCoach2Link_interval.csv")), .speedcoach)
-        XCTAssertEqual(try TraceOpener.detectFormat(path: TestPaths.sharedData("rowingdata/nk_logbook.csv")), .nkLogbook)
-        XCTAssertEqual(try TraceOpener.detectFormat(path: TestPaths.sharedData("rowingdata/quiske_per_stroke_seat.csv")), .quiske)
-        XCTAssertEqual(try TraceOpener.detectFormat(path: TestPaths.sharedData("talos/100m-12-strokes-dataInput.txt")), .talos)
+        XCTAssertEqual(try TraceOpener.detectFormat(path: TestPaths.sample("rowingdata/SpeedCoach2Linkv1.27.csv")), .speedcoach)
+        XCTAssertEqual(try TraceOpener.detectFormat(path: TestPaths.sample("rowingdata/SpeedCoach2Link_interval.csv")), .speedcoach)
+        XCTAssertEqual(try TraceOpener.detectFormat(path: TestPaths.sample("rowingdata/nk_logbook.csv")), .nkLogbook)
+        XCTAssertEqual(try TraceOpener.detectFormat(path: TestPaths.sample("rowingdata/quiske_per_stroke_seat.csv")), .quiske)
+        XCTAssertEqual(try TraceOpener.detectFormat(path: TestPaths.fixture("talos-synthetic.txt")), .talos)
     }
 
     func testDetectsNativeVariants() throws {
@@ -24,7 +24,7 @@ final class TraceOpenerTests: XCTestCase {
     }
 
     func testOpensAndReportsStatistics() throws {
-        var source = try TraceOpener.open(path: TestPaths.sharedData("rowingdata/nk_logbook.csv"))
+        var source = try TraceOpener.open(path: TestPaths.sample("rowingdata/nk_logbook.csv"))
         var n = 0
         while try source.next() != nil { n += 1 }
         let stats = try XCTUnwrap(TraceOpener.statistics(of: source))

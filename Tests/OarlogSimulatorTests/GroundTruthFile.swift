@@ -1,24 +1,25 @@
 import OarlogCore
+import OarlogSimulator
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// A ground-truth CSV read back (what `GroundTruthWriter` wrote): for evaluations that run on
-/// files rather than beside the simulator.
-public struct GroundTruthFile: Sendable {
-    public var metadata: [String: String] = [:]
-    public var strokes: [GroundTruthStroke] = []
+/// A ground-truth CSV read back (what `GroundTruthWriter` wrote), for the tests that check the
+/// written file; nothing outside the tests reads truth files.
+struct GroundTruthFile: Sendable {
+    var metadata: [String: String] = [:]
+    var strokes: [GroundTruthStroke] = []
     /// From the `total` row; `nil` if the file has none (cut short).
-    public var totalStrokes: Int?
-    public var totalDistance: Metres?
-    public var duration: Seconds?
+    var totalStrokes: Int?
+    var totalDistance: Metres?
+    var duration: Seconds?
 
-    public init() {}
+    init() {}
 
     /// Reads and parses the file at `path`.
-    public static func read(path: String) throws -> GroundTruthFile {
+    static func read(path: String) throws -> GroundTruthFile {
         guard let handle = fopen(path, "r") else {
             throw SimulationConfigurationError("cannot read the truth file '\(path)' (errno \(errno))")
         }
@@ -34,7 +35,7 @@ public struct GroundTruthFile: Sendable {
     }
 
     /// Parses truth CSV text; errors name the line.
-    public static func parse(_ text: String, name: String = "truth") throws -> GroundTruthFile {
+    static func parse(_ text: String, name: String = "truth") throws -> GroundTruthFile {
         var result = GroundTruthFile()
         var lineNumber = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -45,7 +46,7 @@ public struct GroundTruthFile: Sendable {
             if line.hasPrefix("#") {
                 let body = line.dropFirst()
                 if let colon = body.firstIndex(of: ":") {
-                    result.metadata[String(body[..<colon]).trimmingSpaces()] = String(body[body.index(after: colon)...]).trimmingSpaces()
+                    result.metadata[String(body[..<colon]).trimmingWhitespace()] = String(body[body.index(after: colon)...]).trimmingWhitespace()
                 }
                 continue
             }

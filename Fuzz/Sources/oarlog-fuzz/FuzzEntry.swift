@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import OarlogCore
+import OarlogDSP
+import OarlogFences
+import OarlogPipeline
+import OarlogReport
+import OarlogSession
+import OarlogTrace
+
+/// The parser a run exercises, from `OARLOG_FUZZ_TARGET`.
+enum FuzzTarget: String, CaseIterable {
+    case native, speedcoach, nkLogbook = "nk-logbook", talos, quiske, fences, session, recovery
+
+    static let current: FuzzTarget = {
+        guard let name = getenv("OARLOG_FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
+            let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
+            let message = "oarlog-fuzz: set OARLOG_FUZZ_TARGET to one of: \(names)\n"
+            _ = message.withCString { write(2, $0, strlen($0)) }
+            exit(2)
+        }
+        return target
+    }()
+}
+
+/// Where each input is written (the readers take paths, as the CLI gives them): tmpfs, one file
+/// per process.
+let inputPath: String = {
+    let dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
+    return "\(dir)/oarlog-fuzz-\(getpid())-\(FuzzTarget.current.rawValue).input"
+}()
+
+func writeInput(_ bytes: UnsafeRawBufferPointer) {
+    let fd = open(inputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    precondition(fd >= 0, "cannot write \(inputPath)")
+    var offset = 0
+    while offset < bytes.count {
+        let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        precondition(n > 0, "short write to \(inputPath)")
+        offset += n
+    }
+    close(fd)
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
+    let bytes = UnsafeRawBufferPointer(start: count > 0 ? data : nil, count: count)
+    writeInput(bytes)
+    switch FuzzTarget.current {
+    case .native: replay(format: .native)
+    case .speedcoach: replay(format: .speedcoach)
+    case .nkLogbook: replay(format: .nkLogbook)
+    case .talos: replay(format: .talos)
+    case .quiske: replay(format: .quiske)
+    case .fences: fences()
+    case .session: session()
+    case .recovery: recovery()
+    }
+    return 0
+}
+
+/// `oarlog replay FILE --json --strokes` and the summary table, in process: the reader, the
+/// whole pipeline and every formatter a person's output goes through. Errors are fine; a trap is
+/// a finding.
+func replay(format: TraceFormat) {
+    guard var source = try? TraceOpener.open(path: inputPath, format: format) else { return }
+    let facts = SessionFacts()
+    var json = ""
+    let sinks: [any PipelineSink] = [facts, JSONReportSink(source: "fuzz", includeStrokes: true, facts: facts) { json += $0 },
+                                     StrokeTablePrinter { _ in }]
+    var pipeline = Pipeline(sinks: sinks)
+    guard let summary = try? pipeline.run(&source) else { return }
+    _ = SummaryTable.render(title: "fuzz", summary: summary, facts: facts)
+    _ = json.count
+}
+
+/// A fence file parsed and a short track run past it (areas, gates, course), with the events printed.
+func fences() {
+    guard let file = try? FenceFile.load(path: inputPath) else { return }
+    var monitor = FenceMonitor(file)
+    let printer = FenceEventPrinter { _ in }
+    // A track through the first fence: 60 fixes from 300 m south-west of it to 300 m north-east.
+    var centre = (52.0, 4.0)
+    if let shape = file.fences.first?.shape {
+        switch shape {
+        case .circle(let c, _): centre = (c.latitude, c.longitude)
+        case .polygon(let outer, _): if let p = outer.first { centre = (p.latitude, p.longitude) }
+        case .gate(let line, _): if let p = line.first { centre = (p.latitude, p.longitude) }
+        }
+    }
+    for k in 0..<60 {
+        let step = Double(k - 30) * 10 / 111_000
+        let fix = GPSFix(time: Double(k) * 2.5, latitude: centre.0 + step, longitude: centre.1 + step * 1.6, speed: 4)
+        monitor.process(fix) { try? printer.receive(.fence($0)) }
+    }
+    monitor.finish { try? printer.receive(.fence($0)) }
+}
+
+/// A session file opened and read every way `show`, `play` and `export` read it.
+func session() {
+    guard let reader = try? SessionReader(path: inputPath) else { return }
+    _ = try? reader.notes(onDamage: .skipDamagedChunks)
+    _ = try? reader.strokes(onDamage: .skipDamagedChunks)
+    if var records = try? reader.recordsInTimeOrder(onDamage: .skipDamagedChunks) {
+        var pipeline = Pipeline(sinks: [SessionFacts()])
+        _ = try? pipeline.run(&records)
+    }
+    if let last = reader.summary?.statistics.lastTime, last.isFinite {
+        _ = try? reader.recordsInTimeOrder(from: last / 2, onDamage: .skipDamagedChunks)
+    }
+}
+
+/// `oarlog recover FILE` (check only, then a recovery written to a second file and read back).
+func recovery() {
+    _ = try? SessionRecovery.recover(inputPath, sync: false)
+    let output = inputPath + ".recovered"
+    if (try? SessionRecovery.recover(inputPath, to: output, sync: false)) != nil {
+        _ = try? SessionReader(path: output).notes(onDamage: .throwError)
+    }
+    unlink(output)
+}
+
+// SwiftPM links an executable's entry point as `<module>_main`; libFuzzer's own `main` is then
+// not pulled in, so the entry point hands over to libFuzzer's driver.
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
+                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                         _ callback: @convention(c) (UnsafeRawPointer?, Int) -> CInt) -> CInt
+
+@_cdecl("oarlog_fuzz_main")
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    _ = FuzzTarget.current
+    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in fuzzOne(data, size) }
+}

@@ -1,0 +1,19 @@
+import OarlogCore
+import OarlogDSP
+import OarlogFences
+import OarlogPipeline
+
+/// How every mode (replay, record, play, export, course, the web server) builds its pipeline: the
+/// analyzer from the settings, the fence stage from a fence file, the sinks the caller gives.
+public enum RowingPipeline {
+    public static func make(settings: AnalysisSettings, sinks: [any PipelineSink], pacing: Pacing = .asFastAsPossible,
+                            fences: FenceFile? = nil) throws -> Pipeline {
+        Pipeline(analyzer: RowingAnalyzer(configuration: try settings.analyzerConfiguration()), sinks: sinks, pacing: pacing,
+                 fences: fences.map { FenceMonitor($0) })
+    }
+
+    /// A fence file, or an error that names it.
+    public static func loadFences(_ path: String?) throws -> FenceFile? {
+        try path.map { try FenceFile.load(path: $0) }
+    }
+}

@@ -1,0 +1,50 @@
+import OarlogCore
+import OarlogDSP
+
+/// The counts behind a summary that decide what is "no data", and what every JSON report gives.
+public struct RecordCounts: Sendable, Equatable {
+    public var accelerometerSamples: Int
+    public var fixes: Int
+    public var notes: Int
+    public var gaps: Int
+    public var referenceStrokes: Int
+
+    public init(accelerometerSamples: Int, fixes: Int, notes: Int, gaps: Int, referenceStrokes: Int) {
+        self.accelerometerSamples = accelerometerSamples
+        self.fixes = fixes
+        self.notes = notes
+        self.gaps = gaps
+        self.referenceStrokes = referenceStrokes
+    }
+
+    /// The counts a run's `SessionFacts` gathered.
+    public init(_ facts: SessionFacts) {
+        self.init(accelerometerSamples: facts.accelSamples, fixes: facts.fixes, notes: facts.noteCount, gaps: facts.gapCount,
+                  referenceStrokes: facts.referenceStrokes)
+    }
+
+    /// Strokes are "no data" when there was neither an accelerometer nor a device's strokes.
+    public func strokesKnown(_ summary: SessionSummary) -> Bool {
+        RowingFormat.strokesKnown(strokes: summary.strokes, accelerometerSamples: accelerometerSamples, referenceStrokes: referenceStrokes)
+    }
+}
+
+extension JSONWriter {
+    /// The summary keys every JSON report shares (`oarlog replay --json`, `oarlog show --json`,
+    /// the web API), `null` for no data.
+    public mutating func summaryFields(_ summary: SessionSummary, counts: RecordCounts, startUTC: String?) {
+        field("elapsed_s", summary.elapsed, places: 3)
+        field("distance_m", summary.distance, places: 2)
+        field("strokes", counts.strokesKnown(summary) ? summary.strokes : nil)
+        field("avg_stroke_rate_spm", summary.averageStrokeRate, places: 2)
+        field("max_stroke_rate_spm", summary.maxStrokeRate, places: 2)
+        field("avg_split_s_per_500m", summary.averageSplit, places: 2)
+        field("best_split_s_per_500m", summary.bestSplit, places: 2)
+        field("distance_per_stroke_m", summary.distancePerStroke, places: 2)
+        field("start_utc", startUTC)
+        field("accel_samples", counts.accelerometerSamples)
+        field("gps_fixes", counts.fixes)
+        field("notes", counts.notes)
+        field("gaps", counts.gaps)
+    }
+}

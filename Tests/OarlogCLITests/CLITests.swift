@@ -1,0 +1,72 @@
+import Foundation
+import OarlogTestSupport
+import XCTest
+
+/// The command line as a person runs it: the built `oarlog` binary, its output, its exit status.
+/// (The assembly behind each command is tested in OarlogAppTests; these check the thin shell.)
+final class CLITests: XCTestCase {
+    var dataDirectory: URL!
+
+    override func setUp() {
+        dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-cli-\(UUID().uuidString)")
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(at: dataDirectory) }
+
+    /// `oarlog` beside the test bundle (`swift test` builds it: this target depends on it).
+    var binary: String {
+        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        return URL(fileURLWithPath: runner).deletingLastPathComponent().appendingPathComponent("oarlog").path
+    }
+
+    func oarlog(_ arguments: String...) throws -> CommandRun {
+        try runCommand(binary, arguments, in: TestPaths.packageRoot.path, environment: ["OARLOG_DATA_DIR": dataDirectory.path])
+    }
+
+    func testReplayJSONHasTheDocumentedKeys() throws {
+        let run = try oarlog("replay", "samples/sim-workout.csv", "--json", "--strokes")
+        XCTAssertEqual(run.status, 0, run.err)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        for key in ["elapsed_s", "distance_m", "strokes", "avg_stroke_rate_spm", "max_stroke_rate_spm", "avg_split_s_per_500m",
+                    "best_split_s_per_500m", "distance_per_stroke_m", "stroke_list"] {
+            XCTAssertNotNil(object[key], key)
+        }
+        let truth = try String(contentsOfFile: try samplePath("sim-workout.truth.csv"), encoding: .utf8)
+        let truthStrokes = truth.split(separator: "\n").filter { $0.hasPrefix("stroke,") }.count
+        XCTAssertEqual(object["strokes"] as? Int, truthStrokes)
+        XCTAssertEqual((object["stroke_list"] as? [Any])?.count, truthStrokes)
+        XCTAssertEqual(object["elapsed_s"] as? Double ?? 0, 1200, accuracy: 1)
+    }
+
+    func testSaveShowAndSessionsAgree() throws {
+        let saved = try oarlog("replay", "samples/sim-workout.csv", "--save", "--title", "Head race", "--split-averaging", "4strokes")
+        XCTAssertEqual(saved.status, 0, saved.err)
+        XCTAssertTrue(saved.err.contains("saved as session 2026-05-02T07-00-00Z_head-race"), saved.err)
+        let show = try oarlog("show", "last")
+        XCTAssertEqual(show.status, 0, show.err)
+        XCTAssertTrue(show.out.hasPrefix("Oarlog session — Head race\n"), show.out)
+        XCTAssertTrue(show.out.contains("split_averaging 4strokes"), show.out)
+        let list = try oarlog("sessions", "--json")
+        let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [[String: Any]])
+        XCTAssertEqual(array.count, 1)
+        XCTAssertEqual(array.first?["title"] as? String, "Head race")
+        let shown = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try oarlog("show", "last", "--json").out.utf8)) as? [String: Any])
+        XCTAssertEqual(shown["strokes"] as? Int, array.first?["strokes"] as? Int)
+        XCTAssertEqual(shown["distance_m"] as? Double, array.first?["distance_m"] as? Double)
+    }
+
+    func testMistakesAreClearAndExitNonZero() throws {
+        let badAxis = try oarlog("replay", "samples/sim-workout.csv", "--axis", "sideways")
+        XCTAssertEqual(badAxis.status, 64)
+        XCTAssertTrue(badAxis.err.contains("--axis 'sideways': expected auto, +x"), badAxis.err)
+        let missing = try oarlog("show", "last")
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.err.hasPrefix("Error: "), missing.err)
+        let noTrace = try oarlog("replay", "no-such-trace.csv")
+        XCTAssertEqual(noTrace.status, 1)
+        XCTAssertTrue(noTrace.err.contains("no-such-trace.csv"), noTrace.err)
+        let badTime = try oarlog("play", "last", "--from", "1:75")
+        XCTAssertEqual(badTime.status, 64)
+        XCTAssertTrue(badTime.err.contains("--from '1:75': expected m:ss"), badTime.err)
+    }
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Fuzzes Oarlog's input parsers with libFuzzer (docs/FUZZING.md).
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]   each target for SECONDS (default 60); all targets by default
+#
+# Builds Fuzz/ once with -sanitize=fuzzer,address, seeds each target's corpus from samples/ (and
+# the regression inputs in Fuzz/regressions/TARGET/), runs it, and fails on the first crash,
+# leak-free or not: the crashing input is kept in $OARLOG_FUZZ_DIR/crashes/TARGET/ and becomes a
+# regression test (Tests/OarlogTraceTests/FuzzRegressionTests.swift reads Fuzz/regressions/).
+# Environment: OARLOG_FUZZ_DIR (default /tmp/oarlog-fuzz) holds corpora, crashes and logs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_PER_TARGET="${1:-60}"
+shift || true
+TARGETS=("$@")
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(native speedcoach nk-logbook talos quiske fences session recovery)
+WORK="${OARLOG_FUZZ_DIR:-/tmp/oarlog-fuzz}"
+mkdir -p "$WORK"
+
+echo "fuzz: building Fuzz/ with libFuzzer and AddressSanitizer" >&2
+swift build -c release --package-path Fuzz --scratch-path .build-fuzz --disable-build-manifest-caching \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
+BIN="$(swift build -c release --package-path Fuzz --scratch-path .build-fuzz --show-bin-path)/oarlog-fuzz"
+
+# Seeds: small slices of the real files (libFuzzer mutates from them; -max_len bounds the rest).
+seed() {  # seed TARGET FILE LINES
+    local dir="$WORK/corpus/$1"
+    mkdir -p "$dir"
+    head -n "$3" "$2" > "$dir/seed-$(basename "$2")-$3"
+}
+make_seeds() {
+    local t="$1"
+    case "$t" in
+        native) seed native samples/sim-workout.csv 40; seed native samples/sim-workout.csv 400
+                seed native Tests/OarlogTraceTests/Fixtures/sample-trace.csv 100 ;;
+        speedcoach) seed speedcoach samples/rowingdata/SpeedCoach2Linkv1.27.csv 80
+                    seed speedcoach samples/rowingdata/SpeedCoach2Link_interval.csv 80 ;;
+        nk-logbook) seed nk-logbook samples/rowingdata/nk_logbook.csv 30 ;;
+        talos) seed talos Tests/OarlogTraceTests/Fixtures/talos-synthetic.txt 100 ;;
+        quiske) seed quiske samples/rowingdata/quiske_per_stroke_seat.csv 4 ;;
+        fences) mkdir -p "$WORK/corpus/fences"; cp samples/nk-course.geojson "$WORK/corpus/fences/seed-nk-course.geojson" ;;
+        session|recovery)
+            mkdir -p "$WORK/corpus/$t"
+            if [ ! -s "$WORK/seed-session.oarlog" ]; then
+                head -n 1500 samples/sim-workout.csv > "$WORK/seed-trace.csv"
+                OARLOG_DATA_DIR="$WORK/seed-data" .build/release/oarlog replay "$WORK/seed-trace.csv" --save --title seed >/dev/null 2>&1 \
+                    || OARLOG_DATA_DIR="$WORK/seed-data" swift run -c release oarlog replay "$WORK/seed-trace.csv" --save --title seed >/dev/null
+                OARLOG_DATA_DIR="$WORK/seed-data" .build/release/oarlog note last "seed note" --at 5 >/dev/null 2>&1 || true
+                cp "$(find "$WORK/seed-data/sessions" -name "*.oarlog" | head -n 1)" "$WORK/seed-session.oarlog"
+            fi
+            cp "$WORK/seed-session.oarlog" "$WORK/corpus/$t/seed-session.oarlog" ;;
+    esac
+    if [ -d "Fuzz/regressions/$t" ]; then cp Fuzz/regressions/"$t"/* "$WORK/corpus/$t/" 2>/dev/null || true; fi
+}
+
+status=0
+for t in "${TARGETS[@]}"; do
+    make_seeds "$t"
+    mkdir -p "$WORK/crashes/$t"
+    log="$WORK/$t.log"
+    echo "fuzz: $t for ${SECONDS_PER_TARGET}s" >&2
+    if OARLOG_FUZZ_TARGET="$t" ASAN_OPTIONS=detect_leaks=0 "$BIN" "$WORK/corpus/$t" \
+        -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+        -artifact_prefix="$WORK/crashes/$t/" -print_final_stats=1 >"$log" 2>&1; then
+        runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+        echo "fuzz: $t: $runs executions, no crash" >&2
+    else
+        status=1
+        echo "fuzz: $t: CRASH — input kept in $WORK/crashes/$t/; last lines of $log:" >&2
+        tail -n 30 "$log" >&2
+    fi
+done
+exit $status
