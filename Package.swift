@@ -80,7 +80,7 @@ let package = Package(
         .target(name: "OarlogTestSupport", dependencies: ["OarlogCore"], path: "Tests/OarlogTestSupport"),
         .testTarget(name: "OarlogCoreTests", dependencies: ["OarlogCore", "OarlogTestSupport"]),
         .testTarget(name: "OarlogDSPTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogSimulator", "OarlogTrace"]),
-        .testTarget(name: "OarlogTraceTests", dependencies: ["OarlogCore", "OarlogTrace"], exclude: ["Fixtures"]),
+        .testTarget(name: "OarlogTraceTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogTrace"], exclude: ["Fixtures"]),
         .testTarget(name: "OarlogAppTests", dependencies: [
             "OarlogTestSupport", "OarlogApp", "OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogReport", "OarlogSession", "OarlogTrace",
         ]),

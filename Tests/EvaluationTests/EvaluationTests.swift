@@ -6,7 +6,7 @@ import OarlogTestSupport
 /// Each test prints its part of the table (dataset, expected, found, error, tolerance).
 final class EvaluationTests: XCTestCase {
     /// The real recordings bundled in the project (`samples/`: rowingdata, MIT). The GPL Talos
-    /// trace is not bundled: `oarlog evaluate --data DIR` checks it (CI: `../shared/data`).
+    /// trace is not bundled: `oarlog evaluate --data DIR` checks it (CI: the shared data folder beside the checkout).
     static var dataDirectory: String {
         TestPaths.samples.path
     }

@@ -6,7 +6,7 @@ import OarlogTrace
 import OarlogTestSupport
 
 /// The analyzer on real GPS-only exports, against the devices' own figures. The data lives in
-/// `../shared/data/rowingdata/` beside the package (see its README for provenance).
+/// `samples/rowingdata/` in the project (see its PROVENANCE.md).
 final class AnalyzerRealDataTests: XCTestCase {
     private func dataPath(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         try samplePath("rowingdata/\(name)", file: file, line: line)

@@ -6,7 +6,7 @@ import OarlogTestSupport
 
 /// Compares the simulated stroke with real measured ones: the Quiske per-stroke boat
 /// acceleration curves (about 100 Hz, in g, each from one catch-dip minimum to the next) in
-/// `shared/data/rowingdata/quiske_per_stroke_seat.csv`.
+/// `samples/rowingdata/quiske_per_stroke_seat.csv` (bundled; see its PROVENANCE.md).
 final class RealismTests: XCTestCase {
     static let points = 100
 
