@@ -63,28 +63,24 @@ public struct SessionExport {
     public func run(to path: String? = nil, sinks: [any PipelineSink] = [], shouldStop: () -> Bool = { false }) throws -> Outcome {
         let output = path ?? defaultOutputPath
         if output == inputPath { throw AppError("the export would overwrite \(inputPath): choose another output file") }
-        let analysis: AnalysisSettings
-        let sessionTitle: String?
         switch input {
         case .session(let reader):
-            analysis = SessionReplay(reader, overrides: settings).settings
-            sessionTitle = reader.metadata.title
-        case .trace:
-            analysis = settings
-            sessionTitle = nil
-        }
-        let configuration = ExportConfiguration(analyzer: try analysis.analyzerConfiguration(), laps: laps, title: title ?? sessionTitle)
-        let exporter = try format.makeExporter(path: output, configuration: configuration, csvColumns: csvColumns)
-        var pipeline = try RowingPipeline.make(settings: analysis, sinks: [exporter] + sinks)
-        switch input {
-        case .session(let reader):
-            var source = try SessionReplay(reader, overrides: settings).records()
-            let summary = try pipeline.run(&source, shouldStop: shouldStop)
-            return Outcome(path: output, summary: summary, skipNote: nil)
+            let replay = SessionReplay(reader, overrides: settings)
+            let exporter = try exporter(output, settings: replay.settings, title: title ?? reader.metadata.title)
+            let outcome = try replay.run(sinks: [exporter] + sinks, shouldStop: shouldStop)
+            return Outcome(path: output, summary: outcome.summary, skipNote: nil)
         case .trace(let tracePath, let traceFormat):
+            let exporter = try exporter(output, settings: settings, title: title)
+            var pipeline = try RowingPipeline.make(settings: settings, sinks: [exporter] + sinks)
             var source = try TraceOpener.open(path: tracePath, format: traceFormat)
             let summary = try pipeline.run(&source, shouldStop: shouldStop)
             return Outcome(path: output, summary: summary, skipNote: TraceInput.skipNote(TraceOpener.statistics(of: source), path: tracePath))
         }
+    }
+
+    /// The format's streaming exporter to `path`, with the analysis and laps it labels.
+    private func exporter(_ path: String, settings: AnalysisSettings, title: String?) throws -> any PipelineSink {
+        let configuration = ExportConfiguration(analyzer: try settings.analyzerConfiguration(), laps: laps, title: title)
+        return try format.makeExporter(path: path, configuration: configuration, csvColumns: csvColumns)
     }
 }
