@@ -47,12 +47,14 @@ public struct RecoveryReport: Sendable, CustomStringConvertible {
     public var description: String {
         var lines: [String] = []
         switch outcome {
+        case .intact where !hadFooter: lines.append("\(path): ends early — everything in it is intact")
         case .intact: lines.append("\(path): intact — nothing lost")
         case .lossy: lines.append("\(path): damaged — recovered what was intact")
         case .unrecoverable: lines.append("\(path): unrecoverable — nothing could be kept")
         }
-        var keptLine = "  kept \(kept.chunks) chunks: \(kept.accelerometerSamples) accelerometer samples, \(kept.fixes) fixes, "
-            + "\(kept.strokes) strokes, \(kept.notes) notes, \(kept.gaps) gaps, \(kept.events) events"
+        var keptLine = "  kept " + [count(kept.chunks, "chunk"), count(kept.accelerometerSamples, "accelerometer sample"),
+                                      count(kept.fixes, "fix", "fixes"), count(kept.strokes, "stroke"), count(kept.notes, "note"),
+                                      count(kept.gaps, "gap"), count(kept.events, "event")].joined(separator: ", ")
         if let a = kept.firstTime, let b = kept.lastTime { keptLine += " (t = \(fmt(a))…\(fmt(b)) s)" }
         lines.append(keptLine)
         if bytesDiscarded > 0 || chunksLost > 0 {
@@ -67,10 +69,29 @@ public struct RecoveryReport: Sendable, CustomStringConvertible {
         if damage.count > 10 { lines.append("  … and \(damage.count - 10) more damaged places") }
         if preambleDamaged { lines.append("  the file header was damaged and has been rewritten") }
         if metadataLost { lines.append("  the metadata (title, start time, devices) was lost") }
-        if !hadFooter { lines.append("  the session was not closed normally (no index); the index was rebuilt") }
+        if !hadFooter {
+            lines.append("  the session was not closed normally (a power cut, a full disk or a crash): no index; the index was rebuilt")
+            if let a = kept.firstTime, let b = kept.lastTime, outcome != .unrecoverable {
+                lines.append("  the file holds the session from t = \(fmt(a)) s to t = \(fmt(b)) s (\(duration(b - a)) of it); "
+                             + "anything after t = \(fmt(b)) s never reached the file")
+            }
+        }
         if !summaryKept { lines.append("  no recorded summary (replay the session to recompute it)") }
         if let output { lines.append("  written to \(output)") }
         return lines.joined(separator: "\n")
+    }
+
+    private func count(_ n: Int, _ one: String, _ many: String? = nil) -> String {
+        "\(n) " + (n == 1 ? one : many ?? one + "s")
+    }
+
+    /// h:mm:ss or m:ss, whole seconds (a span of a recording, for a person).
+    private func duration(_ seconds: Seconds) -> String {
+        guard seconds.isFinite, seconds >= 0, seconds < 1e9 else { return "\(seconds) s" }
+        let whole = Int(seconds.rounded())
+        let (h, m, s) = (whole / 3600, whole / 60 % 60, whole % 60)
+        let mmss = (m < 10 && h > 0 ? "0" : "") + "\(m):" + (s < 10 ? "0" : "") + "\(s)"
+        return h > 0 ? "\(h):\(mmss)" : mmss
     }
 
     private func fmt(_ t: Seconds) -> String {

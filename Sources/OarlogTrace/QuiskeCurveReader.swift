@@ -99,6 +99,8 @@ public struct QuiskeCurveReader: RecordSource {
         }
         let cTime = try column("timestamp"), cDistance = try column("distance"), cRate = try column("SPM")
         let cSpeed = try column("speed"), cCurve = try column("boat accelerator curve")
+        // The columns may come in any order: a row must reach the last one read.
+        let lastColumn = max(cTime, cDistance, cRate, cSpeed, cCurve)
         var raw: [(line: Int, time: Double, rate: Double, speed: Double, distance: Double, curve: [Float])] = []
         var totalSamples = 0
         let g = Double(standardGravity)
@@ -107,7 +109,7 @@ public struct QuiskeCurveReader: RecordSource {
             guard let bytes = try input.nextLine() else { break }
             if bytes.isEmpty { continue }
             let f = fields(of: bytes)
-            guard f.count > cCurve else {
+            guard f.count > lastColumn else {
                 throw fail(lineNumber, "expected \(header.count) fields, found \(f.count)")
             }
             func number(_ c: Int, _ range: ClosedRange<Double>, _ what: String) throws -> Double {
