@@ -45,7 +45,7 @@ final class AppendFile {
                 _ = ftruncate(fd, off_t(size))
                 _ = lseek(fd, off_t(size), SEEK_SET)
                 throw SessionError.io(path: path, operation: "writing \(what) to", errno: code,
-                                      detail: "the \(size) bytes written before are kept: `oarlog recover \(path) --in-place` closes them as a session")
+                                      detail: "the \(size) bytes written before are kept: `oarlog recover \(path) --in-place` closes them as a session (it needs room for a copy)")
             }
             done += n
         }
