@@ -25,6 +25,11 @@ BINARY=""
 DATA_PARTITION="LABEL=OARLOG-DATA"
 READONLY=1
 PACKAGES=1
+SERVE=0
+WIFI_SSID=""
+WIFI_PASSWORD=""
+WIFI_INTERFACE=wlan0
+KIOSK=0
 
 usage() {
     cat <<'USAGE'
@@ -42,6 +47,14 @@ Usage: install.sh [options]
   --data-partition SPEC   fstab source of the data partition mounted on /data (default LABEL=OARLOG-DATA)
   --no-readonly           keep the root file system writable
   --no-packages           do not apt-get install anything
+  --serve                 start the web app at boot (oarlog serve: the cox's phone starts and
+                          stops sessions) instead of the headless recorder (oarlog record --auto)
+  --wifi-ap SSID          make the board a Wi-Fi access point for the crew's phones
+                          (NetworkManager, the board at 10.42.0.1); needs --wifi-password
+  --wifi-password PASS    WPA2 passphrase of the access point, 8 to 63 characters
+  --wifi-interface IF     the Wi-Fi interface for the access point (default wlan0)
+  --kiosk                 show the web app full screen on a display attached to the board
+                          (Chromium --kiosk under cage); implies --serve
 USAGE
 }
 
@@ -61,6 +74,11 @@ while [ $# -gt 0 ]; do
         --data-partition) DATA_PARTITION=${2:?}; shift 2 ;;
         --no-readonly) READONLY=0; shift ;;
         --no-packages) PACKAGES=0; shift ;;
+        --serve) SERVE=1; shift ;;
+        --wifi-ap) WIFI_SSID=${2:?--wifi-ap needs an SSID}; shift 2 ;;
+        --wifi-password) WIFI_PASSWORD=${2:?--wifi-password needs a passphrase}; shift 2 ;;
+        --wifi-interface) WIFI_INTERFACE=${2:?}; shift 2 ;;
+        --kiosk) KIOSK=1; SERVE=1; shift ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; die "unknown option $1" ;;
     esac
@@ -74,6 +92,16 @@ if [ -n "$I2C_ADDR" ]; then case "$I2C_ADDR" in 0x[0-9a-fA-F][0-9a-fA-F]) ;; *) 
 if [ "$SENSOR" = mpu6050 ] && [ "$INT_PIN" = none ]; then
     die "the MPU-6050 driver (inv_mpu6050) needs its INT line wired; give --int-pin"
 fi
+if [ -n "$WIFI_SSID" ]; then
+    [ ${#WIFI_SSID} -le 32 ] || die "--wifi-ap: an SSID has at most 32 bytes"
+    if [ ${#WIFI_PASSWORD} -lt 8 ] || [ ${#WIFI_PASSWORD} -gt 63 ]; then
+        die "--wifi-ap needs --wifi-password of 8 to 63 characters (WPA2)"
+    fi
+    case "$WIFI_SSID$WIFI_PASSWORD" in *$'\n'*) die "--wifi-ap/--wifi-password: no line breaks" ;; esac
+elif [ -n "$WIFI_PASSWORD" ]; then
+    die "--wifi-password without --wifi-ap"
+fi
+case "$WIFI_INTERFACE" in *[!a-zA-Z0-9_-]*|"") die "--wifi-interface must be an interface name such as wlan0" ;; esac
 [ -d "$ROOT" ] || die "--root $ROOT is not a directory"
 ROOT=$(cd "$ROOT" && pwd)
 LIVE=0
@@ -142,6 +170,10 @@ run_live() {
 # 1. Packages.
 step "packages"
 pkgs=(gpsd gpsd-clients pps-tools libiio0 libiio-utils i2c-tools device-tree-compiler)
+# The web app serves Leaflet and Chart.js from where Debian installs them.
+if [ "$SERVE" = 1 ]; then pkgs+=(libjs-leaflet libjs-chart.js); fi
+if [ -n "$WIFI_SSID" ]; then pkgs+=(network-manager); fi
+if [ "$KIOSK" = 1 ]; then pkgs+=(cage chromium fonts-dejavu-core); fi
 if [ "$PACKAGES" = 1 ] && [ "$LIVE" = 1 ]; then
     run_live apt-get update
     run_live env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${pkgs[@]}"
@@ -240,17 +272,83 @@ else
     echo "no --binary given: install the oarlog executable as /usr/local/bin/oarlog yourself"
 fi
 put_copy oarlog-record.sh /usr/local/bin/oarlog-record 0755
+put_copy oarlog-serve.sh /usr/local/bin/oarlog-serve 0755
 device_setting=""
 if [ "$SENSOR" = adxl345 ]; then device_setting="adxl345"; fi
 sed -e "s|^OARLOG_DEVICE=.*|OARLOG_DEVICE=\"$device_setting\"|" "$here/oarlog.default" | put_file /etc/default/oarlog 0644
 put_copy systemd/oarlog-record.service /etc/systemd/system/oarlog-record.service 0644
+put_copy systemd/oarlog-serve.service /etc/systemd/system/oarlog-serve.service 0644
 put_copy SETUP.md /usr/local/share/doc/oarlog/SETUP.md 0644
-if [ "$DRY_RUN" = 1 ]; then
-    echo "would enable oarlog-record.service (multi-user.target.wants)"
+
+# Enables one unit for TARGET (a symlink, as systemctl enable makes) and disables others.
+enable_unit() {  # enable_unit UNIT TARGET
+    if [ "$DRY_RUN" = 1 ]; then
+        echo "would enable $1 ($2.wants)"
+    else
+        mkdir -p "$ROOT/etc/systemd/system/$2.wants"
+        ln -sfn "/etc/systemd/system/$1" "$ROOT/etc/systemd/system/$2.wants/$1"
+        echo "enabled $1"
+    fi
+}
+disable_unit() {  # disable_unit UNIT TARGET
+    if [ -L "$ROOT/etc/systemd/system/$2.wants/$1" ]; then
+        if [ "$DRY_RUN" = 1 ]; then echo "would disable $1"; else rm -f "$ROOT/etc/systemd/system/$2.wants/$1"; echo "disabled $1"; fi
+    fi
+}
+if [ "$SERVE" = 1 ]; then
+    disable_unit oarlog-record.service multi-user.target
+    enable_unit oarlog-serve.service multi-user.target
 else
-    mkdir -p "$ROOT/etc/systemd/system/multi-user.target.wants"
-    ln -sfn /etc/systemd/system/oarlog-record.service "$ROOT/etc/systemd/system/multi-user.target.wants/oarlog-record.service"
-    echo "enabled oarlog-record.service"
+    disable_unit oarlog-serve.service multi-user.target
+    enable_unit oarlog-record.service multi-user.target
+fi
+
+# 5b. The boat's Wi-Fi: an access point the crew's phones join (NetworkManager shares
+# 10.42.0.0/24 with DHCP; the board is 10.42.0.1).
+if [ -n "$WIFI_SSID" ]; then
+    step "Wi-Fi access point '$WIFI_SSID' on $WIFI_INTERFACE"
+    put_file /etc/NetworkManager/system-connections/oarlog-boat.nmconnection 0600 <<NMCONNECTION
+# The boat's Wi-Fi access point (written by hardware/install.sh --wifi-ap).
+[connection]
+id=oarlog-boat
+type=wifi
+interface-name=$WIFI_INTERFACE
+autoconnect=true
+
+[wifi]
+mode=ap
+ssid=$WIFI_SSID
+band=bg
+channel=6
+
+[wifi-security]
+key-mgmt=wpa-psk
+proto=rsn
+pairwise=ccmp
+group=ccmp
+psk=$WIFI_PASSWORD
+
+[ipv4]
+method=shared
+address1=10.42.0.1/24
+
+[ipv6]
+method=disabled
+NMCONNECTION
+    echo "phones join '$WIFI_SSID' and open http://10.42.0.1:8080/"
+fi
+
+# 5c. A screen on the board: Chromium in kiosk mode under cage, as its own user.
+if [ "$KIOSK" = 1 ]; then
+    step "kiosk: the web app full screen on the board's display"
+    put_copy systemd/oarlog-kiosk.service /etc/systemd/system/oarlog-kiosk.service 0644
+    if [ "$LIVE" = 1 ] && ! id oarlog-kiosk >/dev/null 2>&1; then
+        run_live useradd --system --create-home --home-dir /var/lib/oarlog-kiosk-home --groups video,render,input,tty oarlog-kiosk
+    elif [ "$LIVE" = 0 ]; then
+        echo "would run on the board: useradd --system --groups video,render,input,tty oarlog-kiosk"
+    fi
+    enable_unit oarlog-kiosk.service graphical.target
+    run_live systemctl set-default graphical.target
 fi
 
 # 6. The data partition on /data, and the read-only root.
