@@ -19,10 +19,13 @@ let package = Package(
         .library(name: "OarlogIIO", targets: ["OarlogIIO"]),
         .library(name: "OarlogSession", targets: ["OarlogSession"]),
         .library(name: "OarlogApp", targets: ["OarlogApp"]),
+        .library(name: "OarlogServer", targets: ["OarlogServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // Value types shared by everything: time, samples, fixes, strokes, units, geodesy. No I/O.
@@ -67,11 +70,19 @@ let package = Package(
             "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", "OarlogReport",
             "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO",
         ]),
+        // The boat's web app (`oarlog serve`): Hummingbird HTTP + WebSocket over OarlogApp's
+        // LiveStation; the API, the control token, the static pages (Web/) and Debian's Leaflet
+        // and Chart.js.
+        .target(name: "OarlogServer", dependencies: [
+            "OarlogCore", "OarlogApp", "OarlogSession",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        ]),
         .executableTarget(
             name: "oarlog",
             dependencies: [
                 "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS",
-                "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogSession", "OarlogApp",
+                "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogSession", "OarlogApp", "OarlogServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -86,6 +97,10 @@ let package = Package(
         ]),
         // The command line as a person runs it (the built binary); depends on it so `swift test` builds it.
         .testTarget(name: "OarlogCLITests", dependencies: ["oarlog", "OarlogTestSupport"]),
+        // `oarlog serve` as a phone and a browser meet it: HTTP, WebSocket clients, headless Chromium.
+        .testTarget(name: "OarlogServerTests", dependencies: [
+            "oarlog", "OarlogTestSupport", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+        ], exclude: ["browser"]),
         .testTarget(name: "OarlogLiveTests", dependencies: ["OarlogCore", "OarlogLive"]),
         .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogLive", "OarlogPipeline", "OarlogSimulator"]),
         .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogSimulator"]),

@@ -67,6 +67,12 @@ public struct JSONWriter {
         text += value ? "true" : "false"
     }
 
+    /// A number as an array element.
+    public mutating func element(_ value: Double?, places: Int? = nil) {
+        separate()
+        text += JSONWriter.number(value, places: places)
+    }
+
     public static func number(_ value: Double?, places: Int? = nil) -> String {
         guard let value, value.isFinite else { return "null" }
         if let places { return DecimalText.fixed(value, places: places, nonFinite: "null") }

@@ -80,6 +80,12 @@ extension JSONWriter {
     /// One stroke of a `stroke_list`, with the keys every JSON report uses (`null` for no data).
     public mutating func stroke(_ m: StrokeMetrics) {
         beginObject()
+        strokeFields(m)
+        endObject()
+    }
+
+    /// The fields of one stroke, inside an object the caller opened (a live "stroke" message).
+    public mutating func strokeFields(_ m: StrokeMetrics) {
         field("index", m.stroke.index)
         field("t_s", m.stroke.catchTime, places: 3)
         field("rate_spm", m.stroke.strokeRate, places: 2)
@@ -90,6 +96,5 @@ extension JSONWriter {
         field("drive_s", m.stroke.driveDuration, places: 3)
         field("recovery_s", m.stroke.recoveryDuration, places: 3)
         field("peak_accel_mps2", Double(m.stroke.peakAcceleration), places: 3)
-        endObject()
     }
 }

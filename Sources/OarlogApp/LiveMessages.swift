@@ -1,0 +1,130 @@
+import OarlogCore
+import OarlogDSP
+import OarlogFences
+import OarlogReport
+
+/// The JSON messages of the live stream (`/api/live`, docs/API.md): one object per message with
+/// a `"type"`, keys and units as `oarlog replay --json`, `null` for no data.
+public enum LiveMessage {
+    /// A stroke: exactly the fields of a `stroke_list` entry.
+    public static func stroke(_ m: StrokeMetrics) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("type", "stroke")
+        w.strokeFields(m)
+        w.endObject()
+        return w.take()
+    }
+
+    /// A position, at most once a second.
+    public static func fix(_ f: GPSFix) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("type", "fix")
+        w.field("t_s", f.time, places: 3)
+        w.field("lat", f.latitude, places: 7)
+        w.field("lon", f.longitude, places: 7)
+        w.field("speed_mps", f.speed, places: 2)
+        w.field("split_s_per_500m", f.speed.flatMap { $0 > 0.2 ? 500 / $0 : nil }, places: 2)
+        w.field("course_deg", f.course, places: 1)
+        w.endObject()
+        return w.take()
+    }
+
+    /// The boat's acceleration for the live plot: the samples since the last message, thinned.
+    public static func accel(times: [Seconds], surge: [Double]) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("type", "accel")
+        w.beginArray(key: "t_s")
+        for t in times { w.element(t, places: 3) }
+        w.endArray()
+        w.beginArray(key: "a_mps2")
+        for a in surge { w.element(a, places: 3) }
+        w.endArray()
+        w.endObject()
+        return w.take()
+    }
+
+    public static func note(_ n: Note) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("type", "note")
+        w.field("t_s", n.time, places: 3)
+        w.field("text", n.text)
+        w.endObject()
+        return w.take()
+    }
+
+    public static func fence(_ e: FenceEvent) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("type", "fence")
+        w.field("t_s", e.time, places: 3)
+        w.field("text", FenceEventPrinter.line(e))
+        w.endObject()
+        return w.take()
+    }
+
+    /// A session started or stopped (with its id; when stopped, its summary as `show --json`).
+    public static func session(event: String, id: String, title: String, summary: String? = nil) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("type", "session")
+        w.field("event", event)
+        w.field("id", id)
+        w.field("title", title)
+        w.endObject()
+        var text = w.take()
+        if let summary {
+            text.removeLast()
+            text += ",\"summary\":" + summary + "}"
+        }
+        return text
+    }
+
+    /// The figures so far: what a phone that joins mid-session shows first.
+    public static func status(_ s: LiveStatus) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("type", "status")
+        w.field("source", s.source)
+        w.field("elapsed_s", s.figures?.elapsed, places: 3)
+        w.field("distance_m", s.figures?.distance, places: 2)
+        w.field("strokes", s.figures?.strokes ?? 0)
+        w.field("stroke_rate_spm", s.figures?.strokeRate, places: 2)
+        w.field("split_s_per_500m", s.figures?.split, places: 2)
+        w.field("speed_mps", s.figures?.speed, places: 2)
+        w.field("distance_per_stroke_m", s.distancePerStroke, places: 2)
+        w.field("last_note", s.lastNote)
+        w.field("gps", s.gps.rawValue)
+        w.field("accelerometer", s.accelerometer.rawValue)
+        w.field("recording", s.recordingID != nil)
+        w.field("session", s.recordingID)
+        w.field("ended", s.ended)
+        w.endObject()
+        return w.take()
+    }
+}
+
+/// What the status message carries.
+public struct LiveStatus: Sendable, Equatable {
+    /// `replay` or `live`.
+    public var source: String
+    public var figures: LiveFigures?
+    public var distancePerStroke: Metres?
+    public var lastNote: String?
+    public var gps: SensorState = .waiting
+    public var accelerometer: SensorState = .waiting
+    /// The session being recorded, if any.
+    public var recordingID: String?
+    /// The source has ended (a replay ran out): the figures are final.
+    public var ended = false
+
+    public init(source: String) { self.source = source }
+}
+
+/// A sensor as the cox sees it: data flowing, not yet, or stopped ("no GPS" is not lost data).
+public enum SensorState: String, Sendable, Equatable {
+    case ok, waiting, lost, absent
+}

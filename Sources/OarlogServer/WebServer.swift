@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import OarlogApp
+import OarlogCore
+import OarlogSession
+
+/// What `oarlog serve` is told.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// The pages (index.html, the live screen, the race list): `Web/` of the project.
+    public var webRoot: String
+    /// Where Debian installs Leaflet and Chart.js (`libjs-leaflet`, `libjs-chart.js`).
+    public var leafletDirectory = "/usr/share/javascript/leaflet"
+    public var chartDirectory = "/usr/share/javascript/chart.js"
+    /// The largest request body accepted (a note, a title): larger is refused with 413.
+    public var maximumBodyBytes = 16 << 10
+    public var directory: SessionDirectory
+
+    public init(host: String, port: Int, webRoot: String, directory: SessionDirectory = .default) {
+        self.host = host
+        self.port = port
+        self.webRoot = webRoot
+        self.directory = directory
+    }
+
+    /// `HOST:PORT` (`127.0.0.1:8080`, `0.0.0.0:8080`, `[::1]:8080`), or nil.
+    public static func listenAddress(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
+    }
+
+    /// `Web/` beside the sources this was built from, else where install.sh puts it.
+    public static var defaultWebRoot: String {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Web").path
+        if FileManager.default.fileExists(atPath: source + "/index.html") { return source }
+        return "/usr/local/share/oarlog/web"
+    }
+}
+
+/// The boat's web server: the API (docs/API.md), the live WebSocket, the pages.
+public enum WebServer {
+    /// Runs until SIGINT or SIGTERM. `ready` is called once the server listens.
+    public static func run(_ configuration: ServerConfiguration, station: LiveStation, access: ServerAccess,
+                           ready: @escaping @Sendable (Int) -> Void) async throws {
+        let router = makeRouter(configuration, station: station, access: access)
+        let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
+                              configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "oarlog"),
+                              onServerRunning: { channel in ready(channel.localAddress?.port ?? configuration.port) })
+        try await app.runService()
+    }
+
+    static func makeRouter(_ configuration: ServerConfiguration, station: LiveStation, access: ServerAccess)
+        -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.add(middleware: FileMiddleware(configuration.webRoot, searchForIndexHtml: true))
+        router.add(middleware: FileMiddleware(configuration.leafletDirectory, urlBasePath: "/vendor/leaflet"))
+        router.add(middleware: FileMiddleware(configuration.chartDirectory, urlBasePath: "/vendor/chart.js"))
+        let api = SessionAPI(directory: configuration.directory, station: station, access: access,
+                             maximumBodyBytes: configuration.maximumBodyBytes)
+        api.add(to: router)
+        router.ws("/api/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
+            try await LiveSocket.serve(station: station, inbound: inbound, outbound: outbound)
+        }
+        return router
+    }
+}
+
+/// One phone on `/api/live`: the current status first, then every message in order until it
+/// closes. A phone that cannot keep up loses the oldest accelerometer plots, never a stroke
+/// (the buffer holds hours of strokes).
+enum LiveSocket {
+    static func serve(station: LiveStation, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(50_000))
+        let id = station.subscribe { continuation.yield($0) }
+        defer {
+            station.unsubscribe(id)
+            continuation.finish()
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for try await _ in inbound {}  // the phone says nothing; this ends when it closes
+            }
+            group.addTask {
+                for await message in stream { try await outbound.write(.text(message)) }
+            }
+            _ = try await group.next()
+            group.cancelAll()
+        }
+    }
+}

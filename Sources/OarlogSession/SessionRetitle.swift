@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import OarlogCore
+
+/// Gives a closed session a new title (the web app's rename). The title lives in the metadata
+/// frame at the head of the file, so the session is copied: the preamble, a new metadata frame,
+/// then every frame after the old one byte for byte; `SessionRecovery` then writes it back with a
+/// fresh index (the chunks moved) through a temporary file renamed into place. The file name —
+/// the session's id — does not change. A failure leaves the session as it was.
+public enum SessionRetitle {
+    public static func retitle(_ path: String, to title: String, sync: Bool = true) throws {
+        let reader = try SessionReader(path: path)
+        guard reader.isComplete else { throw SessionAppendError.notClosed(path: path) }
+        var metadata = reader.metadata
+        metadata.title = title
+        var head = ByteWriter(capacity: 512)
+        head.raw(SessionFormat.magic)
+        head.u16(SessionFormat.majorVersion)
+        head.u16(SessionFormat.minorVersion)
+        var m = FrameBuilder(capacity: 512)
+        m.begin(.metadata)
+        metadata.encode(into: &m.w)
+        m.end()
+        head.raw(m.w)
+
+        let copy = path + ".retitle-\(getpid())"
+        defer { unlink(copy) }
+        let out = try AppendFile(creating: copy)
+        try head.bytes.withUnsafeBytes { try out.append($0, what: "the new title") }
+        var offset = reader.dataStart
+        while offset < reader.fileSize {
+            let bytes = try reader.file.bytes(at: offset, count: min(1 << 20, reader.fileSize - offset))
+            if bytes.isEmpty { break }
+            try bytes.withUnsafeBytes { try out.append($0, what: "the session's data") }
+            offset += bytes.count
+        }
+        try out.close()
+        let report = try SessionRecovery.recover(copy, to: path, sync: sync)
+        guard report.outcome != .unrecoverable else {
+            throw SessionError.io(path: path, operation: "retitling", errno: EIO, detail: "the copy could not be read back; the session is unchanged")
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Dispatch
+import OarlogApp
+import OarlogIIO
+import OarlogGPS
+import OarlogReport
+import OarlogServer
+import OarlogSession
+
+/// `oarlog serve`: the boat's web app for the cox's phone (the live race screen, the race list,
+/// the API of docs/API.md), over the live sensors or a trace replayed as if live.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the web app: the live race screen and the race list for the cox's phone.",
+        discussion: """
+            Listens on 127.0.0.1:8080 unless told (--listen 0.0.0.0:8080 on the boat's Wi-Fi). The
+            source runs from the start, as the boat's sensors would: the live sensors (as `oarlog
+            record` opens them; either may be missing), or --replay TRACE, fed through the pipeline
+            as if live (--speed N: N times real time); the live stream ends when the trace ends.
+            Start and Stop on the page record a session (same crash-safe file as `record`).
+
+            Controls (start, stop, notes, rename, delete) need the token printed at start; a phone
+            gets it by entering the 6-digit pairing code. Reads are open. Stop with Ctrl-C.
+            Examples:
+              oarlog serve --replay samples/sim-workout.csv --speed 10
+              oarlog serve --listen 0.0.0.0:8080
+            """
+    )
+
+    @Option(help: "HOST:PORT to listen on.")
+    var listen = "127.0.0.1:8080"
+
+    @Option(help: "Replay this trace as if live instead of reading the sensors.")
+    var replay: String?
+
+    @Option(help: "With --replay: trace seconds per second (1: real time).")
+    var speed: Double = 1
+
+    @Option(help: "gpsd as HOST:PORT.")
+    var gps = "localhost:2947"
+
+    @Flag(name: .customLong("no-gps"), help: "Without GPS.")
+    var noGPS = false
+
+    @Option(help: "libiio context of the accelerometer: local: on the board, ip:HOST through iiod.")
+    var iio = "local:"
+
+    @Option(help: "IIO device name (mpu6050, adxl345), id (iio:device0) or index; default: the first accelerometer.")
+    var device: String?
+
+    @Option(help: "Accelerometer sampling frequency to set, Hz (default: leave the device's).")
+    var rate: Double?
+
+    @Flag(name: .customLong("no-accel"), help: "Without the accelerometer (GPS only: no strokes).")
+    var noAccel = false
+
+    @Option(help: "GeoJSON fences or a course (docs/FENCES.md).")
+    var fences: String?
+
+    @Option(help: "The pages to serve (default: Web/ of the project, else /usr/local/share/oarlog/web).")
+    var webRoot: String?
+
+    @OptionGroup(title: "Analysis")
+    var analysis: AnalysisOptions
+
+    func validate() throws {
+        if ServerConfiguration.listenAddress(listen) == nil { throw ValidationError("--listen '\(listen)': expected HOST:PORT, e.g. 127.0.0.1:8080") }
+        if !(speed > 0 && speed <= 1000) { throw ValidationError("--speed must be more than 0 and at most 1000") }
+        if replay == nil && noGPS && noAccel { throw ValidationError("--no-gps and --no-accel leave nothing to show") }
+        if replay == nil && !noGPS && LiveSensorChoice.hostPort(gps) == nil { throw ValidationError("--gps '\(gps)': expected HOST:PORT") }
+    }
+
+    var source: LiveStation.Source {
+        if let replay { return .replay(path: replay, speed: speed) }
+        var accelerometer: IIOAccelerometerConfiguration?
+        if !noAccel {
+            var configuration = IIOAccelerometerConfiguration(uri: iio, device: IIODeviceSelector(device), samplingFrequency: rate)
+            if let rate { configuration.pollingRate = rate }
+            accelerometer = configuration
+        }
+        let gpsd = noGPS ? nil : LiveSensorChoice.hostPort(gps).map { GPSDSourceConfiguration(host: $0.host, port: $0.port) }
+        return .live(LiveSensorChoice(accelerometer: accelerometer, gpsd: gpsd))
+    }
+
+    func run() throws {
+        let address = ServerConfiguration.listenAddress(listen)!
+        let directory = SessionDirectory.default
+        let station = try LiveStation(source: source, settings: analysis.settings, directory: directory, fencesPath: fences,
+                                      log: { StandardStreams.error("oarlog serve: \($0)\n") })
+        let access = try ServerAccess(tokenFile: directory.path + "/../serve-token")
+        var configuration = ServerConfiguration(host: address.host, port: address.port,
+                                                webRoot: webRoot ?? ServerConfiguration.defaultWebRoot, directory: directory)
+        configuration.directory = directory
+        try station.start()
+        let done = DispatchSemaphore(value: 0)
+        let failure = ServeFailure()
+        let shown = address.host == "0.0.0.0" || address.host == "::" ? "this board's address" : address.host
+        Task { [configuration] in
+            do {
+                try await WebServer.run(configuration, station: station, access: access) { port in
+                    StandardStreams.error("""
+                        Oarlog web app: http://\(shown):\(port)/
+                        control token: \(access.token)
+                        pairing code:  \(access.pairingCode)
+
+                        """)
+                }
+            } catch {
+                failure.set("\(error)")
+            }
+            done.signal()
+        }
+        done.wait()
+        station.stop()
+        if let message = failure.message { throw CommandFailure("serving on \(listen) failed: \(message)") }
+    }
+}
+
+/// The server's error, handed from its task to the command.
+final class ServeFailure: @unchecked Sendable {
+    private let lock = DispatchSemaphore(value: 1)
+    private var text: String?
+    func set(_ message: String) { lock.wait(); text = message; lock.signal() }
+    var message: String? { lock.wait(); defer { lock.signal() }; return text }
+}

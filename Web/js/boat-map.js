@@ -1,0 +1,38 @@
+// The trail on a small map centred on the boat. No tiles needed (the boat has no internet): a
+// plain background with a scale bar; a club with a connection can set a tile URL
+// (localStorage 'oarlog.tiles.url'). During a race the map cannot be dragged (map gestures
+// fought with scrolling in the seed app); a zoom control instead.
+export class BoatMap {
+  constructor(element) {
+    this.map = L.map(element, {
+      dragging: false, touchZoom: false, scrollWheelZoom: false, doubleClickZoom: false, boxZoom: false,
+      keyboard: false, zoomControl: true, attributionControl: false, zoomSnap: 0.5,
+    }).setView([0, 0], 2);
+    const url = localStorage.getItem('oarlog.tiles.url');
+    if (url) L.tileLayer(url, { maxZoom: 19 }).addTo(this.map);
+    L.control.scale({ imperial: false }).addTo(this.map);
+    this.trail = L.polyline([], { color: '#00e0ff', weight: 4 }).addTo(this.map);
+    this.boat = null;
+    this.centred = false;
+  }
+
+  add(lat, lon) {
+    const p = [lat, lon];
+    this.trail.addLatLng(p);
+    if (!this.boat) {
+      this.boat = L.circleMarker(p, { radius: 8, color: '#fff', weight: 3, fillColor: '#ff3b30', fillOpacity: 1 }).addTo(this.map);
+      this.start = L.circleMarker(p, { radius: 6, color: '#000', weight: 2, fillColor: '#2ecc40', fillOpacity: 1 }).addTo(this.map);
+      this.map.setView(p, 16);
+    } else {
+      this.boat.setLatLng(p);
+      this.map.panTo(p, { animate: false });
+    }
+  }
+
+  clear() {
+    this.trail.setLatLngs([]);
+    if (this.boat) { this.boat.remove(); this.start.remove(); this.boat = null; }
+  }
+
+  get points() { return this.trail.getLatLngs().length; }
+}
