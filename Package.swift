@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Value types shared by everything: time, samples, fixes, strokes, units, geodesy. No I/O.
@@ -100,6 +101,7 @@ let package = Package(
         // `oarlog serve` as a phone and a browser meet it: HTTP, WebSocket clients, headless Chromium.
         .testTarget(name: "OarlogServerTests", dependencies: [
             "oarlog", "OarlogTestSupport", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "Logging", package: "swift-log"),
         ], exclude: ["browser"]),
         .testTarget(name: "OarlogLiveTests", dependencies: ["OarlogCore", "OarlogLive"]),
         .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogLive", "OarlogPipeline", "OarlogSimulator"]),

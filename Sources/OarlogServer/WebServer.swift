@@ -57,6 +57,7 @@ public enum WebServer {
     static func makeRouter(_ configuration: ServerConfiguration, station: LiveStation, access: ServerAccess)
         -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
+        router.add(middleware: PathGuard())
         router.add(middleware: FileMiddleware(configuration.webRoot, searchForIndexHtml: true))
         router.add(middleware: FileMiddleware(configuration.leafletDirectory, urlBasePath: "/vendor/leaflet"))
         router.add(middleware: FileMiddleware(configuration.chartDirectory, urlBasePath: "/vendor/chart.js"))

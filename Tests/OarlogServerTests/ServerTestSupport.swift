@@ -1,1 +1,135 @@
-import HummingbirdWSClient
+import Foundation
+import OarlogTestSupport
+import XCTest
+
+/// `oarlog serve` started as a person starts it (the built binary, a free loopback port, its own
+/// data directory), with the token and pairing code it prints; stopped with SIGINT.
+final class ServerProcess {
+    let process = Process()
+    let port: Int
+    let dataDirectory: URL
+    private(set) var token = ""
+    private(set) var pairingCode = ""
+    private let errorLog: URL
+
+    static var binary: String {
+        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        return URL(fileURLWithPath: runner).deletingLastPathComponent().appendingPathComponent("oarlog").path
+    }
+
+    init(arguments: [String], dataDirectory: URL? = nil) throws {
+        port = freeLoopbackPort()
+        self.dataDirectory = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: self.dataDirectory, withIntermediateDirectories: true)
+        errorLog = self.dataDirectory.appendingPathComponent("serve.log")
+        FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["serve", "--listen", "127.0.0.1:\(port)"] + arguments
+        process.currentDirectoryURL = TestPaths.packageRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(["OARLOG_DATA_DIR": self.dataDirectory.path]) { $1 }
+        let handle = try FileHandle(forWritingTo: errorLog)
+        process.standardError = handle
+        process.standardOutput = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let text = log
+            if let t = Self.value(after: "control token: ", in: text), let c = Self.value(after: "pairing code:  ", in: text) {
+                token = t
+                pairingCode = c
+                return
+            }
+            if !process.isRunning { break }
+            usleep(50_000)
+        }
+        throw ServerTestError("oarlog serve did not start: \(log)")
+    }
+
+    var log: String { (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "" }
+
+    private static func value(after prefix: String, in text: String) -> String? {
+        guard let range = text.range(of: prefix) else { return nil }
+        let rest = text[range.upperBound...]
+        guard let end = rest.firstIndex(of: "\n") else { return nil }
+        return String(rest[..<end])
+    }
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGINT)
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        process.waitUntilExit()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: dataDirectory)
+    }
+
+    /// An HTTP request with curl: status and body.
+    func request(_ method: String, _ path: String, body: String? = nil, token: String? = nil,
+                 headers: [String] = []) throws -> (status: Int, body: String) {
+        var args = ["-s", "-o", "-", "-w", "\n%{http_code}", "-X", method, base + path]
+        if let token { args += ["-H", "Authorization: Bearer \(token)"] }
+        for h in headers { args += ["-H", h] }
+        var bodyFile: URL?
+        if let body {
+            let f = dataDirectory.appendingPathComponent("body-\(UUID().uuidString)")
+            try Data(body.utf8).write(to: f)
+            bodyFile = f
+            args += ["--data-binary", "@" + f.path, "-H", "Content-Type: application/json"]
+        }
+        defer { if let bodyFile { try? FileManager.default.removeItem(at: bodyFile) } }
+        let run = try runCommand("/usr/bin/curl", args, in: TestPaths.packageRoot.path)
+        let text = run.out
+        guard let newline = text.lastIndex(of: "\n"), let status = Int(text[text.index(after: newline)...]) else {
+            throw ServerTestError("curl failed: \(run.err)")
+        }
+        return (status, String(text[..<newline]))
+    }
+
+    /// The server's current status (GET /api/status).
+    func status() throws -> [String: Any] {
+        let r = try request("GET", "/api/status")
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.body.utf8)) as? [String: Any])
+    }
+
+    /// Waits until the replay has ended (its figures are final).
+    func waitUntilEnded(timeout: TimeInterval = 120) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if (try status()["ended"] as? Bool) == true { return }
+            usleep(200_000)
+        }
+        XCTFail("the replay did not end within \(Int(timeout)) s")
+    }
+
+    /// /proc/PID/status fields of the server (Threads, VmRSS in kB).
+    func procStatus(_ key: String) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return -1 }
+        for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map { String($0).trimmingCharacters(in: .whitespaces) } ?? "") ?? -1
+        }
+        return -1
+    }
+}
+
+/// Runs `oarlog` (the CLI beside the tests) with a data directory.
+func oarlogCLI(_ arguments: [String], dataDirectory: URL) throws -> CommandRun {
+    try runCommand(ServerProcess.binary, arguments, in: TestPaths.packageRoot.path, environment: ["OARLOG_DATA_DIR": dataDirectory.path])
+}
+
+func jsonObject(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> Any {
+    try JSONSerialization.jsonObject(with: Data(text.utf8))
+}
+
+struct ServerTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

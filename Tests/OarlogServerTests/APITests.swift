@@ -1,0 +1,124 @@
+import Foundation
+import OarlogTestSupport
+import XCTest
+
+/// The HTTP API against `oarlog serve --replay samples/sim-workout.csv`: the same JSON as the
+/// command line, the controls behind the token, bad input refused with the right status.
+final class APITests: XCTestCase {
+    /// A session saved from the CLI is listed by GET /api/sessions exactly as `oarlog sessions
+    /// --json` lists it, and GET /api/sessions/ID is `oarlog show ID --json --strokes`.
+    func testSessionsAreTheCommandLinesJSON() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-api-\(UUID().uuidString)")
+        let saved = try oarlogCLI(["replay", "samples/sim-workout.csv", "--save", "--title", "Head race"], dataDirectory: data)
+        XCTAssertEqual(saved.status, 0, saved.err)
+        let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"], dataDirectory: data)
+        let list = try server.request("GET", "/api/sessions")
+        XCTAssertEqual(list.status, 200)
+        let cli = try oarlogCLI(["sessions", "--json"], dataDirectory: data)
+        XCTAssertEqual(try jsonObject(list.body) as? NSArray, try jsonObject(cli.out) as? NSArray)
+        let array = try XCTUnwrap(try jsonObject(list.body) as? [[String: Any]])
+        XCTAssertEqual(array.count, 1)
+        let id = try XCTUnwrap(array.first?["id"] as? String)
+        let one = try server.request("GET", "/api/sessions/\(id)")
+        XCTAssertEqual(one.status, 200)
+        let show = try oarlogCLI(["show", id, "--json", "--strokes"], dataDirectory: data)
+        XCTAssertEqual(try jsonObject(one.body) as? NSDictionary, try jsonObject(show.out) as? NSDictionary)
+        let strokes = try XCTUnwrap((try jsonObject(one.body) as? [String: Any])?["stroke_list"] as? [Any])
+        XCTAssertGreaterThan(strokes.count, 300)
+    }
+
+    /// Ids that are not sessions, oversized and malformed bodies, controls without the token.
+    func testBadInputIsRefusedWithTheRightStatus() throws {
+        let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"])
+        for bad in ["..", "%2E%2E", "%2Fetc%2Fpasswd", "..%2F..%2Fetc%2Fpasswd", String(repeating: "a", count: 5000), "last",
+                    "serve-token", "%00"] {
+            let r = try server.request("GET", "/api/sessions/\(bad)")
+            XCTAssertEqual(r.status, 404, "GET /api/sessions/\(bad.prefix(40)): \(r.body)")
+            XCTAssertFalse(r.body.contains("root:"), bad)
+        }
+        XCTAssertEqual(try server.request("GET", "/../../etc/passwd").status, 404)
+        XCTAssertEqual(try server.request("GET", "/%2E%2E/%2E%2E/etc/passwd").status, 404)
+        // Controls without the token, or with a wrong one.
+        XCTAssertEqual(try server.request("POST", "/api/record/start").status, 401)
+        XCTAssertEqual(try server.request("POST", "/api/record/stop", token: "0123").status, 401)
+        XCTAssertEqual(try server.request("DELETE", "/api/sessions/x", token: String(server.token.reversed())).status, 401)
+        XCTAssertEqual(try server.request("POST", "/api/sessions/x/notes", body: "{\"text\":\"a\"}").status, 401)
+        XCTAssertEqual(try server.request("PATCH", "/api/sessions/x", body: "{\"title\":\"a\"}").status, 401)
+        // With the token: unknown sessions, malformed and oversized bodies.
+        let t = server.token
+        XCTAssertEqual(try server.request("DELETE", "/api/sessions/..", token: t).status, 404)
+        XCTAssertEqual(try server.request("PATCH", "/api/sessions/%2E%2E%2Fserve-token", body: "{\"title\":\"x\"}", token: t).status, 404)
+        let malformed = try server.request("POST", "/api/record/start", body: "{\"title\": ", token: t)
+        XCTAssertEqual(malformed.status, 400)
+        XCTAssertTrue(malformed.body.contains("malformed JSON"), malformed.body)
+        XCTAssertEqual(try server.request("POST", "/api/record/start", body: "[1,2]", token: t).status, 400)
+        let big = "{\"title\":\"" + String(repeating: "x", count: 100_000) + "\"}"
+        XCTAssertEqual(try server.request("POST", "/api/record/start", body: big, token: t).status, 413)
+        XCTAssertNil(try server.status()["session"] as? String, "nothing was started by a refused request")
+        // Pairing: the code gives the token; wrong codes are refused, then locked out.
+        let paired = try server.request("POST", "/api/pair", body: "{\"code\":\"\(server.pairingCode)\"}")
+        XCTAssertEqual(paired.status, 200)
+        XCTAssertEqual((try jsonObject(paired.body) as? [String: Any])?["token"] as? String, server.token)
+        let wrong = server.pairingCode == "000000" ? "000001" : "000000"
+        for _ in 0..<5 { XCTAssertEqual(try server.request("POST", "/api/pair", body: "{\"code\":\"\(wrong)\"}").status, 401) }
+        XCTAssertEqual(try server.request("POST", "/api/pair", body: "{\"code\":\"\(server.pairingCode)\"}").status, 429)
+    }
+
+    /// Start, a note, Stop, rename and delete through the API: the session is in the data
+    /// directory with the note at its session time, renamed, then gone.
+    func testRecordNoteRenameDelete() throws {
+        let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "20"])
+        let t = server.token
+        usleep(1_000_000)
+        let started = try server.request("POST", "/api/record/start", body: "{\"title\":\"Pieces\"}", token: t)
+        XCTAssertEqual(started.status, 201, started.body)
+        let id = try XCTUnwrap((try jsonObject(started.body) as? [String: Any])?["id"] as? String)
+        XCTAssertEqual(try server.request("POST", "/api/record/start", token: t).status, 409, "one recording at a time")
+        usleep(1_500_000)
+        let note = try server.request("POST", "/api/sessions/\(id)/notes", body: "{\"text\":\"Rate up\"}", token: t)
+        XCTAssertEqual(note.status, 201, note.body)
+        let noteTime = try XCTUnwrap((try jsonObject(note.body) as? [String: Any])?["t_s"] as? Double)
+        XCTAssertGreaterThan(noteTime, 10, "20x for 1.5 s is about 30 s of session")
+        XCTAssertLessThan(noteTime, 60)
+        usleep(1_000_000)
+        XCTAssertEqual(try server.request("POST", "/api/record/stop", token: t).status, 200)
+        XCTAssertEqual(try server.request("POST", "/api/record/stop", token: t).status, 409)
+
+        let show = try oarlogCLI(["show", id, "--json"], dataDirectory: server.dataDirectory)
+        XCTAssertEqual(show.status, 0, show.err)
+        let shown = try XCTUnwrap(try jsonObject(show.out) as? [String: Any])
+        XCTAssertEqual(shown["title"] as? String, "Pieces")
+        XCTAssertEqual(shown["closed"] as? Bool, true)
+        let notes = try XCTUnwrap(shown["note_list"] as? [[String: Any]])
+        XCTAssertEqual(notes.map { $0["text"] as? String }, ["Rate up"])
+        XCTAssertEqual(notes.first?["t_s"] as? Double ?? -1, noteTime, accuracy: 0.001)
+        let elapsed = try XCTUnwrap(shown["elapsed_s"] as? Double)
+        XCTAssertGreaterThan(elapsed, noteTime)
+        XCTAssertGreaterThan(shown["strokes"] as? Int ?? 0, 5)
+
+        // A note on a closed session, at a time.
+        XCTAssertEqual(try server.request("POST", "/api/sessions/\(id)/notes", body: "{\"text\":\"Later\",\"t_s\":5}", token: t).status, 201)
+        XCTAssertEqual(try server.request("POST", "/api/sessions/\(id)/notes", body: "{\"text\":\"x\",\"t_s\":1e9}", token: t).status, 400)
+        let renamed = try server.request("PATCH", "/api/sessions/\(id)", body: "{\"title\":\"Morning pieces\"}", token: t)
+        XCTAssertEqual(renamed.status, 200, renamed.body)
+        let after = try XCTUnwrap(try jsonObject(try oarlogCLI(["show", id, "--json"], dataDirectory: server.dataDirectory).out) as? [String: Any])
+        XCTAssertEqual(after["title"] as? String, "Morning pieces")
+        XCTAssertEqual((after["note_list"] as? [[String: Any]])?.compactMap { $0["text"] as? String }, ["Later", "Rate up"])
+        XCTAssertEqual(after["strokes"] as? Int, shown["strokes"] as? Int)
+        let recover = try oarlogCLI(["recover", id], dataDirectory: server.dataDirectory)
+        XCTAssertEqual(recover.status, 0, recover.out)
+
+        XCTAssertEqual(try server.request("DELETE", "/api/sessions/\(id)", token: t).status, 204)
+        XCTAssertEqual(try server.request("GET", "/api/sessions/\(id)").status, 404)
+        XCTAssertEqual(try server.request("GET", "/api/sessions").body, "[]")
+    }
+
+    /// Nothing listens beyond loopback unless told.
+    func testListensOnLoopbackByDefault() throws {
+        let run = try oarlogCLI(["serve", "--help"], dataDirectory: FileManager.default.temporaryDirectory)
+        XCTAssertTrue(run.out.contains("(default: 127.0.0.1:8080)"), run.out)
+        let bad = try oarlogCLI(["serve", "--listen", "everywhere"], dataDirectory: FileManager.default.temporaryDirectory)
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.err.contains("expected HOST:PORT"), bad.err)
+    }
+}
