@@ -22,7 +22,7 @@ final class ServerProcess {
         self.dataDirectory = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: self.dataDirectory, withIntermediateDirectories: true)
         errorLog = self.dataDirectory.appendingPathComponent("serve.log")
-        FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = ["serve", "--listen", "127.0.0.1:\(port)"] + arguments
         process.currentDirectoryURL = TestPaths.packageRoot
@@ -114,7 +114,7 @@ final class ServerProcess {
     func procStatus(_ key: String) -> Int {
         guard let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return -1 }
         for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map { String($0).trimmingCharacters(in: .whitespaces) } ?? "") ?? -1
+            return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? -1
         }
         return -1
     }

@@ -10,6 +10,11 @@ export async function getJSON(path) {
   return r.json();
 }
 
+// Pairs this phone (asks for the code) unless it already has the token.
+export async function ensurePaired() {
+  return token() ? true : askForCode();
+}
+
 function askForCode() {
   const dialog = document.getElementById('pair-dialog');
   const input = document.getElementById('pair-code');

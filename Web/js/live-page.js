@@ -4,7 +4,7 @@ import { Tiles } from './tiles.js';
 import { AccelPlot } from './accel-plot.js';
 import { BoatMap } from './boat-map.js';
 import { SUMMARY_ROWS, NO_DATA } from './metrics.js';
-import { control } from './api.js';
+import { control, ensurePaired } from './api.js';
 
 const $ = id => document.getElementById(id);
 
@@ -39,6 +39,8 @@ export class LivePage {
   }
 
   async countdown() {
+    // Pair first (once per phone), so the countdown ends in a start.
+    if (!(await ensurePaired())) return;
     this.setMode('counting');
     const overlay = $('countdown');
     overlay.hidden = false;

@@ -1,0 +1,63 @@
+import Foundation
+import OarlogTestSupport
+import XCTest
+
+/// The web app in a real browser (headless Chromium from Debian, driven through chromedriver by
+/// Debian's python3-selenium) against `oarlog serve --replay samples/sim-workout.csv --speed 30`,
+/// as a cox uses it on a phone (390×844). The screenshots are written to
+/// `.build/screenshots/` for a person to look at.
+final class BrowserTests: XCTestCase {
+    func testTheCoxsRaceThroughThePage() throws {
+        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/python3"] {
+            XCTAssertTrue(FileManager.default.isExecutableFile(atPath: tool), "\(tool) is needed (scripts/setup.sh installs it)")
+        }
+        let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "30"])
+        let shots = TestPaths.packageRoot.appendingPathComponent(".build/screenshots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let script = TestPaths.packageRoot.appendingPathComponent("Tests/OarlogServerTests/browser/live_page.py").path
+        let run = try runCommand("/usr/bin/python3", [script, server.base, server.pairingCode, shots.path], in: TestPaths.packageRoot.path)
+        XCTAssertEqual(run.status, 0, run.err)
+        let result = try XCTUnwrap(try jsonObject(run.out) as? [String: Any], run.out + run.err)
+        XCTAssertNil(result["error"], "\(result["error"] ?? "")\n\(server.log.suffix(2000))")
+
+        // Before the start: sensors shown, the acceleration trace running.
+        let before = try XCTUnwrap(result["before_start"] as? [String: Any])
+        XCTAssertEqual(before["gps"] as? String, "ok")
+        XCTAssertEqual(before["accel"] as? String, "ok")
+        // Ready only shows Start; Start counts down 3, 2, 1, Go!, then records.
+        XCTAssertEqual(result["start_visible_after_ready"] as? Bool, true)
+        XCTAssertTrue(result["recording_after_ready"] is NSNull, "Ready must not start anything")
+        XCTAssertEqual(result["countdown"] as? [String], ["3", "2", "1", "Go!"])
+        let session = try XCTUnwrap(result["session"] as? String)
+
+        // The session is saved, with the note typed on the page; the summary table says so.
+        XCTAssertEqual(result["summary_title"] as? String, "Saved: untitled (\(session))")
+        let summary = try XCTUnwrap(result["summary"] as? [String: String])
+        let show = try oarlogCLI(["show", session, "--json"], dataDirectory: server.dataDirectory)
+        XCTAssertEqual(show.status, 0, show.err)
+        let shown = try XCTUnwrap(try jsonObject(show.out) as? [String: Any])
+        XCTAssertEqual(summary["strokes"], "\(shown["strokes"] as? Int ?? -1)")
+        XCTAssertEqual((shown["note_list"] as? [[String: Any]])?.compactMap { $0["text"] as? String }, ["Catch together"])
+
+        // The final figures on the live page equal `oarlog replay --json`'s.
+        let replay = try XCTUnwrap(try jsonObject(try oarlogCLI(["replay", "samples/sim-workout.csv", "--json"],
+                                                                 dataDirectory: server.dataDirectory).out) as? [String: Any])
+        let final = try XCTUnwrap(result["final"] as? [String: String])
+        XCTAssertEqual(Int(final["strokes"] ?? ""), replay["strokes"] as? Int)
+        XCTAssertEqual(Double(final["distance_m"] ?? "") ?? -1, replay["distance_m"] as? Double ?? 0, accuracy: 0.006)
+        XCTAssertEqual(Double(final["elapsed_s"] ?? "") ?? -1, replay["elapsed_s"] as? Double ?? 0, accuracy: 0.0006)
+        XCTAssertEqual(Double(final["distance_per_stroke_m"] ?? "") ?? -1, replay["distance_per_stroke_m"] as? Double ?? 0, accuracy: 0.006)
+        XCTAssertGreaterThan(result["trail_points"] as? Int ?? 0, 100)
+
+        // The race list has the session; the search finds it by its note and not by other words.
+        XCTAssertEqual(result["races"] as? [String], [session])
+        XCTAssertEqual(result["search_hits"] as? [String], [session])
+        XCTAssertEqual(result["search_misses"] as? [String], [])
+        XCTAssertEqual(result["console"] as? [String], [], "no errors in the browser console")
+        for path in result["screenshots"] as? [String] ?? [] {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            XCTAssertGreaterThan(size, 10_000, path)
+            print("screenshot: \(path)")
+        }
+    }
+}
