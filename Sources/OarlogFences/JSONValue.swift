@@ -205,11 +205,18 @@ private struct JSONParser {
             case UInt8(ascii: "t"): out.append(0x09)
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
+                // A high surrogate pairs with a low one that follows; anything else (a lone
+                // surrogate, two high ones) becomes U+FFFD and the next escape is read as itself.
                 if (0xD800..<0xDC00).contains(scalar), i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"),
                    bytes[i + 1] == UInt8(ascii: "u") {
+                    let resume = i
                     i += 2
                     let low = try hex4()
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    if (0xDC00..<0xE000).contains(low) {
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else {
+                        i = resume
+                    }
                 }
                 let s = Unicode.Scalar(scalar) ?? "\u{FFFD}"
                 out.append(contentsOf: Array(String(Character(s)).utf8))
