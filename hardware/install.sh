@@ -278,6 +278,12 @@ if [ "$SENSOR" = adxl345 ]; then device_setting="adxl345"; fi
 sed -e "s|^OARLOG_DEVICE=.*|OARLOG_DEVICE=\"$device_setting\"|" "$here/oarlog.default" | put_file /etc/default/oarlog 0644
 put_copy systemd/oarlog-record.service /etc/systemd/system/oarlog-record.service 0644
 put_copy systemd/oarlog-serve.service /etc/systemd/system/oarlog-serve.service 0644
+# The web app's pages (oarlog serve looks for them in /usr/local/share/oarlog/web).
+if [ "$SERVE" = 1 ]; then
+    while IFS= read -r page; do
+        put_copy "../Web/$page" "/usr/local/share/oarlog/web/$page" 0644
+    done < <(cd "$here/../Web" && find . -type f | sed 's|^\./||' | sort)
+fi
 put_copy SETUP.md /usr/local/share/doc/oarlog/SETUP.md 0644
 
 # Enables one unit for TARGET (a symlink, as systemctl enable makes) and disables others.

@@ -93,6 +93,8 @@ if [ -e "$wants/oarlog-record.service" ]; then fail "the recorder is enabled bes
 if [ "$(readlink "$web/etc/systemd/system/graphical.target.wants/oarlog-kiosk.service")" = /etc/systemd/system/oarlog-kiosk.service ]; then
     pass "kiosk unit enabled"; else fail "kiosk unit not enabled"; fi
 if [ -x "$web/usr/local/bin/oarlog-serve" ]; then pass "oarlog-serve installed"; else fail "oarlog-serve missing"; fi
+if cmp -s "$here/../Web/index.html" "$web/usr/local/share/oarlog/web/index.html" && cmp -s "$here/../Web/js/app.js" "$web/usr/local/share/oarlog/web/js/app.js"; then
+    pass "web pages installed"; else fail "web pages missing in /usr/local/share/oarlog/web"; fi
 expect_line "$web/etc/default/oarlog" 'OARLOG_LISTEN="0.0.0.0:8080"'
 ap="$web/etc/NetworkManager/system-connections/oarlog-boat.nmconnection"
 expect_line "$ap" "mode=ap"

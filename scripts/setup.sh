@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 # System packages: libgps-dev/gpsd (GPS through gpsd), libiio-dev/libiio-utils/iiod (IIO
 # accelerometers), python3-scipy (the benchmark's reference peer), libxml2-utils (export checks).
-PACKAGES=(gpsd gpsd-clients libgps-dev libiio-dev libiio-utils iiod python3-scipy python3-numpy python3-pip libxml2-utils shellcheck device-tree-compiler)
+PACKAGES=(gpsd gpsd-clients libgps-dev libiio-dev libiio-utils iiod python3-scipy python3-numpy python3-pip libxml2-utils shellcheck device-tree-compiler
+          libjs-leaflet libjs-chart.js chromium chromium-driver python3-selenium curl)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
