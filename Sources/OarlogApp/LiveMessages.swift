@@ -6,12 +6,14 @@ import OarlogReport
 /// The JSON messages of the live stream (`/api/live`, docs/API.md): one object per message with
 /// a `"type"`, keys and units as `oarlog replay --json`, `null` for no data.
 public enum LiveMessage {
-    /// A stroke: exactly the fields of a `stroke_list` entry.
-    public static func stroke(_ m: StrokeMetrics) -> String {
+    /// A stroke: the fields of a `stroke_list` entry, and when the pipeline gave it (UTC
+    /// milliseconds: a client on the same clock sees how late it arrived).
+    public static func stroke(_ m: StrokeMetrics, emittedUTC: Double? = nil) -> String {
         var w = JSONWriter()
         w.beginObject()
         w.field("type", "stroke")
         w.strokeFields(m)
+        if let emittedUTC { w.field("emitted_unix_ms", emittedUTC * 1000, places: 1) }
         w.endObject()
         return w.take()
     }

@@ -320,7 +320,7 @@ public final class LiveStation: @unchecked Sendable {
             updateStatus(send: false) { s in
                 if let d = m.distancePerStroke { s.distancePerStroke = d }
             }
-            broadcast(LiveMessage.stroke(m))
+            broadcast(LiveMessage.stroke(m, emittedUTC: MonotonicClock().wallClockNow()))
         case .analysis(.live(let figures)):
             guard fromRecording == recording else { return }
             updateStatus(send: true) { $0.figures = figures }

@@ -10,7 +10,11 @@ final class LiveSocketTests: XCTestCase {
     final class Received: @unchecked Sendable {
         private let lock = NSLock()
         private var messages: [[String: Any]] = []
-        func add(_ m: [String: Any]) { lock.lock(); messages.append(m); lock.unlock() }
+        func add(_ m: [String: Any]) {
+            var m = m
+            m["arrived_unix_ms"] = Date().timeIntervalSince1970 * 1000
+            lock.lock(); messages.append(m); lock.unlock()
+        }
         var all: [[String: Any]] { lock.lock(); defer { lock.unlock() }; return messages }
     }
 
@@ -51,7 +55,10 @@ final class LiveSocketTests: XCTestCase {
             let strokes = messages.filter { ($0["type"] as? String) == "stroke" }
             let indices = strokes.compactMap { $0["index"] as? Int }
             XCTAssertEqual(indices.last, truth.count, "client \(k): up to the last stroke")
-            XCTAssertLessThanOrEqual(indices.first ?? .max, 5, "client \(k) joined at the start")
+            // They connect as the replay starts (60x: a stroke every ~50 ms, so a loaded machine
+            // may let a few pass first); what matters is that none is missed after that.
+            XCTAssertLessThanOrEqual(indices.first ?? .max, 40, "client \(k) joined near the start")
+            XCTAssertGreaterThan(indices.count, truth.count - 40)
             XCTAssertEqual(indices, Array((indices.first ?? 1)...(indices.last ?? 0)), "client \(k): each once, in order")
             for s in strokes {
                 let i = try XCTUnwrap(s["index"] as? Int)
@@ -64,6 +71,15 @@ final class LiveSocketTests: XCTestCase {
             XCTAssertGreaterThan(fixes.count, 100)
             XCTAssertTrue(zip(fixes, fixes.dropFirst()).allSatisfy { $1 - $0 >= 1 - 1e-9 }, "client \(k): fixes at most 1 Hz")
             XCTAssertGreaterThan(messages.filter { ($0["type"] as? String) == "accel" }.count, 100, "client \(k): the acceleration trace")
+            let delays = strokes.compactMap { s -> Double? in
+                guard let sent = s["emitted_unix_ms"] as? Double, let arrived = s["arrived_unix_ms"] as? Double else { return nil }
+                return arrived - sent
+            }.sorted()
+            XCTAssertEqual(delays.count, strokes.count, "every stroke says when it was emitted")
+            if !delays.isEmpty {
+                print("client \(k): stroke emitted → received: median \(Int(delays[delays.count / 2])) ms, "
+                      + "90th percentile \(Int(delays[delays.count * 9 / 10])) ms over \(delays.count) strokes")
+            }
             let last = try XCTUnwrap(messages.last)
             XCTAssertEqual(last["strokes"] as? Int, truth.count)
         }

@@ -10,6 +10,15 @@ export class BoatMap {
     }).setView([0, 0], 2);
     const url = localStorage.getItem('oarlog.tiles.url');
     if (url) L.tileLayer(url, { maxZoom: 19 }).addTo(this.map);
+    const field = document.getElementById('tiles-url');
+    if (field) {
+      field.value = url || '';
+      field.onchange = () => {
+        const v = field.value.trim();
+        if (v) localStorage.setItem('oarlog.tiles.url', v); else localStorage.removeItem('oarlog.tiles.url');
+        location.reload();
+      };
+    }
     L.control.scale({ imperial: false }).addTo(this.map);
     this.trail = L.polyline([], { color: '#00e0ff', weight: 4 }).addTo(this.map);
     this.boat = null;
