@@ -40,6 +40,8 @@ public final class LiveStation: @unchecked Sendable {
         /// The newest record time of the source (what a Start or a note is stamped with).
         var latestTime: Seconds = -.infinity
         var startUTC: Double = 0
+        /// Live: the session clock the sensors stamp records with (a Start is now on it).
+        var clock: SessionClock?
         var failure: String?
         init() { status = LiveStatus(source: "live") }
     }
@@ -133,7 +135,10 @@ public final class LiveStation: @unchecked Sendable {
                 if choice.gpsd == nil { s.gps = .absent }
                 if choice.accelerometer == nil || !sensors.hasAccelerometer { s.accelerometer = .absent }
             }
-            state.withLock { $0.startUTC = clock.wallClockAtOrigin }
+            state.withLock { s in
+                s.startUTC = clock.wallClockAtOrigin
+                s.clock = clock
+            }
             let live = LiveSources(sensors.sources)
             live.start()
             let watcher = StopWatcher(live: live, deadline: nil, shouldStop: { self.stopping.load(ordering: .relaxed) })
@@ -201,7 +206,10 @@ public final class LiveStation: @unchecked Sendable {
     public func startRecording(title: String?) throws -> String {
         if let id = state.withLock({ $0.recording?.id }) { throw RecordingError.alreadyRecording(id: id) }
         if status.ended { throw RecordingError.sourceEnded }
-        let (start, startUTC) = state.withLock { s in (s.latestTime.isFinite ? s.latestTime : 0, s.startUTC) }
+        // Live: now on the sensors' clock; a replay: its newest record.
+        let (start, startUTC) = state.withLock { s in
+            (s.clock.map { $0.sessionTime(ofMonotonic: MonotonicClock().now()) } ?? (s.latestTime.isFinite ? s.latestTime : 0), s.startUTC)
+        }
         var settings = self.settings.sessionSettings
         if case .replay(let path, _) = source { settings.append(.init("replayed_from", path)) }
         if let fencesPath { settings.append(.init("fences", fencesPath)) }
@@ -270,7 +278,9 @@ public final class LiveStation: @unchecked Sendable {
         guard let (recording, now) = state.withLock({ s in s.recording.map { ($0, s.latestTime) } }) else {
             throw RecordingError.notRecording
         }
-        let note = Note(time: max(0, now - recording.start), text: text)
+        let clock = state.withLock { $0.clock }
+        let time = clock.map { $0.sessionTime(ofMonotonic: MonotonicClock().now()) } ?? now
+        let note = Note(time: max(0, time - recording.start), text: text)
         _ = recording.queue.push(.note(note))
         return note
     }
