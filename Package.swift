@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "OarlogIIO", targets: ["OarlogIIO"]),
         .library(name: "OarlogSession", targets: ["OarlogSession"]),
         .library(name: "OarlogApp", targets: ["OarlogApp"]),
+        .library(name: "OarlogAPI", targets: ["OarlogAPI"]),
         .library(name: "OarlogServer", targets: ["OarlogServer"]),
     ],
     dependencies: [
@@ -71,11 +72,14 @@ let package = Package(
             "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", "OarlogReport",
             "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO",
         ]),
+        // What the web API accepts: paths, session ids, the token header and each call's JSON body,
+        // checked and decoded without HTTP machinery (so it is fuzzed). Foundation only.
+        .target(name: "OarlogAPI"),
         // The boat's web app (`oarlog serve`): Hummingbird HTTP + WebSocket over OarlogApp's
         // LiveStation; the API, the control token, the static pages (Web/) and Debian's Leaflet
         // and Chart.js.
         .target(name: "OarlogServer", dependencies: [
-            "OarlogCore", "OarlogApp", "OarlogSession",
+            "OarlogCore", "OarlogAPI", "OarlogApp", "OarlogSession",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         ]),
@@ -103,6 +107,7 @@ let package = Package(
             "oarlog", "OarlogTestSupport", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["browser"]),
+        .testTarget(name: "OarlogAPITests", dependencies: ["OarlogAPI"]),
         .testTarget(name: "OarlogLiveTests", dependencies: ["OarlogCore", "OarlogLive"]),
         .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogLive", "OarlogPipeline", "OarlogSimulator"]),
         .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogSimulator"]),

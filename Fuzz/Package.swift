@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // libFuzzer targets for Oarlog's input parsers: each trace reader, the GeoJSON fence reader, the
-// session reader and recovery. A separate package so the main build never carries the sanitizer
+// session reader and recovery, and the web API's request checks. A separate package so the main build never carries the sanitizer
 // flags. Build and run with scripts/fuzz.sh (see docs/FUZZING.md).
 import PackageDescription
 
@@ -14,6 +14,7 @@ let package = Package(
         .executableTarget(
             name: "oarlog-fuzz",
             dependencies: [
+                .product(name: "OarlogAPI", package: "Oarlog"),
                 .product(name: "OarlogCore", package: "Oarlog"),
                 .product(name: "OarlogTrace", package: "Oarlog"),
                 .product(name: "OarlogFences", package: "Oarlog"),

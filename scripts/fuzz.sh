@@ -6,7 +6,7 @@
 # Builds Fuzz/ once with -sanitize=fuzzer,address, seeds each target's corpus from samples/ (and
 # the regression inputs in Fuzz/regressions/TARGET/), runs it, and fails on the first crash,
 # leak-free or not: the crashing input is kept in $OARLOG_FUZZ_DIR/crashes/TARGET/ and becomes a
-# regression test (Tests/OarlogTraceTests/FuzzRegressionTests.swift reads Fuzz/regressions/).
+# regression test (Tests/OarlogCLITests/FuzzRegressionTests.swift reads Fuzz/regressions/).
 # Environment: OARLOG_FUZZ_DIR (default /tmp/oarlog-fuzz) holds corpora, crashes and logs;
 # OARLOG_FUZZ_SANITIZERS (default fuzzer,address) — `fuzzer` alone runs 2–4x more inputs per second
 # (Swift's own checks still trap; AddressSanitizer adds the unsafe-pointer code's bounds).
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET="${1:-60}"
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(native speedcoach nk-logbook talos quiske fences session recovery)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(native speedcoach nk-logbook talos quiske fences session recovery web-request)
 WORK="${OARLOG_FUZZ_DIR:-/tmp/oarlog-fuzz}"
 mkdir -p "$WORK"
 
@@ -47,6 +47,11 @@ make_seeds() {
         talos) seed talos Tests/OarlogTraceTests/Fixtures/talos-synthetic.txt 100 ;;
         quiske) seed quiske samples/rowingdata/quiske_per_stroke_seat.csv 4 ;;
         fences) mkdir -p "$WORK/corpus/fences"; cp samples/nk-course.geojson "$WORK/corpus/fences/seed-nk-course.geojson" ;;
+        web-request)  # PATH, Authorization header, body (one request per file)
+            mkdir -p "$WORK/corpus/web-request"
+            printf '/api/sessions/2026-11-24_head-race/notes\nBearer 0123456789abcdef0123456789abcdef\n{"text": "Pushed on 500 to go", "t_s": 30.5}' > "$WORK/corpus/web-request/seed-note"
+            printf '/api/record/start\nBearer x\n{"title": "Head race"}' > "$WORK/corpus/web-request/seed-start"
+            printf '/api/sessions/%%2E%%2E\nbearer  y \n{"title": null, "code": "042137"}' > "$WORK/corpus/web-request/seed-pair" ;;
         session|recovery)
             mkdir -p "$WORK/corpus/$t"
             if [ ! -s "$WORK/seed-session.oarlog" ]; then

@@ -1,4 +1,5 @@
 import Foundation
+import OarlogAPI
 import Synchronization
 
 /// Who may control the boat: the token `oarlog serve` prints (kept in the data directory, so a
@@ -30,8 +31,8 @@ public final class ServerAccess: Sendable {
 
     /// Whether an `Authorization: Bearer …` header carries the token (compared in constant time).
     public func allows(authorization: String?) -> Bool {
-        guard let authorization, authorization.hasPrefix("Bearer ") else { return false }
-        return Self.equal(Array(authorization.dropFirst(7).utf8), Array(token.utf8))
+        guard let given = APIRequest.bearerToken(authorization) else { return false }
+        return Self.equal(Array(given.utf8), Array(token.utf8))
     }
 
     public enum PairingResult: Equatable { case token(String), wrongCode, tooManyAttempts }

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import OarlogAPI
 import OarlogApp
 import OarlogCore
 import OarlogSession
@@ -34,9 +35,8 @@ struct SessionAPI: Sendable {
             json(LiveMessage.status(station.status))
         }
         router.post("/api/pair") { request, _ in
-            let body = try await object(request)
-            guard let code = body["code"] as? String else { throw HTTPError(.badRequest, message: "expected {\"code\": \"123456\"}") }
-            switch access.pair(code: code) {
+            let pairing = try await decode(request, PairingRequest.init(body:))
+            switch access.pair(code: pairing.code) {
             case .token(let token): return json("{\"token\":\(JSONString.quoted(token))}")
             case .wrongCode: throw HTTPError(.unauthorized, message: "wrong pairing code")
             case .tooManyAttempts: throw HTTPError(.tooManyRequests, message: "too many wrong codes: wait a minute")
@@ -44,10 +44,9 @@ struct SessionAPI: Sendable {
         }
         router.post("/api/record/start") { request, _ in
             try authorize(request)
-            let body = try await object(request, allowEmpty: true)
-            let title = (body["title"] as? String).map { String($0.prefix(200)) }
+            let start = try await decode(request, StartRequest.init(body:))
             do {
-                let id = try station.startRecording(title: title)
+                let id = try station.startRecording(title: start.title)
                 return json("{\"id\":\(JSONString.quoted(id))}", status: .created)
             } catch let e as LiveStation.RecordingError {
                 throw HTTPError(.conflict, message: e.description)
@@ -65,23 +64,19 @@ struct SessionAPI: Sendable {
         router.post("/api/sessions/:id/notes") { request, context in
             try authorize(request)
             let id = try sessionID(context)
-            let body = try await object(request)
-            guard let raw = body["text"] as? String, case let text = raw.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
-                throw HTTPError(.badRequest, message: "expected {\"text\": \"…\"} with some text")
-            }
+            let noteRequest = try await decode(request, NoteRequest.init(body:))
             if station.recordingID == id {
-                let note = try station.addNote(String(text.prefix(2000)))
+                let note = try station.addNote(noteRequest.text)
                 return json(LiveMessage.note(note), status: .created)
             }
             let path = try sessionPath(context)
             let reader: SessionReader
             do { reader = try SessionReader(path: path) } catch { throw HTTPError(.unprocessableContent, message: "\(error)") }
-            let end = reader.summary?.statistics.lastTime ?? 0
-            let at = (body["t_s"] as? Double) ?? end
-            guard at.isFinite, at >= 0, at <= max(end, 0) + 1 else {
-                throw HTTPError(.badRequest, message: "t_s must be a time within the session (0 to \(Int(end)) s)")
+            let at: Double
+            do { at = try noteRequest.time(inSessionEndingAt: reader.summary?.statistics.lastTime ?? 0) } catch {
+                throw HTTPError(.badRequest, message: "\(error)")
             }
-            let note = Note(time: at, text: String(text.prefix(2000)))
+            let note = Note(time: at, text: noteRequest.text)
             do { try SessionAppend.append(notes: [note], to: path) } catch {
                 throw HTTPError(.unprocessableContent, message: "\(error)")
             }
@@ -90,10 +85,7 @@ struct SessionAPI: Sendable {
         router.patch("/api/sessions/:id") { request, context in
             try authorize(request)
             let path = try sessionPath(context)
-            let body = try await object(request)
-            guard let title = body["title"] as? String, title.count <= 200 else {
-                throw HTTPError(.badRequest, message: "expected {\"title\": \"…\"} (at most 200 characters)")
-            }
+            let title = try await decode(request, RetitleRequest.init(body:)).title
             if station.recordingID == (try sessionID(context)) { throw HTTPError(.conflict, message: "the session is being recorded") }
             do { try SessionRetitle.retitle(path, to: title) } catch { throw HTTPError(.unprocessableContent, message: "\(error)") }
             return json(try StoredSessionReport(try SessionReader(path: path), includeStrokes: false).json())
@@ -117,17 +109,10 @@ struct SessionAPI: Sendable {
 
     /// The id in the path, if it can be a session id at all (no path, no dots first, not too long).
     func sessionID(_ context: Context) throws -> String {
-        guard let id = context.parameters.get("id"), SessionAPI.isPlausibleID(id) else {
+        guard let id = context.parameters.get("id"), APIRequest.isPlausibleSessionID(id) else {
             throw HTTPError(.notFound, message: "no such session")
         }
         return id
-    }
-
-    static func isPlausibleID(_ id: String) -> Bool {
-        guard (1...160).contains(id.utf8.count), !id.hasPrefix(".") else { return false }
-        return id.utf8.allSatisfy { c in
-            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F || c == 0x2E
-        }
     }
 
     /// The file of the session with exactly this id in the data directory (never a path).
@@ -139,18 +124,14 @@ struct SessionAPI: Sendable {
         return listing.path
     }
 
-    /// The body as a JSON object: 413 over the limit, 400 with a message when it is not one.
-    func object(_ request: Request, allowEmpty: Bool = false) async throws -> [String: Any] {
+    /// The body decoded by `make` (OarlogAPI): 413 over the limit, 400 with a message when it is
+    /// not what the call takes.
+    func decode<T>(_ request: Request, _ make: ([UInt8]) throws(APIRequestError) -> T) async throws -> T {
         var request = request
         let buffer = try await request.collectBody(upTo: maximumBodyBytes)
-        if buffer.readableBytes == 0 && allowEmpty { return [:] }
-        let data = Data(buffer.readableBytesView)
-        let value: Any
-        do { value = try JSONSerialization.jsonObject(with: data) } catch {
-            throw HTTPError(.badRequest, message: "malformed JSON: expected an object such as {\"text\": \"…\"}")
+        do { return try make(Array(buffer.readableBytesView)) } catch {
+            throw HTTPError(error.status == 413 ? .contentTooLarge : .badRequest, message: error.description)
         }
-        guard let object = value as? [String: Any] else { throw HTTPError(.badRequest, message: "expected a JSON object") }
-        return object
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import OarlogAPI
 import OarlogApp
 import OarlogCore
 import OarlogSession
@@ -15,7 +16,7 @@ public struct ServerConfiguration: Sendable {
     public var leafletDirectory = "/usr/share/javascript/leaflet"
     public var chartDirectory = "/usr/share/javascript/chart.js"
     /// The largest request body accepted (a note, a title): larger is refused with 413.
-    public var maximumBodyBytes = 16 << 10
+    public var maximumBodyBytes = APIRequest.maximumBodyBytes
     public var directory: SessionDirectory
 
     public init(host: String, port: Int, webRoot: String, directory: SessionDirectory = .default) {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import OarlogAPI
 import OarlogCore
 import OarlogDSP
 import OarlogFences
@@ -11,7 +12,7 @@ import OarlogTrace
 
 /// The parser a run exercises, from `OARLOG_FUZZ_TARGET`.
 enum FuzzTarget: String, CaseIterable {
-    case native, speedcoach, nkLogbook = "nk-logbook", talos, quiske, fences, session, recovery
+    case native, speedcoach, nkLogbook = "nk-logbook", talos, quiske, fences, session, recovery, webRequest = "web-request"
 
     static let current: FuzzTarget = {
         guard let name = getenv("OARLOG_FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
@@ -46,6 +47,10 @@ func writeInput(_ bytes: UnsafeRawBufferPointer) {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: count > 0 ? data : nil, count: count)
+    if FuzzTarget.current == .webRequest {
+        webRequest(Array(bytes))
+        return 0
+    }
     writeInput(bytes)
     switch FuzzTarget.current {
     case .native: replay(format: .native)
@@ -56,8 +61,34 @@ public func fuzzOne(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
     case .fences: fences()
     case .session: session()
     case .recovery: recovery()
+    case .webRequest: break
     }
     return 0
+}
+
+/// What `oarlog serve` does with a phone's request before it touches anything (OarlogAPI): the
+/// input's first line is the path, its second the `Authorization` header, the rest the body, given
+/// to every call's decoder. Refusals are fine; a trap is a finding.
+func webRequest(_ input: [UInt8]) {
+    var lines = input.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false).makeIterator()
+    let path = String(decoding: lines.next() ?? [], as: UTF8.self)
+    let header = String(decoding: lines.next() ?? [], as: UTF8.self)
+    let body = Array(lines.next() ?? [])
+    if APIRequest.isAcceptablePath(path) {
+        for segment in path.split(separator: "/") where APIRequest.isPlausibleSessionID(String(segment)) {
+            precondition(!segment.contains("/") && segment != "..", "a session id that is a path: \(segment)")
+        }
+    }
+    _ = APIRequest.bearerToken(header)
+    _ = try? PairingRequest(body: body)
+    _ = try? StartRequest(body: body)
+    _ = try? RetitleRequest(body: body)
+    if let note = try? NoteRequest(body: body) {
+        precondition(!note.text.isEmpty && note.text.count <= APIRequest.maximumNoteCharacters)
+        for end in [0, 412.5, -.infinity, .nan] {
+            if let t = try? note.time(inSessionEndingAt: end) { precondition(t.isFinite && t >= 0, "note time \(t)") }
+        }
+    }
 }
 
 /// `oarlog replay FILE --json --strokes` and the summary table, in process: the reader, the

@@ -1,0 +1,164 @@
+import Foundation
+
+/// What the web API accepts from a phone, checked and decoded without any HTTP machinery, so the
+/// same code is served by `oarlog serve` and fuzzed (`Fuzz/`, target `web-request`). Every check
+/// answers with the status a person's request deserves: 404 for what cannot be a session or a page,
+/// 413 for a body over the limit, 400 with a message for a body that is not what the call expects.
+public enum APIRequest {
+    /// Longest request path looked at (bytes, as sent): beyond it nothing in Oarlog can be meant.
+    public static let maximumPathBytes = 2048
+    /// Largest request body any call takes (bytes): a note of 2,000 characters fits many times.
+    public static let maximumBodyBytes = 16 * 1024
+    /// Longest session title (characters), as `oarlog replay --save --title` allows.
+    public static let maximumTitleCharacters = 200
+    /// Longest note (characters): a longer one is cut there.
+    public static let maximumNoteCharacters = 2000
+
+    /// Whether a request path may be looked at: not absurdly long, valid percent-encoding, no `.`
+    /// or `..` segment (raw or encoded) and no NUL. Anything else is 404 — there is nothing there.
+    public static func isAcceptablePath(_ raw: String) -> Bool {
+        guard raw.utf8.count <= maximumPathBytes, let path = raw.removingPercentEncoding else { return false }
+        if path.utf8.contains(0) { return false }
+        return !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." }
+    }
+
+    /// Whether a path parameter can be a session id at all: 1–160 bytes of letters, digits, `-`,
+    /// `_` and `.`, not starting with a dot (so never a path and never hidden).
+    public static func isPlausibleSessionID(_ id: String) -> Bool {
+        guard (1...160).contains(id.utf8.count), !id.hasPrefix(".") else { return false }
+        return id.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F || c == 0x2E
+        }
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` header, or nil when there is none.
+    public static func bearerToken(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
+    /// A JSON number as a Double; nil for anything else, `true` and `false` included.
+    static func number(_ value: Any) -> Double? {
+        if let n = value as? NSNumber {
+            if String(cString: n.objCType) == "c" { return nil }  // true, false
+            return n.doubleValue
+        }
+        switch value {
+        case let d as Double: return d
+        case let i as Int: return Double(i)
+        default: return nil
+        }
+    }
+
+    /// The body as a JSON object, or an error saying what is wrong with it.
+    static func object(_ body: [UInt8], allowEmpty: Bool, example: String) throws(APIRequestError) -> [String: Any] {
+        guard body.count <= maximumBodyBytes else { throw .tooLarge(limitBytes: maximumBodyBytes) }
+        if allowEmpty && body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
+        let value: Any
+        do { value = try JSONSerialization.jsonObject(with: Data(body)) } catch {
+            throw .malformed("malformed JSON: expected an object such as \(example)")
+        }
+        guard let object = value as? [String: Any] else { throw .malformed("expected a JSON object such as \(example)") }
+        return object
+    }
+}
+
+/// Why a request was refused, with the HTTP status it gets.
+public enum APIRequestError: Error, Equatable, CustomStringConvertible {
+    case tooLarge(limitBytes: Int)
+    case malformed(String)
+
+    public var status: Int {
+        switch self {
+        case .tooLarge: 413
+        case .malformed: 400
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .tooLarge(let limit): "the body is over \(limit / 1024) KiB"
+        case .malformed(let message): message
+        }
+    }
+}
+
+/// `POST /api/pair`: `{"code": "123456"}`.
+public struct PairingRequest: Equatable, Sendable {
+    public let code: String
+
+    public init(body: [UInt8]) throws(APIRequestError) {
+        let example = "{\"code\": \"123456\"}"
+        let object = try APIRequest.object(body, allowEmpty: false, example: example)
+        guard let code = object["code"] as? String, code.utf8.count <= 64 else { throw .malformed("expected \(example)") }
+        self.code = code
+    }
+}
+
+/// `POST /api/record/start`: an empty body or `{"title": "…"}` (a longer title is cut).
+public struct StartRequest: Equatable, Sendable {
+    public let title: String?
+
+    public init(body: [UInt8]) throws(APIRequestError) {
+        let example = "{\"title\": \"Head race\"}"
+        let object = try APIRequest.object(body, allowEmpty: true, example: example)
+        switch object["title"] {
+        case nil, is NSNull: title = nil
+        case let text as String:
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            title = trimmed.isEmpty ? nil : String(trimmed.prefix(APIRequest.maximumTitleCharacters))
+        default: throw .malformed("the title must be text, as in \(example)")
+        }
+    }
+}
+
+/// `POST /api/sessions/{id}/notes`: `{"text": "…", "t_s": 12.5}`; `t_s` (seconds into the
+/// session) only for a stored session, where it defaults to the end.
+public struct NoteRequest: Equatable, Sendable {
+    public let text: String
+    public let sessionTime: Double?
+
+    public init(body: [UInt8]) throws(APIRequestError) {
+        let example = "{\"text\": \"Pushed on 500 to go\"}"
+        let object = try APIRequest.object(body, allowEmpty: false, example: example)
+        guard let raw = object["text"] as? String,
+              case let text = raw.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+            throw .malformed("expected \(example) with some text")
+        }
+        self.text = String(text.prefix(APIRequest.maximumNoteCharacters))
+        switch object["t_s"] {
+        case nil, is NSNull: sessionTime = nil
+        case let value?:
+            guard let t = APIRequest.number(value) else { throw .malformed("t_s must be a number of seconds into the session") }
+            guard t.isFinite, t >= 0 else { throw .malformed("t_s must be seconds into the session, 0 or more") }
+            sessionTime = t
+        }
+    }
+
+    /// The time of the note in a stored session that ends at `end` seconds, or why it cannot be.
+    public func time(inSessionEndingAt end: Double) throws(APIRequestError) -> Double {
+        let end = end.isFinite ? max(end, 0) : 0
+        guard let t = sessionTime else { return end }
+        guard t <= end + 1 else { throw .malformed("t_s must be a time within the session (0 to \(Int(end)) s)") }
+        return min(t, end)
+    }
+}
+
+/// `PATCH /api/sessions/{id}`: `{"title": "…"}` of at most 200 characters.
+public struct RetitleRequest: Equatable, Sendable {
+    public let title: String
+
+    public init(body: [UInt8]) throws(APIRequestError) {
+        let example = "{\"title\": \"Head race\"}"
+        let object = try APIRequest.object(body, allowEmpty: false, example: example)
+        guard let raw = object["title"] as? String else { throw .malformed("expected \(example)") }
+        let title = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !title.isEmpty, title.count <= APIRequest.maximumTitleCharacters else {
+            throw .malformed("a title has 1 to \(APIRequest.maximumTitleCharacters) characters")
+        }
+        self.title = title
+    }
+}
