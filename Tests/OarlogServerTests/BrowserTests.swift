@@ -11,11 +11,17 @@ final class BrowserTests: XCTestCase {
         for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/python3"] {
             XCTAssertTrue(FileManager.default.isExecutableFile(atPath: tool), "\(tool) is needed (scripts/setup.sh installs it)")
         }
-        let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "30"])
+        // A session already on the boat (an NK logbook outing), which the cox deletes from the race list.
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-browser-\(UUID().uuidString)")
+        let warmupSave = try oarlogCLI(["replay", "samples/rowingdata/nk_logbook.csv", "--save", "--title", "Warm-up"], dataDirectory: data)
+        XCTAssertEqual(warmupSave.status, 0, warmupSave.err)
+        let listed = try XCTUnwrap(try jsonObject(try oarlogCLI(["sessions", "--json"], dataDirectory: data).out) as? [[String: Any]])
+        let warmup = try XCTUnwrap(listed.first?["id"] as? String)
+        let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "30"], dataDirectory: data)
         let shots = TestPaths.packageRoot.appendingPathComponent(".build/screenshots")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
         let script = TestPaths.packageRoot.appendingPathComponent("Tests/OarlogServerTests/browser/live_page.py").path
-        let run = try runCommand("/usr/bin/python3", [script, server.base, server.pairingCode, shots.path], in: TestPaths.packageRoot.path)
+        let run = try runCommand("/usr/bin/python3", [script, server.base, server.pairingCode, shots.path, warmup], in: TestPaths.packageRoot.path)
         XCTAssertEqual(run.status, 0, run.err)
         let result = try XCTUnwrap(try jsonObject(run.out) as? [String: Any], run.out + run.err)
         XCTAssertNil(result["error"], "\(result["error"] ?? "")\n\(server.log.suffix(2000))")
@@ -24,6 +30,14 @@ final class BrowserTests: XCTestCase {
         let before = try XCTUnwrap(result["before_start"] as? [String: Any])
         XCTAssertEqual(before["gps"] as? String, "ok")
         XCTAssertEqual(before["accel"] as? String, "ok")
+        XCTAssertGreaterThan(before["plot_points"] as? Int ?? 0, 20, "the acceleration trace runs before the start")
+        // Tiles: Elapsed hidden and Strokes moved to the top survive a reload; cleared, the default returns.
+        let defaultTiles = ["stroke_rate_spm", "split_s_per_500m", "strokes", "elapsed_s", "distance_m", "distance_per_stroke_m", "last_note"]
+        XCTAssertEqual(result["tiles_default"] as? [String], defaultTiles)
+        let changedTiles = ["strokes", "stroke_rate_spm", "split_s_per_500m", "distance_m", "distance_per_stroke_m", "last_note"]
+        XCTAssertEqual(result["tiles_changed"] as? [String], changedTiles)
+        XCTAssertEqual(result["tiles_after_reload"] as? [String], changedTiles)
+        XCTAssertEqual(result["tiles_reset"] as? [String], defaultTiles)
         // Ready only shows Start; Start counts down 3, 2, 1, Go!, then records.
         XCTAssertEqual(result["start_visible_after_ready"] as? Bool, true)
         XCTAssertTrue(result["recording_after_ready"] is NSNull, "Ready must not start anything")
@@ -38,6 +52,11 @@ final class BrowserTests: XCTestCase {
         let shown = try XCTUnwrap(try jsonObject(show.out) as? [String: Any])
         XCTAssertEqual(summary["strokes"], "\(shown["strokes"] as? Int ?? -1)")
         XCTAssertEqual((shown["note_list"] as? [[String: Any]])?.compactMap { $0["text"] as? String }, ["Catch together"])
+        XCTAssertEqual(result["portrait_overflow"] as? [String], [], "every figure fits its tile at 390×844")
+        XCTAssertEqual(result["final_overflow"] as? [String], [], "20:00.0 and the final distance fit their tiles at 390×844")
+        let scrolled = try XCTUnwrap(result["scrolled_bar"] as? [String: Double])
+        XCTAssertGreaterThan(scrolled["scroll_y"] ?? 0, 100, "the racing page is taller than the phone")
+        XCTAssertEqual(scrolled["bar_top"] ?? -1, 0, accuracy: 0.5, "the sensors' bar stays at the top when the page is scrolled")
 
         // The final figures on the live page equal `oarlog replay --json`'s.
         let replay = try XCTUnwrap(try jsonObject(try oarlogCLI(["replay", "samples/sim-workout.csv", "--json"],
@@ -49,10 +68,24 @@ final class BrowserTests: XCTestCase {
         XCTAssertEqual(Double(final["distance_per_stroke_m"] ?? "") ?? -1, replay["distance_per_stroke_m"] as? Double ?? 0, accuracy: 0.006)
         XCTAssertGreaterThan(result["trail_points"] as? Int ?? 0, 100)
 
-        // The race list has the session; the search finds it by its note and not by other words.
-        XCTAssertEqual(result["races"] as? [String], [session])
+        // The race list has both sessions, newest first; the search finds the race by its note
+        // and not by other words.
+        XCTAssertEqual(result["races"] as? [String], [session, warmup])
         XCTAssertEqual(result["search_hits"] as? [String], [session])
         XCTAssertEqual(result["search_misses"] as? [String], [])
+        // Renamed on the page: `oarlog show` has the new title. Delete asked first: Cancel kept
+        // the warm-up, OK deleted it (file gone, no longer listed).
+        XCTAssertEqual(result["renamed_title"] as? String, "Head race, second crew")
+        XCTAssertEqual(shown["title"] as? String, "Head race, second crew")
+        XCTAssertTrue((result["delete_question"] as? String ?? "").contains("Warm-up"), "\(result["delete_question"] ?? "")")
+        XCTAssertEqual(result["races_after_cancel"] as? [String], [session, warmup])
+        XCTAssertEqual(result["races_after_delete"] as? [String], [session])
+        let after = try XCTUnwrap(try jsonObject(try oarlogCLI(["sessions", "--json"], dataDirectory: data).out) as? [[String: Any]])
+        XCTAssertEqual(after.compactMap { $0["id"] as? String }, [session])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: data.appendingPathComponent("sessions/\(warmup).oarlog").path))
+        // Landscape: three columns of tiles, every figure fits.
+        XCTAssertEqual(result["landscape_columns"] as? Int, 3)
+        XCTAssertEqual(result["landscape_overflow"] as? [String], [], "every figure fits its tile at 844×390")
         XCTAssertEqual(result["console"] as? [String], [], "no errors in the browser console")
         for path in result["screenshots"] as? [String] ?? [] {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0

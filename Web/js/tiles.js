@@ -22,8 +22,9 @@ export class Tiles {
     this.settingsList = settingsList;
     this.layout = savedLayout();
     this.values = {};
-    this.locked = false;
     this.render();
+    // A phone turned on its side changes every tile's width: fit the figures again.
+    window.addEventListener('resize', () => this.fitAll());
   }
 
   metric(key) { return METRICS.find(m => m.key === key); }
@@ -77,9 +78,26 @@ export class Tiles {
       const tile = document.getElementById('tile-' + m.key);
       if (!tile) continue;
       const v = this.values[m.key];
-      tile.querySelector('.value').textContent = m.format(v);
+      const value = tile.querySelector('.value');
+      const text = m.format(v);
+      const lengthChanged = value.textContent.length !== text.length;
+      value.textContent = text;
       tile.dataset.value = v == null ? '' : String(v);
       tile.classList.toggle('nodata', v == null);
+      if (lengthChanged && !m.wide) fit(value);
     }
   }
+
+  fitAll() {
+    for (const value of this.container.querySelectorAll('.tile:not(.wide) .value')) fit(value);
+  }
+}
+
+// A figure is never cut: when "20:00.0" or "12.34 km" is wider than its tile at the tile's own
+// size, it is drawn smaller until it fits (measured only when the text's length changes).
+function fit(value) {
+  value.style.fontSize = '';
+  if (value.scrollWidth <= value.clientWidth) return;
+  const size = parseFloat(getComputedStyle(value).fontSize);
+  value.style.fontSize = Math.floor(size * value.clientWidth / value.scrollWidth * 0.97) + 'px';
 }

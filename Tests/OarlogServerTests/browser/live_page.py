@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Drives Oarlog's web app in headless Chromium as a cox would on a phone (390x844).
 
-Usage: live_page.py BASE_URL PAIRING_CODE SCREENSHOT_DIR
+Usage: live_page.py BASE_URL PAIRING_CODE SCREENSHOT_DIR WARMUP_SESSION_ID
+(WARMUP_SESSION_ID: a session already in the data directory, which the page deletes)
 Prints one JSON object with what the page showed; the Swift test (BrowserTests) asserts on it.
 Run with /usr/bin/python3 (Debian's python3-selenium), chromium and chromedriver from Debian.
 """
@@ -14,7 +15,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-base, code, shots = sys.argv[1], sys.argv[2], sys.argv[3]
+base, code, shots, warmup = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 result = {"screenshots": [], "console": []}
 
 options = webdriver.ChromeOptions()
@@ -37,6 +38,39 @@ def tile(key):
     return driver.find_element(By.ID, "tile-" + key).get_attribute("data-value")
 
 
+def tile_order():
+    return [t.get_attribute("id")[len("tile-"):] for t in driver.find_elements(By.CSS_SELECTOR, "#tiles .tile")]
+
+
+def setting(label):
+    """The settings row of the tile labelled LABEL (rows are rebuilt after every change)."""
+    for li in driver.find_elements(By.CSS_SELECTOR, "#tile-settings li"):
+        if li.find_element(By.TAG_NAME, "label").text.strip() == label:
+            return li
+    raise LookupError(label)
+
+
+def overflowing_tiles():
+    """Tiles whose figure is wider than the tile (cut off on the screen)."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#tiles .tile .value')].filter(v => v.scrollWidth > v.clientWidth).map(v => v.parentElement.id)")
+
+
+def race(session_id):
+    return driver.find_element(By.CSS_SELECTOR, f'#race-list li.race[data-id="{session_id}"]')
+
+
+def race_title(session_id):
+    """Read in the page itself: the list is rebuilt after every change (no stale elements)."""
+    return driver.execute_script(
+        "const e = document.querySelector(`#race-list li.race[data-id=\"${arguments[0]}\"] .race-title`); return e ? e.textContent : null",
+        session_id)
+
+
+def race_ids():
+    return driver.execute_script("return [...document.querySelectorAll('#race-list li.race')].map(li => li.dataset.id)")
+
+
 try:
     driver.get(base + "/")
     wait.until(lambda d: d.find_element(By.ID, "link").get_attribute("data-state") == "ok")
@@ -46,6 +80,22 @@ try:
                               "accel": driver.find_element(By.ID, "sensor-accel").get_attribute("data-state"),
                               "plot_points": driver.execute_script("return window.oarlog.live.plot.points")}
     shot("live-before-start")
+
+    # Before the start the cox hides a tile and moves another; this phone remembers it.
+    result["tiles_default"] = tile_order()
+    driver.find_element(By.CSS_SELECTOR, "details.tile-settings summary").click()
+    setting("Elapsed").find_element(By.TAG_NAME, "input").click()
+    for _ in range(2):
+        setting("Strokes").find_element(By.CSS_SELECTOR, "button[aria-label^='move Strokes up']").click()
+    result["tiles_changed"] = tile_order()
+    driver.refresh()
+    wait.until(lambda d: d.find_element(By.ID, "link").get_attribute("data-state") == "ok")
+    result["tiles_after_reload"] = tile_order()
+    driver.execute_script("localStorage.removeItem('oarlog.tiles')")
+    driver.refresh()
+    wait.until(lambda d: d.find_element(By.ID, "link").get_attribute("data-state") == "ok")
+    wait.until(lambda d: tile("strokes") not in (None, "", "0"))
+    result["tiles_reset"] = tile_order()
 
     # Ready shows a big Start (nothing starts yet); Start pairs this phone, then counts down.
     driver.find_element(By.ID, "ready").click()
@@ -74,6 +124,12 @@ try:
     note.send_keys("Catch together")
     driver.find_element(By.ID, "note-send").click()
     wait.until(lambda d: tile("last_note") == "Catch together")
+    result["portrait_overflow"] = overflowing_tiles()
+    # The page scrolls (tiles, plot, map, Stop, notes); the sensors' bar stays in sight.
+    driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    time.sleep(0.2)
+    result["scrolled_bar"] = driver.execute_script(
+        "return {scroll_y: window.scrollY, bar_top: document.querySelector('header.bar').getBoundingClientRect().top}")
     shot("live-racing")
     time.sleep(1)
     driver.find_element(By.ID, "stop").click()
@@ -86,6 +142,9 @@ try:
     wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ended") == "true")
     time.sleep(0.3)
     result["final"] = {k: tile(k) for k in ("strokes", "distance_m", "elapsed_s", "distance_per_stroke_m")}
+    result["final_overflow"] = overflowing_tiles()
+    driver.execute_script("window.scrollTo(0, 0)")
+    shot("live-final")
     result["trail_points"] = driver.execute_script("return window.oarlog.live.map.points")
 
     # The race list shows the session; the search finds it by its note.
@@ -105,6 +164,36 @@ try:
     search.send_keys(" ")
     time.sleep(0.3)
     shot("race-list")
+
+    # Rename through the page; delete asks first (Cancel keeps it, OK deletes it).
+    race(session).find_element(By.CSS_SELECTOR, "button.rename").click()
+    prompt = wait.until(lambda d: d.switch_to.alert)
+    prompt.send_keys("Head race, second crew")
+    prompt.accept()
+    wait.until(lambda d: race_title(session) == "Head race, second crew")
+    result["renamed_title"] = race_title(session)
+    race(warmup).find_element(By.CSS_SELECTOR, "button.delete").click()
+    confirm = wait.until(lambda d: d.switch_to.alert)
+    result["delete_question"] = confirm.text
+    confirm.dismiss()
+    time.sleep(0.5)
+    result["races_after_cancel"] = race_ids()
+    race(warmup).find_element(By.CSS_SELECTOR, "button.delete").click()
+    wait.until(lambda d: d.switch_to.alert).accept()
+    wait.until(lambda d: len(race_ids()) == len(result["races_after_cancel"]) - 1)
+    result["races_after_delete"] = race_ids()
+
+    # The live screen in landscape (a phone turned on its side in a holder).
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 844, "height": 390, "deviceScaleFactor": 1, "mobile": True,
+                                                                 "screenOrientation": {"type": "landscapePrimary", "angle": 90}})
+    driver.get(base + "/#live")
+    wait.until(lambda d: d.find_element(By.ID, "link").get_attribute("data-state") == "ok")
+    wait.until(lambda d: tile("strokes") not in (None, "", "0"))
+    time.sleep(0.5)
+    result["landscape_columns"] = driver.execute_script(
+        "return getComputedStyle(document.getElementById('tiles')).gridTemplateColumns.split(' ').length")
+    result["landscape_overflow"] = overflowing_tiles()
+    shot("live-landscape")
     result["console"] = [e["message"] for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
 except Exception as e:  # report what the page showed so far
     result["error"] = repr(e)
