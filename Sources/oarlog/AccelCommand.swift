@@ -15,12 +15,12 @@ struct AccelCheck: ParsableCommand {
         commandName: "accel",
         abstract: "Check the accelerometer: rate achieved, gravity, the surge axis Oarlog picks, a live surge level.",
         discussion: """
-            Reads an IIO accelerometer through libiio: on the boat (--uri local:, the default) or from a
-            laptop on its Wi-Fi through iiod (--uri ip:HOST). Buffered when the device has a buffer
-            (with its timestamp channel on the monotonic clock), polled otherwise. On a terminal one
-            status line refreshes in place; piped, one line per second. Gravity should read about 9.8
-            m/s²; the surge axis appears once the boat moves (row a few strokes, or rock it fore and
-            aft) and should point to the bow. Gaps (FIFO overflow, stalls, a lost device) are
+            Reads an IIO accelerometer through libiio: on the boat (--uri local:, the default) or from a \
+            laptop on its Wi-Fi through iiod (--uri ip:HOST). Buffered when the device has a buffer \
+            (with its timestamp channel on the monotonic clock), polled otherwise. On a terminal one \
+            status line refreshes in place; piped, one line per second. Gravity should read about 9.8 \
+            m/s²; the surge axis appears once the boat moves (row a few strokes, or rock it fore and \
+            aft) and should point to the bow. Gaps (FIFO overflow, stalls, a lost device) are \
             reported on stderr. --capture FILE writes the samples as a native CSV trace. Ctrl-C stops.
             """
     )

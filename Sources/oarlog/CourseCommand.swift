@@ -13,7 +13,7 @@ struct CourseCommand: ParsableCommand {
         commandName: "course",
         abstract: "Time a course over a trace: per-leg time, split and stroke rate from gate crossings.",
         discussion: """
-            The course is the gates of a GeoJSON file with a "role" (start, marker, finish); see
+            The course is the gates of a GeoJSON file with a "role" (start, marker, finish); see \
             docs/FENCES.md, or make a straight one with `oarlog fences make-course`.
             """
     )

@@ -12,7 +12,7 @@ struct Delete: ParsableCommand {
         commandName: "delete",
         abstract: "Delete a recorded session.",
         discussion: """
-            Asks first when run on a terminal (unless --yes). Refuses a file that is not an Oarlog
+            Asks first when run on a terminal (unless --yes). Refuses a file that is not an Oarlog \
             session, so a mistyped path cannot remove a trace or anything else.
             Examples:
               oarlog delete last

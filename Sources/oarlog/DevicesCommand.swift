@@ -10,9 +10,9 @@ struct Devices: ParsableCommand {
         commandName: "devices",
         abstract: "List IIO devices (accelerometers) and gpsd's GPS receivers, with what each can do.",
         discussion: """
-            IIO devices come from libiio (--uri local: on the board, ip:HOST through iiod); for each:
-            whether it is an accelerometer, its scale, buffered reads and scan types, the timestamp
-            channel and its clock, the sampling frequency. GPS receivers come from gpsd's ?DEVICES
+            IIO devices come from libiio (--uri local: on the board, ip:HOST through iiod); for each: \
+            whether it is an accelerometer, its scale, buffered reads and scan types, the timestamp \
+            channel and its clock, the sampling frequency. GPS receivers come from gpsd's ?DEVICES \
             (path, driver, speed, cycle). Exits non-zero when no accelerometer was found.
             """
     )

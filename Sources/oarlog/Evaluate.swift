@@ -10,11 +10,11 @@ struct Evaluate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check Oarlog's accuracy on real recordings and simulated sessions; print a table.",
         discussion: """
-            Real data: real Quiske boat-acceleration curves chained into a trace (stroke boundaries
-            known), the NK LiNK Logbook and SpeedCoach GPS Pro exports (the devices' own distance and
-            split), all bundled in samples/rowingdata; and, with --data, the Talos phone trace (12
-            strokes; GPL, not bundled). Simulated: rates 16–40 spm at 25–500 Hz in three mountings,
-            every stroke known. Exits 1 if any check is out of tolerance or, with --data, if any
+            Real data: real Quiske boat-acceleration curves chained into a trace (stroke boundaries \
+            known), the NK LiNK Logbook and SpeedCoach GPS Pro exports (the devices' own distance and \
+            split), all bundled in samples/rowingdata; and, with --data, the Talos phone trace (12 \
+            strokes; GPL, not bundled). Simulated: rates 16–40 spm at 25–500 Hz in three mountings, \
+            every stroke known. Exits 1 if any check is out of tolerance or, with --data, if any \
             dataset is missing from DIR.
             Examples:
               oarlog evaluate                          the bundled recordings (Talos skipped)

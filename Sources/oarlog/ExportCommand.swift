@@ -11,9 +11,9 @@ struct Export: ParsableCommand {
         commandName: "export",
         abstract: "Export a session as GPX, TCX, FIT, a per-stroke CSV or GeoJSON.",
         discussion: """
-            The trace or session is replayed through the same pipeline as `oarlog replay`, so the export
-            carries the same distance, strokes and stroke rate. A recorded session (a path, an id or
-            `last`) is replayed with the analysis settings it was recorded with, unless given here, and
+            The trace or session is replayed through the same pipeline as `oarlog replay`, so the export \
+            carries the same distance, strokes and stroke rate. A recorded session (a path, an id or \
+            `last`) is replayed with the analysis settings it was recorded with, unless given here, and \
             its export is written to the current directory as ID.EXT by default. See docs/EXPORTS.md.
             Examples:
               oarlog export last --format gpx                        writes 2026-05-02T07-00-00Z_….gpx

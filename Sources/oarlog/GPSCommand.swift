@@ -12,10 +12,10 @@ struct GPSMonitor: ParsableCommand {
         commandName: "gps",
         abstract: "Watch the GPS through gpsd: fix mode, satellites, position, speed and the split it implies.",
         discussion: """
-            Refreshes one status line in place on a terminal, prints one line per fix when piped, or one
-            JSON object per fix with --json (gpsd's error estimates eph/epx/epy/eps included). With
-            --capture FILE the fixes (and any gaps) are written as a native CSV trace, so an NMEA log
-            replayed into gpsd becomes a trace. gpsd not running, killed or restarted is retried and
+            Refreshes one status line in place on a terminal, prints one line per fix when piped, or one \
+            JSON object per fix with --json (gpsd's error estimates eph/epx/epy/eps included). With \
+            --capture FILE the fixes (and any gaps) are written as a native CSV trace, so an NMEA log \
+            replayed into gpsd becomes a trace. gpsd not running, killed or restarted is retried and \
             reported as a gap. Stop with Ctrl-C.
             """
     )

@@ -10,9 +10,9 @@ struct NoteCommand: ParsableCommand {
         commandName: "note",
         abstract: "Add a note to a recorded session, at a time of the session.",
         discussion: """
-            The note is appended to the closed session file (its records are not rewritten) and shows in
-            `show`, `play` and the exports like a note typed during the outing. Without --at it goes at
-            the end of the session. A session that was not closed must be recovered first
+            The note is appended to the closed session file (its records are not rewritten) and shows in \
+            `show`, `play` and the exports like a note typed during the outing. Without --at it goes at \
+            the end of the session. A session that was not closed must be recovered first \
             (`oarlog recover SESSION --in-place`).
             Examples:
               oarlog note last "bow side rushing the slide"

@@ -8,9 +8,9 @@ struct Play: ParsableCommand {
         commandName: "play",
         abstract: "Play a recorded session back on the live display, as it was in the boat (or faster).",
         discussion: """
-            The display is the one `oarlog record` shows — rate, split, strokes, elapsed, distance,
-            distance per stroke — plus the time remaining, paced by the recorded clock (--speed 4 runs
-            four times as fast). --from starts anywhere, found through the file's index; the figures
+            The display is the one `oarlog record` shows — rate, split, strokes, elapsed, distance, \
+            distance per stroke — plus the time remaining, paced by the recorded clock (--speed 4 runs \
+            four times as fast). --from starts anywhere, found through the file's index; the figures \
             (strokes, distance, elapsed) then count from there. Ctrl-C stops and prints the summary.
             Examples:
               oarlog play last

@@ -14,18 +14,18 @@ struct Record: ParsableCommand {
         commandName: "record",
         abstract: "Record a session live from the accelerometer and GPS, with the coxswain's display.",
         discussion: """
-            A countdown (3… 2… 1… Go!) comes first: data counts from Go. The display shows stroke rate,
-            split, total strokes, elapsed time, distance and distance per stroke, refreshed about twice a
-            second (in place on a terminal; one line every 10 s otherwise). Each line typed on the
-            keyboard (stdin) is a note stamped with the session time. Ctrl-C or SIGTERM stops: the file
-            is closed and the summary printed. A sensor that is missing is reported once and recorded as
+            A countdown (3… 2… 1… Go!) comes first: data counts from Go. The display shows stroke rate, \
+            split, total strokes, elapsed time, distance and distance per stroke, refreshed about twice a \
+            second (in place on a terminal; one line every 10 s otherwise). Each line typed on the \
+            keyboard (stdin) is a note stamped with the session time. Ctrl-C or SIGTERM stops: the file \
+            is closed and the summary printed. A sensor that is missing is reported once and recorded as \
             absent; gpsd is still watched in case it starts later.
 
-            --auto (a headless boat): no countdown; a session opens when rowing begins (--start-strokes
-            strokes within 20 s; the 10 s before the first are kept), ends --idle seconds after the last
+            --auto (a headless boat): no countdown; a session opens when rowing begins (--start-strokes \
+            strokes within 20 s; the 10 s before the first are kept), ends --idle seconds after the last \
             stroke, and the next outing becomes another session. Stop with SIGTERM.
 
-            Sessions go to $OARLOG_DATA_DIR/sessions (else $XDG_DATA_HOME/oarlog/sessions, else
+            Sessions go to $OARLOG_DATA_DIR/sessions (else $XDG_DATA_HOME/oarlog/sessions, else \
             ~/.local/share/oarlog/sessions); see `oarlog sessions`.
             Examples:
               oarlog record --title "Morning outing"

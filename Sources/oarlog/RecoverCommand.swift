@@ -9,11 +9,11 @@ struct Recover: ParsableCommand {
         commandName: "recover",
         abstract: "Check a session file and recover everything intact from a damaged one.",
         discussion: """
-            Without -o or --in-place the session is only checked. The fixed file is written to a
+            Without -o or --in-place the session is only checked. The fixed file is written to a \
             temporary name and renamed into place, so FIXED may be DAMAGED itself.
 
-            Exit status: 0 nothing lost (the index may have been rebuilt), 3 something was lost
-            (everything intact was kept), 1 unrecoverable (not a session, a newer format, nothing
+            Exit status: 0 nothing lost (the index may have been rebuilt), 3 something was lost \
+            (everything intact was kept), 1 unrecoverable (not a session, a newer format, nothing \
             intact, or an I/O error).
 
             Examples:

@@ -14,13 +14,13 @@ struct Serve: ParsableCommand {
         commandName: "serve",
         abstract: "Serve the web app: the live race screen and the race list for the cox's phone.",
         discussion: """
-            Listens on 127.0.0.1:8080 unless told (--listen 0.0.0.0:8080 on the boat's Wi-Fi). The
-            source runs from the start, as the boat's sensors would: the live sensors (as `oarlog
-            record` opens them; either may be missing), or --replay TRACE, fed through the pipeline
-            as if live (--speed N: N times real time); the live stream ends when the trace ends.
+            Listens on 127.0.0.1:8080 unless told (--listen 0.0.0.0:8080 on the boat's Wi-Fi). The \
+            source runs from the start, as the boat's sensors would: the live sensors (as `oarlog \
+            record` opens them; either may be missing), or --replay TRACE, fed through the pipeline \
+            as if live (--speed N: N times real time); the live stream ends when the trace ends. \
             Start and Stop on the page record a session (same crash-safe file as `record`).
 
-            Controls (start, stop, notes, rename, delete) need the token printed at start; a phone
+            Controls (start, stop, notes, rename, delete) need the token printed at start; a phone \
             gets it by entering the 6-digit pairing code. Reads are open. Stop with Ctrl-C.
             Examples:
               oarlog serve --replay samples/sim-workout.csv --speed 10

@@ -9,9 +9,9 @@ struct Sessions: ParsableCommand {
         commandName: "sessions",
         abstract: "List the recorded sessions, newest first.",
         discussion: """
-            One line each: date (UTC), title, duration, distance, strokes, average rate, average split and
-            the id (what `show`, `play`, `export`, `note` and `delete` take; `last` is the newest).
-            Sessions live in $OARLOG_DATA_DIR/sessions, else $XDG_DATA_HOME/oarlog/sessions, else
+            One line each: date (UTC), title, duration, distance, strokes, average rate, average split and \
+            the id (what `show`, `play`, `export`, `note` and `delete` take; `last` is the newest). \
+            Sessions live in $OARLOG_DATA_DIR/sessions, else $XDG_DATA_HOME/oarlog/sessions, else \
             ~/.local/share/oarlog/sessions. Only each file's start and end are read.
             """
     )

@@ -8,9 +8,9 @@ struct Show: ParsableCommand {
         commandName: "show",
         abstract: "Show a recorded session's summary (and its strokes and notes).",
         discussion: """
-            The figures come from the summary stored at the end of the file, so this is instant for any
-            length of session. A session that was not closed (a power cut) has no stored summary: its
-            figures are then recomputed by replaying its records, and `show` says so.
+            The figures come from the summary stored at the end of the file, so this is instant for any \
+            length of session. A session that was not closed (a power cut) has no stored summary: its \
+            figures are then recomputed by replaying its records, and `show` says so. \
             "—" means no data (no GPS: no distance or split; no accelerometer: no strokes).
             Examples:
               oarlog show last

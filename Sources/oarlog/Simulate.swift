@@ -9,8 +9,8 @@ struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Simulate a rowing session: a native CSV trace and a ground-truth file beside it.",
         discussion: """
-            Example: oarlog simulate --minutes 10 --rate 24 --accel-hz 100 --gps-hz 1 -o sim.csv
-            writes sim.csv (replay it with `oarlog replay sim.csv`) and sim.truth.csv (every stroke's
+            Example: oarlog simulate --minutes 10 --rate 24 --accel-hz 100 --gps-hz 1 -o sim.csv \
+            writes sim.csv (replay it with `oarlog replay sim.csv`) and sim.truth.csv (every stroke's \
             catch time, rate, drive and recovery, and the true distance). See docs/SIMULATOR.md.
             """
     )

@@ -102,13 +102,8 @@ final class LiveSocketTests: XCTestCase {
     /// 100 phones connect and drop: the server's threads and memory come back to where they were.
     func testHundredClientsLeaveNothingBehind() async throws {
         let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "2"])
-        // Warm up (the first connection starts the event loop's threads).
-        try await Self.listen(port: server.port, into: Received()) { _ in true }
-        usleep(500_000)
-        let threadsBefore = server.procStatus("Threads")
-        let rssBefore = server.procStatus("VmRSS")
         let port = server.port
-        for round in 0..<2 {
+        @Sendable func fiftyPhones() async throws {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<50 {
                     group.addTask {
@@ -118,13 +113,24 @@ final class LiveSocketTests: XCTestCase {
                 }
                 try await group.waitForAll()
             }
-            _ = round
         }
-        usleep(1_000_000)
-        let threadsAfter = server.procStatus("Threads")
+        // Warm up with as many phones at once: the event loops and the runtime's worker pools
+        // reach their working size (they are bounded by the cores, not by the clients).
+        try await fiftyPhones()
+        usleep(500_000)
+        let threadsBefore = server.procStatus("Threads")
+        let rssBefore = server.procStatus("VmRSS")
+        for _ in 0..<2 { try await fiftyPhones() }
+        // Idle worker threads may take a moment to end; nothing else may stay.
+        var threadsAfter = server.procStatus("Threads")
+        for _ in 0..<50 where threadsAfter > threadsBefore {
+            usleep(100_000)
+            threadsAfter = server.procStatus("Threads")
+        }
+        usleep(500_000)
         let rssAfter = server.procStatus("VmRSS")
         print("100 clients: threads \(threadsBefore) → \(threadsAfter), RSS \(rssBefore) → \(rssAfter) kB")
-        XCTAssertEqual(threadsAfter, threadsBefore)
+        XCTAssertLessThanOrEqual(threadsAfter, threadsBefore, "threads left behind by 100 clients")
         XCTAssertLessThan(rssAfter - rssBefore, 8 << 10, "RSS grew by \(rssAfter - rssBefore) kB")
         // And the server still serves a new phone at once.
         let late = Received()
