@@ -51,7 +51,10 @@ public final class LiveStation: @unchecked Sendable {
         let id: String
         let title: String
         let start: Seconds
-        let queue = RecordQueue<TraceRecord>(capacity: 1 << 16)
+        /// 8,192 records: 80 s of a 100 Hz accelerometer, 8 s at 1 kHz — far more than a chunk's
+        /// fsync takes on an SD card; a full queue holds the source back, it never drops. (65,536
+        /// allocated up front were 7.5 MB of the server's 45 MB while recording.)
+        let queue = RecordQueue<TraceRecord>(capacity: 1 << 13)
         let done = DispatchSemaphore(value: 0)
         var path: String
         init(id: String, title: String, start: Seconds, path: String) {

@@ -23,8 +23,9 @@ export class Tiles {
     this.layout = savedLayout();
     this.values = {};
     this.render();
-    // A phone turned on its side changes every tile's width: fit the figures again.
-    window.addEventListener('resize', () => this.fitAll());
+    // A phone turned on its side, or the grid laid out anew, changes the tiles' width: fit the
+    // figures again.
+    new ResizeObserver(() => this.fitAll()).observe(this.container);
   }
 
   metric(key) { return METRICS.find(m => m.key === key); }
