@@ -73,8 +73,9 @@ public enum WebServer {
 }
 
 /// One phone on `/api/live`: the current status first, then every message in order until it
-/// closes. A phone that cannot keep up loses the oldest accelerometer plots, never a stroke
-/// (the buffer holds hours of strokes).
+/// closes. A phone that cannot keep up is buffered up to 50,000 messages (over an hour of a
+/// session's messages); past that, newer messages are dropped for that phone only. The pipeline
+/// never waits for a phone.
 enum LiveSocket {
     static func serve(station: LiveStation, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(50_000))
