@@ -79,7 +79,7 @@ let package = Package(
         // LiveStation; the API, the control token, the static pages (Web/) and Debian's Leaflet
         // and Chart.js.
         .target(name: "OarlogServer", dependencies: [
-            "OarlogCore", "OarlogAPI", "OarlogApp", "OarlogSession",
+            "OarlogCore", "OarlogAPI", "OarlogApp", "OarlogExport", "OarlogSession",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         ]),

@@ -7,6 +7,7 @@ import HummingbirdWebSocket
 import OarlogAPI
 import OarlogApp
 import OarlogCore
+import OarlogExport
 import OarlogSession
 
 /// The HTTP API (docs/API.md): sessions as `oarlog sessions --json` and `oarlog show ID --json
@@ -30,6 +31,16 @@ struct SessionAPI: Sendable {
             } catch {
                 throw HTTPError(.unprocessableContent, message: "\(error)")
             }
+        }
+        // The track as GeoJSON (`oarlog export ID --format geojson`), and every export as a download.
+        router.get("/api/sessions/:id/track") { _, context in
+            try await download(context, format: .geojson, attachment: false)
+        }
+        router.get("/api/sessions/:id/export/:format") { _, context in
+            guard let name = context.parameters.get("format"), let format = ExportFormat(rawValue: name) else {
+                throw HTTPError(.notFound, message: "no such format: gpx, tcx, fit, csv or geojson")
+            }
+            return try await download(context, format: format, attachment: true)
         }
         router.get("/api/status") { _, _ in
             json(LiveMessage.status(station.status))
@@ -100,6 +111,18 @@ struct SessionAPI: Sendable {
     }
 
     // MARK: Helpers
+
+    /// A closed session's export (a session being recorded has no end yet: 409).
+    func download(_ context: Context, format: ExportFormat, attachment: Bool) async throws -> Response {
+        let id = try sessionID(context)
+        let path = try sessionPath(context)
+        if station.recordingID == id { throw HTTPError(.conflict, message: "the session is being recorded: stop it first") }
+        let bytes: [UInt8]
+        do { bytes = try await SessionDownload.bytes(sessionPath: path, format: format) } catch {
+            throw HTTPError(.unprocessableContent, message: "\(error)")
+        }
+        return SessionDownload.response(bytes, id: id, format: format, attachment: attachment)
+    }
 
     func authorize(_ request: Request) throws {
         guard access.allows(authorization: request.headers[.authorization]) else {

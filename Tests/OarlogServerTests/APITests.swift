@@ -27,6 +27,45 @@ final class APITests: XCTestCase {
         XCTAssertGreaterThan(strokes.count, 300)
     }
 
+    /// The downloads (GPX, TCX, FIT, per-stroke CSV, GeoJSON) and the track are what `oarlog
+    /// export ID --format F` writes, byte for byte, named ID.EXT; bad ids and formats are 404.
+    func testDownloadsAreTheExportsByteForByte() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-api-\(UUID().uuidString)")
+        let saved = try oarlogCLI(["replay", "samples/sim-workout.csv", "--save", "--title", "Head race"], dataDirectory: data)
+        XCTAssertEqual(saved.status, 0, saved.err)
+        let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"], dataDirectory: data)
+        let id = try XCTUnwrap((try jsonObject(try server.request("GET", "/api/sessions").body) as? [[String: Any]])?.first?["id"] as? String)
+        let types = ["gpx": "application/gpx+xml", "tcx": "application/vnd.garmin.tcx+xml", "fit": "application/vnd.ant.fit",
+                     "csv": "text/csv; charset=utf-8", "geojson": "application/geo+json"]
+        for (format, type) in types.sorted(by: { $0.key < $1.key }) {
+            let cliFile = data.appendingPathComponent("cli.\(format)")
+            let cli = try oarlogCLI(["export", id, "--format", format, "-o", cliFile.path], dataDirectory: data)
+            XCTAssertEqual(cli.status, 0, cli.err)
+            let got = try server.download("/api/sessions/\(id)/export/\(format)")
+            XCTAssertEqual(got.status, 200, format)
+            XCTAssertEqual(got.header("content-type"), type, format)
+            let ext = format == "csv" ? "strokes.csv" : format
+            XCTAssertEqual(got.header("content-disposition"), "attachment; filename=\"\(id).\(ext)\"", format)
+            let expected = try Data(contentsOf: cliFile)
+            XCTAssertGreaterThan(expected.count, 1000, format)
+            XCTAssertEqual(got.body, expected, "\(format): \(got.body.count) bytes from the server, \(expected.count) from oarlog export")
+        }
+        // The track for the map: the GeoJSON export, shown in place (no attachment).
+        let track = try server.download("/api/sessions/\(id)/track")
+        XCTAssertEqual(track.status, 200)
+        XCTAssertEqual(track.header("content-type"), "application/geo+json")
+        XCTAssertNil(track.header("content-disposition"))
+        XCTAssertEqual(track.body, try Data(contentsOf: data.appendingPathComponent("cli.geojson")))
+        let geojson = try XCTUnwrap(try JSONSerialization.jsonObject(with: track.body) as? [String: Any])
+        XCTAssertEqual(geojson["type"] as? String, "FeatureCollection")
+        // Not a format, not a session, not a path.
+        XCTAssertEqual(try server.download("/api/sessions/\(id)/export/kml").status, 404)
+        XCTAssertEqual(try server.download("/api/sessions/\(id)/export/..").status, 404)
+        XCTAssertEqual(try server.download("/api/sessions/nosuch/export/gpx").status, 404)
+        XCTAssertEqual(try server.download("/api/sessions/%2E%2E/track").status, 404)
+        XCTAssertEqual(try server.download("/api/sessions/..%2Fserve-token/track").status, 404)
+    }
+
     /// Ids that are not sessions, oversized and malformed bodies, controls without the token.
     func testBadInputIsRefusedWithTheRightStatus() throws {
         let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"])

@@ -73,6 +73,13 @@ final class BrowserTests: XCTestCase {
         XCTAssertEqual(result["races"] as? [String], [session, warmup])
         XCTAssertEqual(result["search_hits"] as? [String], [session])
         XCTAssertEqual(result["search_misses"] as? [String], [])
+        // Each race offers FIT, TCX, GPX and the per-stroke CSV; the FIT link gives the file.
+        XCTAssertEqual(result["downloads"] as? [String], ["fit", "tcx", "gpx", "csv"].map { "/api/sessions/\(session)/export/\($0)" })
+        let fit = try XCTUnwrap(result["fit_download"] as? [String: Any])
+        XCTAssertEqual(fit["status"] as? Int, 200, "\(fit)")
+        XCTAssertEqual(fit["type"] as? String, "application/vnd.ant.fit")
+        XCTAssertEqual(fit["disposition"] as? String, "attachment; filename=\"\(session).fit\"")
+        XCTAssertGreaterThan(fit["bytes"] as? Int ?? 0, 500)
         // Renamed on the page: `oarlog show` has the new title. Delete asked first: Cancel kept
         // the warm-up, OK deleted it (file gone, no longer listed).
         XCTAssertEqual(result["renamed_title"] as? String, "Head race, second crew")

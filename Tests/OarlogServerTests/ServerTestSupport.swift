@@ -94,6 +94,34 @@ final class ServerProcess {
         return (status, String(text[..<newline]))
     }
 
+    /// A GET whose body may be binary (a FIT file): status, headers (lowercased names), bytes.
+    func download(_ path: String) throws -> Download {
+        let body = dataDirectory.appendingPathComponent("download-\(UUID().uuidString)")
+        let head = dataDirectory.appendingPathComponent("headers-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: body)
+            try? FileManager.default.removeItem(at: head)
+        }
+        let run = try runCommand("/usr/bin/curl", ["-s", "--path-as-is", "-o", body.path, "-D", head.path, "-w", "%{http_code}", base + path],
+                                 in: TestPaths.packageRoot.path)
+        guard let status = Int(run.out.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ServerTestError("curl failed: \(run.err)")
+        }
+        var headers: [String: String] = [:]
+        for line in ((try? String(contentsOf: head, encoding: .utf8)) ?? "").split(separator: "\r\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Download(status: status, headers: headers, body: (try? Data(contentsOf: body)) ?? Data())
+    }
+
+    struct Download {
+        let status: Int
+        let headers: [String: String]
+        let body: Data
+        func header(_ name: String) -> String? { headers[name.lowercased()] }
+    }
+
     /// The server's current status (GET /api/status).
     func status() throws -> [String: Any] {
         let r = try request("GET", "/api/status")

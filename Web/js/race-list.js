@@ -1,5 +1,5 @@
 // The race list: sessions newest first (date, title, distance, time, rate, split); rename;
-// delete with confirmation; search over title, notes and date.
+// delete with confirmation; downloads; search over title, notes and date.
 import { getJSON, control } from './api.js';
 import { clock, split, metres } from './metrics.js';
 
@@ -47,12 +47,26 @@ export class RaceList {
       li.className = 'race';
       li.dataset.id = s.id;
       const date = s.start_utc ? s.start_utc.replace('T', ' ').slice(0, 16) + ' UTC' : '—';
-      li.innerHTML = `<div class="race-head"><span class="race-title"></span><span class="race-date">${date}</span></div>
+      li.innerHTML = `<div class="race-head"><a class="race-title" href="#session/${encodeURIComponent(s.id)}"></a><span class="race-date">${date}</span></div>
         <div class="race-figures"><span>${metres(s.distance_m)}</span><span>${clock(s.elapsed_s)}</span>
         <span>${s.avg_stroke_rate_spm == null ? '—' : s.avg_stroke_rate_spm.toFixed(1) + ' spm'}</span>
         <span>${split(s.avg_split_s_per_500m)} /500m</span></div>
-        <div class="race-actions"><button class="small rename">Rename</button><button class="small delete">Delete</button></div>`;
+        <div class="race-actions"><span class="downloads"></span><button class="small rename">Rename</button><button class="small delete">Delete</button></div>`;
       li.querySelector('.race-title').textContent = s.title || 'untitled';
+      // Downloads, byte for byte what `oarlog export` writes (FIT and TCX for Strava, Garmin
+      // Connect and rowsandall, GPX for maps, the per-stroke CSV for spreadsheets).
+      if (!s.error) {
+        const downloads = li.querySelector('.downloads');
+        for (const [format, label] of [['fit', 'FIT'], ['tcx', 'TCX'], ['gpx', 'GPX'], ['csv', 'CSV']]) {
+          const a = document.createElement('a');
+          a.className = 'download';
+          a.dataset.format = format;
+          a.href = `/api/sessions/${encodeURIComponent(s.id)}/export/${format}`;
+          a.download = '';
+          a.textContent = label;
+          downloads.appendChild(a);
+        }
+      }
       li.querySelector('.rename').onclick = () => this.rename(s);
       li.querySelector('.delete').onclick = () => this.remove(s);
       list.appendChild(li);

@@ -165,6 +165,16 @@ try:
     time.sleep(0.3)
     shot("race-list")
 
+    # Downloads: the links of the race, and what the FIT link gives.
+    result["downloads"] = driver.execute_script(
+        "return [...document.querySelectorAll(`#race-list li.race[data-id=\"${arguments[0]}\"] a.download`)].map(a => a.getAttribute('href'))",
+        session)
+    result["fit_download"] = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch(arguments[0]).then(async r => done({status: r.status, type: r.headers.get('content-type'),
+            disposition: r.headers.get('content-disposition'), bytes: (await r.arrayBuffer()).byteLength}))
+          .catch(e => done({error: String(e)}));""", result["downloads"][0] if result["downloads"] else "/none")
+
     # Rename through the page; delete asks first (Cancel keeps it, OK deletes it).
     race(session).find_element(By.CSS_SELECTOR, "button.rename").click()
     prompt = wait.until(lambda d: d.switch_to.alert)

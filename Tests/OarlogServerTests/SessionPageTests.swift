@@ -1,0 +1,119 @@
+import Foundation
+import OarlogTestSupport
+import XCTest
+
+/// A session's page in headless Chromium (Debian's chromium and chromedriver, driven by
+/// python3-selenium), at phone and laptop size: the summary equals `oarlog show --json`, the
+/// track is the session's, pins at its ends, plots without data shown disabled, a note added on
+/// the page is in `oarlog show`. Screenshots in `.build/screenshots/session-*.png`.
+final class SessionPageTests: XCTestCase {
+    func testSessionPagesShowWhatShowSays() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-session-page-\(UUID().uuidString)")
+        // Three sessions: accelerometer and GPS (the simulated workout), GPS with the device's own
+        // strokes (the NK logbook), and the accelerometer alone (the workout's first two minutes
+        // without its GPS rows).
+        let accelOnly = data.appendingPathComponent("accel-only.csv")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let workout = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("samples/sim-workout.csv"), encoding: .utf8)
+        let lines = workout.split(separator: "\n", omittingEmptySubsequences: false).prefix(7000).filter { !$0.contains(",gps,") }
+        try (lines.joined(separator: "\n") + "\n").write(to: accelOnly, atomically: true, encoding: .utf8)
+        var ids: [String] = []
+        for (trace, title) in [("samples/sim-workout.csv", "Head race"), ("samples/rowingdata/nk_logbook.csv", "Long row"),
+                               (accelOnly.path, "No GPS")] {
+            let saved = try oarlogCLI(["replay", trace, "--save", "--title", title], dataDirectory: data)
+            XCTAssertEqual(saved.status, 0, saved.err)
+            let listed = try XCTUnwrap(try jsonObject(try oarlogCLI(["sessions", "--json"], dataDirectory: data).out) as? [[String: Any]])
+            ids.append(try XCTUnwrap(listed.first(where: { ($0["title"] as? String) == title })?["id"] as? String))
+        }
+        // What `oarlog show` says of each, before the page adds a note to the first.
+        var shows: [String: [String: Any]] = [:]
+        for id in ids {
+            shows[id] = try XCTUnwrap(try jsonObject(try oarlogCLI(["show", id, "--json"], dataDirectory: data).out) as? [String: Any])
+        }
+        let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"], dataDirectory: data)
+        let shots = TestPaths.packageRoot.appendingPathComponent(".build/screenshots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let script = TestPaths.packageRoot.appendingPathComponent("Tests/OarlogServerTests/browser/session_page.py").path
+        let run = try runCommand("/usr/bin/python3", [script, server.base, server.pairingCode, shots.path] + ids, in: TestPaths.packageRoot.path)
+        XCTAssertEqual(run.status, 0, run.err)
+        let result = try XCTUnwrap(try jsonObject(run.out) as? [String: Any], run.out + run.err)
+        XCTAssertNil(result["error"], "\(result["error"] ?? "")")
+        let sessions = try XCTUnwrap(result["sessions"] as? [String: [String: Any]])
+
+        for (n, id) in ids.enumerated() {
+            let show = try XCTUnwrap(shows[id])
+            let seen = try XCTUnwrap(sessions[id])
+            for size in ["phone", "laptop"] {
+                let page = try XCTUnwrap(seen[size] as? [String: Any], size)
+                XCTAssertEqual(page["title"] as? String, show["title"] as? String)
+                XCTAssertEqual(page["overflow_x"] as? Bool, false, "\(id) \(size): nothing wider than the screen")
+                // Every figure of the summary is `oarlog show --json`'s; "—" exactly where it has none.
+                let summary = try XCTUnwrap(page["summary"] as? [String: [String: String]])
+                for key in ["elapsed_s", "distance_m", "strokes", "avg_stroke_rate_spm", "max_stroke_rate_spm", "avg_split_s_per_500m",
+                            "best_split_s_per_500m", "distance_per_stroke_m", "gps_fixes", "accel_samples", "notes"] {
+                    let cell = try XCTUnwrap(summary[key], "\(id): \(key)")
+                    if let number = show[key] as? Double {
+                        XCTAssertEqual(Double(cell["value"] ?? ""), number, "\(id) \(size): \(key)")
+                    } else {
+                        XCTAssertEqual(cell["text"], "—", "\(id) \(size): \(key) has no data")
+                    }
+                }
+                XCTAssertEqual(page["downloads"] as? [String], ["fit", "tcx", "gpx", "csv", "geojson"].map { "/api/sessions/\(id)/export/\($0)" })
+            }
+            let laptop = try XCTUnwrap(seen["laptop"] as? [String: Any])
+            let fixes = show["gps_fixes"] as? Int ?? 0
+            if fixes > 0 {
+                // The track is the session's: the GeoJSON export's points, pins at its first and last.
+                let geojson = try XCTUnwrap(try JSONSerialization.jsonObject(with: try server.download("/api/sessions/\(id)/track").body) as? [String: Any])
+                let trail = try XCTUnwrap((geojson["features"] as? [[String: Any]])?.first)
+                let coordinates = try XCTUnwrap((trail["geometry"] as? [String: Any])?["coordinates"] as? [[Double]])
+                XCTAssertEqual(laptop["map_shown"] as? Bool, true)
+                XCTAssertEqual(laptop["trail_points"] as? Int, coordinates.count)
+                XCTAssertGreaterThanOrEqual(coordinates.count, fixes * 95 / 100, "\(id): \(coordinates.count) track points of \(fixes) fixes")
+                XCTAssertLessThanOrEqual(coordinates.count, fixes)
+                let start = try XCTUnwrap(laptop["start_pin"] as? [Double]), end = try XCTUnwrap(laptop["end_pin"] as? [Double])
+                XCTAssertEqual(start[0], coordinates[0][1], accuracy: 1e-9); XCTAssertEqual(start[1], coordinates[0][0], accuracy: 1e-9)
+                XCTAssertEqual(end[0], coordinates[coordinates.count - 1][1], accuracy: 1e-9)
+                XCTAssertEqual(end[1], coordinates[coordinates.count - 1][0], accuracy: 1e-9)
+                XCTAssertEqual(laptop["split_disabled"] as? Bool, false)
+                for size in ["phone", "laptop"] {
+                    let page = try XCTUnwrap(seen[size] as? [String: Any])
+                    XCTAssertGreaterThan(page["map_width"] as? Int ?? 0, (page["panel_width"] as? Int ?? 0) - 20, "\(id) \(size): the map fills its panel")
+                }
+                XCTAssertTrue((laptop["legend"] as? String ?? "").hasPrefix("Split"), "\(laptop["legend"] ?? "")")
+                XCTAssertTrue((seen["legend_by_rate"] as? String ?? "").hasPrefix("Rate"), "\(seen["legend_by_rate"] ?? "")")
+                XCTAssertTrue((seen["tap"] as? String ?? "").contains("/500m"), "\(seen["tap"] ?? "")")
+            } else {
+                // No GPS: no map, no split plot (disabled, not zeros); the rate is there.
+                XCTAssertEqual(n, 2)
+                XCTAssertEqual(laptop["map_shown"] as? Bool, false)
+                XCTAssertEqual(laptop["no_map_note"] as? Bool, true)
+                XCTAssertEqual(laptop["split_disabled"] as? Bool, true)
+                XCTAssertEqual(laptop["rate_disabled"] as? Bool, false)
+                XCTAssertEqual((laptop["plot_points"] as? [String: Int])?["split"], 0)
+                XCTAssertGreaterThan((laptop["plot_points"] as? [String: Int])?["rate"] ?? 0, 20)
+            }
+        }
+        // The simulated workout's rests (pauses between its pieces) are shaded on the plots.
+        let rests = try XCTUnwrap((sessions[ids[0]]?["laptop"] as? [String: Any])?["rests"] as? [[Double]])
+        XCTAssertGreaterThanOrEqual(rests.count, 3, "\(rests)")
+        for rest in rests { XCTAssertGreaterThanOrEqual((rest[1] - rest[0]) * 60, 10) }
+        // The NK logbook has no accelerometer: its strokes are the device's, its accelerometer row "—".
+        let nk = try XCTUnwrap((sessions[ids[1]]?["phone"] as? [String: Any])?["summary"] as? [String: [String: String]])
+        XCTAssertEqual(nk["accel_samples"]?["text"], "—")
+        XCTAssertNotEqual(nk["strokes"]?["text"], "—")
+
+        // The note added on the page at 5:00 is in `oarlog show`, at 300 s.
+        let shown = try XCTUnwrap(try jsonObject(try oarlogCLI(["show", ids[0], "--json"], dataDirectory: data).out) as? [String: Any])
+        let notes = try XCTUnwrap(shown["note_list"] as? [[String: Any]])
+        XCTAssertEqual(notes.compactMap { $0["text"] as? String }, ["Rate up at the bridge"])
+        XCTAssertEqual(notes.first?["t_s"] as? Double ?? -1, 300, accuracy: 0.001)
+        XCTAssertEqual(result["notes_after_add"] as? [String], ["5:00.0 Rate up at the bridge"])
+        XCTAssertEqual(result["console"] as? [String], [], "no errors in the browser console")
+        for path in result["screenshots"] as? [String] ?? [] {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            XCTAssertGreaterThan(size, 10_000, path)
+            print("screenshot: \(path)")
+        }
+    }
+}
