@@ -162,3 +162,41 @@ public struct RetitleRequest: Equatable, Sendable {
         self.title = title
     }
 }
+
+/// A message from the phone on `/api/sessions/{id}/playback`: `{"seek": 754.5}`, `{"speed": 10}`,
+/// `{"pause": true}` or `{"pause": false}` (play); several keys in one object are applied in
+/// that order. Speeds from 0.1× to 60×; a seek is clamped to the session by the player.
+public struct PlaybackCommand: Equatable, Sendable {
+    public static let speeds: ClosedRange<Double> = 0.1...60
+    public let seek: Double?
+    public let speed: Double?
+    public let pause: Bool?
+
+    public init(seek: Double? = nil, speed: Double? = nil, pause: Bool? = nil) {
+        self.seek = seek
+        self.speed = speed
+        self.pause = pause
+    }
+
+    public init(body: [UInt8]) throws(APIRequestError) {
+        let example = "{\"seek\": 600}, {\"speed\": 10} or {\"pause\": true}"
+        let object = try APIRequest.object(body, allowEmpty: false, example: example)
+        var seek: Double?, speed: Double?, pause: Bool?
+        if let value = object["seek"], !(value is NSNull) {
+            guard let t = APIRequest.number(value), t.isFinite, t >= 0 else { throw .malformed("seek must be seconds into the session, 0 or more") }
+            seek = t
+        }
+        if let value = object["speed"], !(value is NSNull) {
+            guard let s = APIRequest.number(value), s.isFinite, Self.speeds.contains(s) else {
+                throw .malformed("speed must be a number from 0.1 to 60")
+            }
+            speed = s
+        }
+        if let value = object["pause"], !(value is NSNull) {
+            guard let n = value as? NSNumber, String(cString: n.objCType) == "c" else { throw .malformed("pause must be true or false") }
+            pause = n.boolValue
+        }
+        guard seek != nil || speed != nil || pause != nil else { throw .malformed("expected \(example)") }
+        self.init(seek: seek, speed: speed, pause: pause)
+    }
+}

@@ -85,6 +85,31 @@ public enum LiveMessage {
         return text
     }
 
+    /// Where a playback stands (`/api/sessions/{id}/playback`): sent on every seek, speed,
+    /// pause and play, and when it reaches the end.
+    public static func playback(position: Seconds, duration: Seconds, speed: Double, paused: Bool, ended: Bool) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("type", "playback")
+        w.field("t_s", position, places: 3)
+        w.field("duration_s", duration, places: 3)
+        w.field("speed", speed, places: 2)
+        w.field("paused", paused)
+        w.field("ended", ended)
+        w.endObject()
+        return w.take()
+    }
+
+    /// Something went wrong on the server's side of a stream (a damaged file, a request refused).
+    public static func error(_ message: String) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("type", "error")
+        w.field("message", message)
+        w.endObject()
+        return w.take()
+    }
+
     /// The figures so far: what a phone that joins mid-session shows first.
     public static func status(_ s: LiveStatus) -> String {
         var w = JSONWriter()

@@ -68,6 +68,15 @@ public enum WebServer {
         router.ws("/api/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
             try await LiveSocket.serve(station: station, inbound: inbound, outbound: outbound)
         }
+        // A stored session played back; not one that is being recorded (it has no end yet).
+        router.ws("/api/sessions/:id/playback") { _, context in
+            _ = try api.sessionPath(context)
+            if station.recordingID == (try api.sessionID(context)) { throw HTTPError(.conflict, message: "the session is being recorded") }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            let path = try api.sessionPath(context.requestContext)
+            try await PlaybackSocket.serve(path: path, inbound: inbound, outbound: outbound)
+        }
         return router
     }
 }

@@ -37,7 +37,7 @@ final class SessionPageTests: XCTestCase {
         let run = try runCommand("/usr/bin/python3", [script, server.base, server.pairingCode, shots.path] + ids, in: TestPaths.packageRoot.path)
         XCTAssertEqual(run.status, 0, run.err)
         let result = try XCTUnwrap(try jsonObject(run.out) as? [String: Any], run.out + run.err)
-        XCTAssertNil(result["error"], "\(result["error"] ?? "")")
+        XCTAssertNil(result["error"], "\(result["error"] ?? "") \(result["error_console"] ?? "")")
         let sessions = try XCTUnwrap(result["sessions"] as? [String: [String: Any]])
 
         for (n, id) in ids.enumerated() {
@@ -109,11 +109,43 @@ final class SessionPageTests: XCTestCase {
         XCTAssertEqual(notes.compactMap { $0["text"] as? String }, ["Rate up at the bridge"])
         XCTAssertEqual(notes.first?["t_s"] as? Double ?? -1, 300, accuracy: 0.001)
         XCTAssertEqual(result["notes_after_add"] as? [String], ["5:00.0 Rate up at the bridge"])
+        // Playback: after a seek to 75 % the screen shows the session's elapsed time and strokes
+        // there (within one stroke), with the elapsed time and the time remaining over the slider.
+        let truthStrokes = try XCTUnwrap((try jsonObject(try oarlogCLI(["show", ids[0], "--json", "--strokes"], dataDirectory: data).out)
+            as? [String: Any])?["stroke_list"] as? [[String: Any]])
+        let seek = try XCTUnwrap(result["playback_seek"] as? [String: Any])
+        let seekTo = try XCTUnwrap(seek["seek"] as? Double), duration = try XCTUnwrap(seek["duration"] as? Double)
+        XCTAssertEqual(duration, (shows[ids[0]]?["elapsed_s"] as? Double ?? 0).rounded(.up), accuracy: 1)
+        XCTAssertEqual(seek["elapsed"] as? Double ?? -1, seekTo, accuracy: 0.01)
+        let strokesThen = truthStrokes.filter { ($0["t_s"] as? Double ?? .infinity) <= seekTo }.count
+        XCTAssertEqual(Double(seek["strokes"] as? Int ?? -10), Double(strokesThen), accuracy: 1)
+        XCTAssertEqual(seek["slider"] as? Double, seekTo)
+        XCTAssertEqual(seek["elapsed_label"] as? String, clockText(seekTo))
+        XCTAssertEqual(seek["remaining_label"] as? String, "−" + clockText(duration - seekTo))
+        XCTAssertEqual(seek["last_note"] as? String, "Rate up at the bridge", "the note at 5:00 is the last one at 15:00")
+        // Playing at 60×: strokes count on from there, the elapsed time and the slider run, the
+        // boat moves on its trail, the acceleration trace runs; a pause holds it.
+        let play = try XCTUnwrap(result["playback_play"] as? [String: Any])
+        XCTAssertEqual(play["state"] as? String, "playing")
+        XCTAssertGreaterThanOrEqual(play["strokes"] as? Int ?? 0, strokesThen + 8)
+        XCTAssertGreaterThan(play["elapsed"] as? Double ?? 0, seekTo + 10)
+        XCTAssertGreaterThan(play["slider"] as? Double ?? 0, seekTo)
+        XCTAssertGreaterThan(play["trail_points"] as? Int ?? 0, 5)
+        XCTAssertGreaterThan(play["plot_points"] as? Int ?? 0, 20)
+        XCTAssertGreaterThanOrEqual(result["playback_paused_at"] as? Double ?? 0, play["elapsed"] as? Double ?? .infinity)
+        XCTAssertEqual(result["playback_closed"] as? Bool, true)
         XCTAssertEqual(result["console"] as? [String], [], "no errors in the browser console")
         for path in result["screenshots"] as? [String] ?? [] {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             XCTAssertGreaterThan(size, 10_000, path)
             print("screenshot: \(path)")
         }
+    }
+
+    /// The page's clock: m:ss.t under an hour, h:mm:ss from one.
+    func clockText(_ seconds: Double) -> String {
+        let tenths = Int((seconds * 10).rounded())
+        let h = tenths / 36000, m = tenths / 600 % 60, s = tenths / 10 % 60, t = tenths % 10
+        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d.%d", m, s, t)
     }
 }

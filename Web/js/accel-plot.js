@@ -31,5 +31,10 @@ export class AccelPlot {
     }
   }
 
+  clear() {
+    this.chart.data.datasets[0].data.length = 0;
+    this.chart.update('none');
+  }
+
   get points() { return this.chart.data.datasets[0].data.length; }
 }

@@ -3,33 +3,47 @@
 import { LivePage } from './live-page.js';
 import { RaceList } from './race-list.js';
 import { SessionPage } from './session-page.js';
+import { Playback } from './playback.js';
 
 const live = new LivePage();
 const races = new RaceList();
 const session = new SessionPage();
-window.oarlog = { live, races, session };  // for the browser tests and the curious
+const playback = new Playback(live);
+window.oarlog = { live, races, session, playback };  // for the browser tests and the curious
 
-// #live, #races, #session/ID
+// #live, #races, #session/ID, #play/ID (the live screen driven by a recorded session)
 function route() {
   const hash = location.hash;
+  const playing = hash.startsWith('#play/');
   const page = hash.startsWith('#session/') ? 'session' : hash === '#races' ? 'races' : 'live';
   for (const id of ['live', 'races', 'session']) document.getElementById(id).hidden = id !== page;
   for (const id of ['live', 'races']) {
-    document.getElementById('nav-' + id).classList.toggle('active', id === page || (id === 'races' && page === 'session'));
+    document.getElementById('nav-' + id).classList.toggle('active', playing ? id === 'races' : id === page || (id === 'races' && page === 'session'));
+  }
+  if (playing) {
+    playback.open(decodeURIComponent(hash.slice('#play/'.length)));
+  } else if (playback.active) {
+    playback.close();
+    live.reset();
   }
   if (page === 'races') races.load();
-  if (page === 'live') live.map.map.invalidateSize();
+  if (page === 'live') live.map.visible();
   if (page === 'session') session.load(decodeURIComponent(hash.slice('#session/'.length)));
   else delete document.body.dataset.sessionLoaded;
 }
 window.addEventListener('hashchange', route);
+// The maps follow the window's size only while they are on screen (see BoatMap.visible).
+window.addEventListener('resize', () => {
+  if (!document.getElementById('live').hidden) live.map.visible();
+  session.resized();
+});
 route();
 
 function connect() {
   const link = document.getElementById('link');
   const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/api/live');
   ws.onopen = () => { link.dataset.state = 'ok'; };
-  ws.onmessage = e => live.message(JSON.parse(e.data));
+  ws.onmessage = e => { if (!playback.active) live.message(JSON.parse(e.data)); };
   ws.onclose = () => {
     link.dataset.state = 'lost';
     setTimeout(connect, 1000);  // the boat's Wi-Fi comes and goes: reconnect

@@ -6,7 +6,7 @@ export class BoatMap {
   constructor(element) {
     this.map = L.map(element, {
       dragging: false, touchZoom: false, scrollWheelZoom: false, doubleClickZoom: false, boxZoom: false,
-      keyboard: false, zoomControl: true, attributionControl: false, zoomSnap: 0.5,
+      keyboard: false, zoomControl: true, attributionControl: false, zoomSnap: 0.5, trackResize: false,
     }).setView([0, 0], 2);
     const url = localStorage.getItem('oarlog.tiles.url');
     if (url) L.tileLayer(url, { maxZoom: 19 }).addTo(this.map);
@@ -28,14 +28,39 @@ export class BoatMap {
   add(lat, lon) {
     const p = [lat, lon];
     this.trail.addLatLng(p);
+    // Hidden (another page is shown): no view changes on a map without a size, which would
+    // give Leaflet NaN; the boat is centred again when the map is shown (visible()).
+    const hidden = this.map.getContainer().clientWidth === 0;
     if (!this.boat) {
       this.boat = L.circleMarker(p, { radius: 8, color: '#fff', weight: 3, fillColor: '#ff3b30', fillOpacity: 1 }).addTo(this.map);
       this.start = L.circleMarker(p, { radius: 6, color: '#000', weight: 2, fillColor: '#2ecc40', fillOpacity: 1 }).addTo(this.map);
-      this.map.setView(p, 16);
+      if (hidden) this.pending = true; else this.map.setView(p, 16);
     } else {
       this.boat.setLatLng(p);
-      this.map.panTo(p, { animate: false });
+      if (hidden) this.pending = true; else this.map.panTo(p, { animate: false });
     }
+  }
+
+  // The map is on screen again: its size, and the boat in the middle.
+  visible() {
+    this.map.invalidateSize();
+    if (this.pending && this.boat) {
+      this.pending = false;
+      this.map.setView(this.boat.getLatLng(), this.map.getZoom() > 3 ? this.map.getZoom() : 16);
+    }
+  }
+
+  // A playback: the whole trail, dim, under the boat's own.
+  showCourse(latlngs) {
+    this.clearCourse();
+    if (latlngs.length < 2) return;
+    this.course = L.polyline(latlngs, { color: '#5a6b7a', weight: 3 }).addTo(this.map);
+    this.trail.bringToFront();
+    this.map.fitBounds(this.course.getBounds(), { padding: [12, 12] });
+  }
+
+  clearCourse() {
+    if (this.course) { this.course.remove(); this.course = null; }
   }
 
   clear() {

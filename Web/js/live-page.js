@@ -79,6 +79,23 @@ export class LivePage {
     }
   }
 
+  // Empties the screen (before a playback, and after it).
+  reset() {
+    this.tiles.values = {};
+    this.tiles.show({});
+    this.strokes = [];
+    this.resetTrace();
+    this.map.clearCourse();
+    $('summary').hidden = true;
+    this.banner('');
+  }
+
+  // The acceleration trace and the trail start again (a seek in a playback).
+  resetTrace() {
+    this.plot.clear();
+    this.map.clear();
+  }
+
   banner(text, isError) {
     const b = $('recording-banner');
     b.textContent = text;

@@ -32,6 +32,7 @@ export class SessionPage {
     const s = this.session;
     document.body.dataset.sessionLoaded = '';
     $('session-title').textContent = s.title || 'untitled';
+    $('session-play').href = '#play/' + encodeURIComponent(id);
     $('session-date').textContent = s.start_utc ? s.start_utc.replace('T', ' ').replace('Z', ' UTC') : NO_DATA;
     this.showSummary(s);
     this.showDownloads(id);
@@ -95,16 +96,21 @@ export class SessionPage {
     const total = s.distance_m || along || 1;
     for (const p of points) p.distance = along > 0 ? p.along * total / along : 0;
     this.track = { points, start, end };
-    if (!this.map) {
-      this.map = L.map($('session-map'), { zoomControl: true, attributionControl: false, zoomSnap: 0.25 });
-      const url = localStorage.getItem('oarlog.tiles.url');
-      if (url) L.tileLayer(url, { maxZoom: 19 }).addTo(this.map);
-      L.control.scale({ imperial: false }).addTo(this.map);
-      this.layer = L.layerGroup().addTo(this.map);
-    }
-    this.map.invalidateSize();
+    // A new map for each session, made while its page is on screen (a Leaflet map changed while
+    // hidden has no size, and its view becomes NaN).
+    if (this.map) this.map.remove();
+    this.map = L.map($('session-map'), { zoomControl: true, attributionControl: false, zoomSnap: 0.25, trackResize: false });
+    const url = localStorage.getItem('oarlog.tiles.url');
+    if (url) L.tileLayer(url, { maxZoom: 19 }).addTo(this.map);
+    L.control.scale({ imperial: false }).addTo(this.map);
+    this.layer = L.layerGroup().addTo(this.map);
     if (points.length) this.map.fitBounds(L.latLngBounds(points.map(p => [p.lat, p.lon])), { padding: [16, 16] });
     this.drawTrail();
+  }
+
+  // The window changed size while this page is shown.
+  resized() {
+    if (this.map && !$('session').hidden) this.map.invalidateSize();
   }
 
   // The stroke rowed at a distance along the session (the last one at or before it).

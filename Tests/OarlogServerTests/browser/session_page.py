@@ -58,6 +58,8 @@ return {
 
 def open_session(session_id):
     driver.get(base + "/#races")
+    driver.execute_script("""if (!window.stackLogged) { window.stackLogged = true;
+        window.addEventListener('error', e => console.log('STACK ' + (e.error && e.error.stack))); }""")
     wait.until(lambda d: d.execute_script("return document.body.dataset.sessionLoaded") is None)
     driver.get(base + "/#session/" + session_id)
     wait.until(lambda d: d.execute_script("return document.body.dataset.sessionLoaded") == session_id)
@@ -103,10 +105,55 @@ try:
         "return [...document.querySelectorAll('#session-notes li')].map(e => e.textContent.trim())")
     driver.save_screenshot(f"{shots}/session-note.png")
     result["screenshots"].append(f"{shots}/session-note.png")
+
+    # Playback of the first session: a seek to 75 % shows the session's figures there; at 60x the
+    # strokes count on and the boat moves along its trail; pause holds it.
+    def tile(key):
+        return driver.execute_script("const t = document.getElementById('tile-' + arguments[0]); return t ? t.dataset.value : null", key)
+
+    def playback_state():
+        return driver.execute_script("return document.body.dataset.playback || null")
+
+    driver.get(base + "/#races")
+    driver.execute_script("delete document.body.dataset.playback")
+    driver.execute_script("window.addEventListener('error', e => console.log('STACK ' + (e.error && e.error.stack)))")
+    driver.get(base + "/#play/" + ids[0])
+    wait.until(lambda d: playback_state() == "paused" and float(d.find_element(By.ID, "pb-slider").get_attribute("max")) > 1)
+    duration = float(driver.find_element(By.ID, "pb-slider").get_attribute("max"))
+    seek = round(duration * 0.75)
+    driver.execute_script("""const s = document.getElementById('pb-slider'); s.value = arguments[0];
+        s.dispatchEvent(new Event('input')); s.dispatchEvent(new Event('change'));""", seek)
+    wait.until(lambda d: tile("elapsed_s") not in (None, "") and abs(float(tile("elapsed_s")) - seek) < 0.01)
+    time.sleep(0.3)
+    result["playback_seek"] = {"seek": seek, "duration": duration, "elapsed": float(tile("elapsed_s")), "strokes": int(tile("strokes")),
+                               "elapsed_label": driver.find_element(By.ID, "pb-elapsed").text,
+                               "remaining_label": driver.find_element(By.ID, "pb-remaining").text,
+                               "slider": float(driver.find_element(By.ID, "pb-slider").get_attribute("value")),
+                               "last_note": tile("last_note")}
+    driver.save_screenshot(f"{shots}/playback-seek.png")
+    result["screenshots"].append(f"{shots}/playback-seek.png")
+    driver.execute_script("const s = document.getElementById('pb-speed'); s.value = '60'; s.dispatchEvent(new Event('change'));")
+    driver.find_element(By.ID, "pb-play").click()
+    wait.until(lambda d: int(tile("strokes") or 0) >= result["playback_seek"]["strokes"] + 8)
+    time.sleep(0.5)
+    result["playback_play"] = {"state": playback_state(), "strokes": int(tile("strokes")), "elapsed": float(tile("elapsed_s")),
+                               "trail_points": driver.execute_script("return window.oarlog.live.map.points"),
+                               "plot_points": driver.execute_script("return window.oarlog.live.plot.points"),
+                               "slider": float(driver.find_element(By.ID, "pb-slider").get_attribute("value"))}
+    driver.save_screenshot(f"{shots}/playback-playing.png")
+    result["screenshots"].append(f"{shots}/playback-playing.png")
+    driver.find_element(By.ID, "pb-play").click()
+    wait.until(lambda d: playback_state() == "paused")
+    result["playback_paused_at"] = float(tile("elapsed_s"))
+    # Leaving the playback gives the live screen back to the boat.
+    driver.find_element(By.ID, "pb-exit").click()
+    wait.until(lambda d: d.execute_script("return document.body.dataset.sessionLoaded") == ids[0])
+    result["playback_closed"] = driver.execute_script("return !window.oarlog.playback.active && !document.body.classList.contains('playing-back')")
     result["console"] = [e["message"] for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
 except Exception as e:
     result["error"] = repr(e)
     try:
+        result["error_console"] = [e["message"] for e in driver.get_log("browser")]
         driver.save_screenshot(f"{shots}/session-failure.png")
     except Exception:
         pass

@@ -1,0 +1,102 @@
+// Playback (#play/ID): the live race screen driven by a recorded session over
+// /api/sessions/{id}/playback — play, pause, 1× to 60×, and a scrub slider with the elapsed time
+// above its left end and the time remaining above its right end (the seed app's users took a
+// bare slider for a volume control). Tiles, the acceleration trace, the boat on its trail and
+// the notes update as they did live.
+import { getJSON } from './api.js';
+import { clock } from './metrics.js';
+
+const $ = id => document.getElementById(id);
+
+export class Playback {
+  constructor(live) {
+    this.live = live;
+    this.socket = null;
+    this.duration = 0;
+    this.position = 0;
+    this.paused = true;
+    this.dragging = false;
+    const slider = $('pb-slider');
+    slider.oninput = () => { this.dragging = true; this.showTimes(Number(slider.value)); };
+    slider.onchange = () => { this.dragging = false; this.send({ seek: Number(slider.value) }); };
+    $('pb-play').onclick = () => this.send({ pause: !this.paused });
+    $('pb-speed').onchange = e => this.send({ speed: Number(e.target.value) });
+  }
+
+  get active() { return this.socket !== null; }
+
+  async open(id) {
+    this.close();
+    this.id = id;
+    this.live.reset();
+    document.body.classList.add('playing-back');
+    $('playback-bar').hidden = false;
+    $('pb-exit').href = '#session/' + encodeURIComponent(id);
+    $('pb-title').textContent = '';
+    try {
+      const track = await getJSON(`/api/sessions/${encodeURIComponent(id)}/track`);
+      const trail = track.features.find(f => f.properties && f.properties.kind === 'trail');
+      if (trail && trail.geometry) this.live.map.showCourse(trail.geometry.coordinates.map(([lon, lat]) => [lat, lon]));
+      $('pb-title').textContent = trail && trail.properties.name ? trail.properties.name : '';
+    } catch (e) { /* no track: the map stays empty */ }
+    const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host
+      + `/api/sessions/${encodeURIComponent(id)}/playback`);
+    this.socket = ws;
+    ws.onopen = () => ws.send(JSON.stringify({ speed: Number($('pb-speed').value) }));
+    ws.onmessage = e => { if (this.socket === ws) this.message(JSON.parse(e.data)); };  // none after close()
+    ws.onclose = () => { if (this.socket === ws) this.live.banner('Playback closed: open it again from the session', true); };
+  }
+
+  close() {
+    if (this.socket) {
+      const ws = this.socket;
+      this.socket = null;
+      ws.close();
+    }
+    document.body.classList.remove('playing-back');
+    $('playback-bar').hidden = true;
+  }
+
+  send(command) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(command));
+  }
+
+  message(m) {
+    switch (m.type) {
+      case 'playback': {
+        const sought = Math.abs(m.t_s - this.position) > 2;
+        this.duration = m.duration_s;
+        this.paused = m.paused;
+        $('pb-slider').max = String(Math.max(1, Math.ceil(m.duration_s)));
+        $('pb-play').textContent = m.paused ? '▶ Play' : '❚❚ Pause';
+        $('pb-play').classList.toggle('stop', !m.paused);
+        document.body.dataset.playback = m.ended ? 'ended' : m.paused ? 'paused' : 'playing';
+        if (sought) this.live.resetTrace();
+        this.moveTo(m.t_s);
+        break;
+      }
+      case 'status':
+        this.live.tiles.show(m);
+        this.live.sensor('sensor-gps', m.gps);
+        this.live.sensor('sensor-accel', m.accelerometer);
+        if (m.elapsed_s != null) this.moveTo(m.elapsed_s);
+        break;
+      case 'error':
+        this.live.banner(m.message, true);
+        break;
+      default:
+        this.live.message(m);
+    }
+  }
+
+  moveTo(t) {
+    this.position = t;
+    if (!this.dragging) $('pb-slider').value = String(t);
+    this.showTimes(t);
+  }
+
+  showTimes(t) {
+    $('pb-elapsed').textContent = clock(t);
+    $('pb-remaining').textContent = '−' + clock(Math.max(0, this.duration - t));
+  }
+}
