@@ -69,7 +69,7 @@ let package = Package(
         // The application layer the command line and the web server share: pipeline assembly for
         // every mode, analysis settings to configuration and back, live recording, report models.
         .target(name: "OarlogApp", dependencies: [
-            "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", "OarlogReport",
+            "OarlogAPI", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", "OarlogReport",
             "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO",
         ]),
         // What the web API accepts: paths, session ids, the token header and each call's JSON body,

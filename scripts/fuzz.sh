@@ -51,7 +51,8 @@ make_seeds() {
             mkdir -p "$WORK/corpus/web-request"
             printf '/api/sessions/2026-11-24_head-race/notes\nBearer 0123456789abcdef0123456789abcdef\n{"text": "Pushed on 500 to go", "t_s": 30.5}' > "$WORK/corpus/web-request/seed-note"
             printf '/api/record/start\nBearer x\n{"title": "Head race"}' > "$WORK/corpus/web-request/seed-start"
-            printf '/api/sessions/%%2E%%2E\nbearer  y \n{"title": null, "code": "042137"}' > "$WORK/corpus/web-request/seed-pair" ;;
+            printf '/api/sessions/%%2E%%2E\nbearer  y \n{"title": null, "code": "042137"}' > "$WORK/corpus/web-request/seed-pair"
+            printf '/api/sessions/2026-11-24_head-race/playback\n\n{"seek": 754.5, "speed": 10, "pause": false}' > "$WORK/corpus/web-request/seed-playback" ;;
         session|recovery)
             mkdir -p "$WORK/corpus/$t"
             if [ ! -s "$WORK/seed-session.oarlog" ]; then

@@ -200,3 +200,47 @@ public struct PlaybackCommand: Equatable, Sendable {
         self.init(seek: seek, speed: speed, pause: pause)
     }
 }
+
+/// `GET /api/sessions/{id}/series?fields=split,rate,speed,distance&points=N`: which per-stroke
+/// series to send for the plots, downsampled on the server to `points` buckets (2 to 5,000;
+/// default 600).
+public struct SeriesRequest: Equatable, Sendable {
+    public enum Field: String, CaseIterable, Sendable {
+        case split, rate, speed, distance
+        /// The key in the answer (units as `oarlog replay --json`).
+        public var key: String {
+            switch self {
+            case .split: "split_s_per_500m"
+            case .rate: "rate_spm"
+            case .speed: "speed_mps"
+            case .distance: "distance_m"
+            }
+        }
+    }
+
+    public static let defaultPoints = 600
+    public static let pointLimits = 2...5_000
+    public let fields: [Field]
+    public let points: Int
+
+    public init(fields: String?, points: String?) throws(APIRequestError) {
+        var chosen: [Field] = []
+        for name in (fields ?? "split,rate,speed,distance").split(separator: ",") {
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            guard let field = Field(rawValue: trimmed) else {
+                throw .malformed("fields: a comma-separated list of split, rate, speed and distance (not '\(trimmed.prefix(40))')")
+            }
+            if !chosen.contains(field) { chosen.append(field) }
+        }
+        guard !chosen.isEmpty else { throw .malformed("fields: at least one of split, rate, speed and distance") }
+        self.fields = chosen
+        if let points {
+            guard let n = Int(points), Self.pointLimits.contains(n) else {
+                throw .malformed("points: a whole number from \(Self.pointLimits.lowerBound) to \(Self.pointLimits.upperBound)")
+            }
+            self.points = n
+        } else {
+            self.points = Self.defaultPoints
+        }
+    }
+}

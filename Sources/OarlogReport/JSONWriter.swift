@@ -73,6 +73,12 @@ public struct JSONWriter {
         text += JSONWriter.number(value, places: places)
     }
 
+    /// A whole number as an array element.
+    public mutating func element(_ value: Int) {
+        separate()
+        text += String(value)
+    }
+
     public static func number(_ value: Double?, places: Int? = nil) -> String {
         guard let value, value.isFinite else { return "null" }
         if let places { return DecimalText.fixed(value, places: places, nonFinite: "null") }

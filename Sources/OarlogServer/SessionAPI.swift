@@ -42,6 +42,24 @@ struct SessionAPI: Sendable {
             }
             return try await download(context, format: format, attachment: true)
         }
+        // Per-stroke series for the plots, downsampled here (min, max and mean per bucket).
+        router.get("/api/sessions/:id/series") { request, context in
+            let path = try sessionPath(context)
+            let series: SeriesRequest
+            do {
+                series = try SeriesRequest(fields: request.uri.queryParameters["fields"].map(String.init),
+                                           points: request.uri.queryParameters["points"].map(String.init))
+            } catch {
+                throw HTTPError(.badRequest, message: "\(error)")
+            }
+            do {
+                let figures = try SessionFigures.load(try SessionReader(path: path), includeStrokes: true)
+                let duration = figures.lastTime ?? figures.summary.elapsed ?? 0
+                return json(SessionSeries(strokes: figures.strokes ?? [], duration: duration).json(series))
+            } catch {
+                throw HTTPError(.unprocessableContent, message: "\(error)")
+            }
+        }
         router.get("/api/status") { _, _ in
             json(LiveMessage.status(station.status))
         }

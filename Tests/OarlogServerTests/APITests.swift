@@ -66,6 +66,67 @@ final class APITests: XCTestCase {
         XCTAssertEqual(try server.download("/api/sessions/..%2Fserve-token/track").status, 404)
     }
 
+    /// The plots' series: buckets over the session's time with each bucket's min, max and mean, so
+    /// a spike survives the downsampling; a 10-hour session's answer stays under 200 kB.
+    func testSeriesAreDownsampledWithoutLosingSpikes() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-api-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let long = data.appendingPathComponent("ten-hours.csv")
+        let simulated = try oarlogCLI(["simulate", "--minutes", "600", "--rate", "24", "--accel-hz", "25", "--gps-hz", "1", "--seed", "3",
+                                       "-o", long.path], dataDirectory: data)
+        XCTAssertEqual(simulated.status, 0, simulated.err)
+        for (trace, title) in [("samples/sim-workout.csv", "Head race"), (long.path, "Ten hours")] {
+            let saved = try oarlogCLI(["replay", trace, "--save", "--title", title], dataDirectory: data)
+            XCTAssertEqual(saved.status, 0, saved.err)
+        }
+        let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"], dataDirectory: data)
+        let listed = try XCTUnwrap(try jsonObject(try server.request("GET", "/api/sessions").body) as? [[String: Any]])
+        let workout = try XCTUnwrap(listed.first { $0["title"] as? String == "Head race" }?["id"] as? String)
+        let tenHours = try XCTUnwrap(listed.first { $0["title"] as? String == "Ten hours" }?["id"] as? String)
+
+        // The workout in 50 buckets: every stroke counted once; the extremes of each series are
+        // the strokes' own extremes (from `show --json --strokes`); min ≤ mean ≤ max; rests are null.
+        let truth = try XCTUnwrap((try jsonObject(try oarlogCLI(["show", workout, "--json", "--strokes"], dataDirectory: data).out)
+            as? [String: Any])?["stroke_list"] as? [[String: Any]])
+        let r = try server.request("GET", "/api/sessions/\(workout)/series?fields=split,rate,distance&points=50")
+        XCTAssertEqual(r.status, 200, r.body)
+        let series = try XCTUnwrap(try jsonObject(r.body) as? [String: Any])
+        XCTAssertEqual(series["points"] as? Int, 50)
+        XCTAssertEqual((series["t_s"] as? [Double])?.count, 50)
+        XCTAssertEqual((series["strokes"] as? [Int])?.reduce(0, +), truth.count)
+        XCTAssertNil(series["speed_mps"], "only the fields asked for")
+        for (key, strokeKey) in [("split_s_per_500m", "split_s_per_500m"), ("distance_m", "distance_m")] {
+            let s = try XCTUnwrap(series[key] as? [String: [Any]], key)
+            let lows = s["min"]!.compactMap { $0 as? Double }, highs = s["max"]!.compactMap { $0 as? Double }
+            let values = truth.compactMap { $0[strokeKey] as? Double }
+            XCTAssertEqual(lows.min() ?? -1, values.min() ?? -2, accuracy: 0.006, key)
+            XCTAssertEqual(highs.max() ?? -1, values.max() ?? -2, accuracy: 0.06, key)
+            for b in 0..<50 {
+                guard let lo = s["min"]![b] as? Double, let hi = s["max"]![b] as? Double, let mean = s["mean"]![b] as? Double else { continue }
+                XCTAssertLessThanOrEqual(lo, mean + 0.01)
+                XCTAssertLessThanOrEqual(mean, hi + 0.01)
+            }
+        }
+        let rests = (series["strokes"] as? [Int] ?? []).enumerated().filter { $0.element == 0 }.map(\.offset)
+        XCTAssertFalse(rests.isEmpty, "the workout's rests are buckets without strokes")
+        for b in rests { XCTAssertTrue((series["rate_spm"] as? [String: [Any]])?["max"]?[b] is NSNull) }
+
+        // Ten hours (14,400 strokes): the default answer and one of 1,000 points stay under 200 kB.
+        for query in ["", "?points=1000"] {
+            let answer = try server.request("GET", "/api/sessions/\(tenHours)/series\(query)")
+            XCTAssertEqual(answer.status, 200)
+            print("series of a 10-hour session\(query): \(answer.body.utf8.count) bytes")
+            XCTAssertLessThan(answer.body.utf8.count, 200_000, query)
+            let object = try XCTUnwrap(try jsonObject(answer.body) as? [String: Any])
+            XCTAssertEqual((object["strokes"] as? [Int])?.reduce(0, +), 14_400)
+        }
+        // What is not a series request.
+        for bad in ["?fields=bogus", "?points=0", "?points=100000", "?points=ten", "?fields="] {
+            XCTAssertEqual(try server.request("GET", "/api/sessions/\(workout)/series\(bad)").status, 400, bad)
+        }
+        XCTAssertEqual(try server.request("GET", "/api/sessions/nosuch/series").status, 404)
+    }
+
     /// Ids that are not sessions, oversized and malformed bodies, controls without the token.
     func testBadInputIsRefusedWithTheRightStatus() throws {
         let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"])

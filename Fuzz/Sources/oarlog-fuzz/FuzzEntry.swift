@@ -89,6 +89,16 @@ func webRequest(_ input: [UInt8]) {
             if let t = try? note.time(inSessionEndingAt: end) { precondition(t.isFinite && t >= 0, "note time \(t)") }
         }
     }
+    // A playback phone's message: a seek is a finite time from 0, a speed within 0.1–60×.
+    if let command = try? PlaybackCommand(body: body) {
+        if let seek = command.seek { precondition(seek.isFinite && seek >= 0, "seek \(seek)") }
+        if let speed = command.speed { precondition(PlaybackCommand.speeds.contains(speed), "speed \(speed)") }
+        precondition(command.seek != nil || command.speed != nil || command.pause != nil)
+    }
+    // The plots' series query (`fields` from the header line, `points` from the body's start).
+    if let series = try? SeriesRequest(fields: header, points: String(decoding: body.prefix(16), as: UTF8.self)) {
+        precondition(!series.fields.isEmpty && SeriesRequest.pointLimits.contains(series.points), "series \(series)")
+    }
 }
 
 /// `oarlog replay FILE --json --strokes` and the summary table, in process: the reader, the
