@@ -37,7 +37,7 @@ export class SessionPage {
     this.showSummary(s);
     this.showDownloads(id);
     this.strokes = (s.stroke_list || []).filter(k => k.t_s != null);
-    this.showPlots();
+    await this.showPlots();
     this.showNotes();
     await this.showTrack();
     document.body.dataset.sessionLoaded = id;
@@ -204,13 +204,28 @@ export class SessionPage {
     $('trail-readout').textContent = text;
   }
 
-  // Split and rate against time, rests shaded and the line broken over them; a plot with no
-  // data is shown disabled, never as zeros.
-  showPlots() {
-    const rests = restsOf(this.strokes);
-    const splitData = withBreaks(this.strokes.filter(k => k.split_s_per_500m != null && k.split_s_per_500m < 600)
-      .map(k => ({ x: k.t_s / 60, y: k.split_s_per_500m })), rests);
-    const rateData = withBreaks(this.strokes.filter(k => k.rate_spm != null).map(k => ({ x: k.t_s / 60, y: k.rate_spm })), rests);
+  // Split and rate against time, from the server's downsampled series (a 10-hour session is a
+  // few tens of kB), rests shaded and the line broken over them; a plot with no data is shown
+  // disabled, never as zeros.
+  async showPlots() {
+    let series;
+    try {
+      series = await getJSON(`/api/sessions/${encodeURIComponent(this.id)}/series?fields=split,rate&points=600`);
+    } catch (e) {
+      series = { t_s: [], strokes: [], bucket_s: 0 };
+    }
+    const rests = restsOfSeries(series);
+    const line = key => {
+      const mean = series[key] ? series[key].mean : [];
+      const points = [];
+      series.t_s.forEach((t, b) => {
+        const v = mean[b];
+        if (v != null && (key !== 'split_s_per_500m' || v < 600)) points.push({ x: (t + series.bucket_s / 2) / 60, y: v });
+      });
+      return withBreaks(points, rests);
+    };
+    const splitData = line('split_s_per_500m');
+    const rateData = line('rate_spm');
     // The split axis spans the rowing, not the paddle after a rest: up to the 90th percentile + 20 s.
     const splits = splitData.map(p => p.y).filter(v => v != null).sort((a, b) => a - b);
     const slowest = splits.length ? Math.min(600, splits[Math.floor(0.9 * (splits.length - 1))] + 20) : undefined;
@@ -261,13 +276,19 @@ export class SessionPage {
   }
 }
 
-// A rest: no stroke for 10 s or more (a paddle-light or a stop), from the last stroke before it
-// to the first after it, in minutes.
+// A rest: no stroke for 10 s or more (a stop), from the end of the last bucket with a stroke to
+// the start of the next, in minutes.
 const REST_S = 10;
-function restsOf(strokes) {
+function restsOfSeries(series) {
   const rests = [];
-  for (let i = 1; i < strokes.length; i++) {
-    if (strokes[i].t_s - strokes[i - 1].t_s >= REST_S) rests.push([strokes[i - 1].t_s / 60, strokes[i].t_s / 60]);
+  const n = series.t_s.length, w = series.bucket_s;
+  let b = 0;
+  while (b < n) {
+    if (series.strokes[b] > 0) { b++; continue; }
+    const first = b;
+    while (b < n && series.strokes[b] === 0) b++;
+    const before = first > 0, after = b < n;
+    if (before && after && (b - first) * w >= REST_S) rests.push([series.t_s[first] / 60, series.t_s[b] / 60]);
   }
   return rests;
 }
