@@ -40,10 +40,16 @@ public enum APIRequest {
         return token.isEmpty ? nil : token
     }
 
+    /// A JSON `true` or `false`; nil for anything else, numbers included.
+    static func boolean(_ value: Any) -> Bool? {
+        guard let n = value as? NSNumber, String(cString: n.objCType) == "c" else { return nil }
+        return n.boolValue
+    }
+
     /// A JSON number as a Double; nil for anything else, `true` and `false` included.
     static func number(_ value: Any) -> Double? {
         if let n = value as? NSNumber {
-            if String(cString: n.objCType) == "c" { return nil }  // true, false
+            if boolean(n) != nil { return nil }
             return n.doubleValue
         }
         switch value {
@@ -193,8 +199,8 @@ public struct PlaybackCommand: Equatable, Sendable {
             speed = s
         }
         if let value = object["pause"], !(value is NSNull) {
-            guard let n = value as? NSNumber, String(cString: n.objCType) == "c" else { throw .malformed("pause must be true or false") }
-            pause = n.boolValue
+            guard let flag = APIRequest.boolean(value) else { throw .malformed("pause must be true or false") }
+            pause = flag
         }
         guard seek != nil || speed != nil || pause != nil else { throw .malformed("expected \(example)") }
         self.init(seek: seek, speed: speed, pause: pause)

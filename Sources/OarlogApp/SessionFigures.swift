@@ -49,6 +49,12 @@ public struct SessionFigures {
                               strokes: includeStrokes ? strokes.strokes : nil, recomputed: true, damage: outcome.damage)
     }
 
+    /// The session's length in session seconds: its last record, else its elapsed time, else its
+    /// last stroke (what a playback's slider and a plot's time axis span).
+    public var duration: Seconds {
+        max(0, lastTime ?? summary.elapsed ?? strokes?.last?.stroke.catchTime ?? 0)
+    }
+
     /// Strokes are "no data" when the session had neither an accelerometer nor a device's strokes.
     public var strokesKnown: Bool {
         RowingFormat.strokesKnown(strokes: summary.strokes, accelerometerSamples: accelerometerSamples, referenceStrokes: referenceStrokes)

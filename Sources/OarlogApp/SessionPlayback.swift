@@ -40,6 +40,10 @@ public final class SessionPlayback: @unchecked Sendable {
     /// Serialises the controls (one pass runs at a time).
     private let control = Mutex(())
     private var runner: (thread: Thread, done: DispatchSemaphore)?
+    /// The fields every status of this playback carries alike.
+    private var sensors: (gps: SensorState, accelerometer: SensorState) {
+        (hasGPS ? .ok : .absent, hasAccelerometer ? .ok : .absent)
+    }
 
     /// Opens the session (its strokes are read once, here). `send` gets every message, in order,
     /// from one thread at a time.
@@ -49,7 +53,7 @@ public final class SessionPlayback: @unchecked Sendable {
         let figures = try SessionFigures.load(reader, includeStrokes: true)
         strokes = figures.strokes ?? []
         notes = try reader.notes(onDamage: .skipDamagedChunks).sorted { $0.time < $1.time }
-        duration = max(0, figures.lastTime ?? figures.summary.elapsed ?? strokes.last?.stroke.catchTime ?? 0)
+        duration = figures.duration
         hasGPS = figures.fixes > 0
         hasAccelerometer = figures.accelerometerSamples > 0
         self.send = send
@@ -101,10 +105,10 @@ public final class SessionPlayback: @unchecked Sendable {
     }
 
     private func startPass(from position: Seconds) {
-        let (generation, speed) = state.withLock { ($0.generation, $0.speed) }
+        let (generation, speed, lastNote) = state.withLock { ($0.generation, $0.speed, $0.lastNote) }
         let done = DispatchSemaphore(value: 0)
         let sink = PlaybackSink(playback: self, from: position, firstStroke: strokeCount(at: position),
-                                baseDistance: distance(at: position))
+                                baseDistance: distance(at: position), lastNote: lastNote)
         let thread = Thread { [self] in
             defer { done.signal() }
             let stillCurrent = { self.state.withLock { $0.generation } == generation }
@@ -114,8 +118,11 @@ public final class SessionPlayback: @unchecked Sendable {
             } catch {
                 send(LiveMessage.error("playback stopped: \(error)"))
             }
-            // Ran out by itself: the end, paused there.
+            // Where the pass got to (a control reads it once this thread is done); ran out by
+            // itself: the end, paused there.
             let ranOut = state.withLock { s -> Bool in
+                s.position = sink.time
+                s.lastNote = sink.lastNote
                 guard s.generation == generation else { return false }
                 s.position = duration
                 s.paused = true
@@ -134,16 +141,28 @@ public final class SessionPlayback: @unchecked Sendable {
         let s = state.withLock { $0 }
         send(LiveMessage.playback(position: position, duration: duration, speed: s.speed, paused: s.paused, ended: s.ended))
         let count = strokeCount(at: position)
-        let last = count > 0 ? strokes[count - 1] : nil
+        let last = lastStroke(before: count)
+        send(status(at: position, distance: distance(at: position), speed: nil, split: last?.split,
+                    strokeRate: last?.smoothedRate ?? last?.stroke.strokeRate, strokeCount: count, lastNote: s.lastNote, ended: s.ended))
+    }
+
+    /// A status message of this playback: the figures at `time`, with the session's own stroke
+    /// count and the last stroke's distance per stroke.
+    func status(at time: Seconds, distance: Metres, speed: MetresPerSecond?, split: SecondsPer500m?,
+                strokeRate: StrokesPerMinute?, strokeCount: Int, lastNote: String?, ended: Bool = false) -> String {
         var status = LiveStatus(source: "playback")
-        status.figures = LiveFigures(time: position, elapsed: position, distance: distance(at: position), speed: nil,
-                                     split: last?.split, strokeRate: last?.smoothedRate ?? last?.stroke.strokeRate, strokes: count)
-        status.distancePerStroke = last?.distancePerStroke
-        status.lastNote = s.lastNote
-        status.gps = hasGPS ? .ok : .absent
-        status.accelerometer = hasAccelerometer ? .ok : .absent
-        status.ended = s.ended
-        send(LiveMessage.status(status))
+        status.figures = LiveFigures(time: time, elapsed: time, distance: distance, speed: speed, split: split,
+                                     strokeRate: strokeRate, strokes: strokeCount)
+        status.distancePerStroke = lastStroke(before: strokeCount)?.distancePerStroke
+        status.lastNote = lastNote
+        (status.gps, status.accelerometer) = sensors
+        status.ended = ended
+        return LiveMessage.status(status)
+    }
+
+    /// The last of the first `count` strokes.
+    func lastStroke(before count: Int) -> StrokeMetrics? {
+        count > 0 ? strokes[count - 1] : nil
     }
 
     // MARK: The session at a time
@@ -167,15 +186,6 @@ public final class SessionPlayback: @unchecked Sendable {
         return t1 > t0 ? d0 + (d1 - d0) * min(1, (t - t0) / (t1 - t0)) : d0
     }
 
-    fileprivate func moved(to t: Seconds, note: String?) {
-        state.withLock { s in
-            s.position = t
-            if let note { s.lastNote = note }
-        }
-    }
-
-    fileprivate var lastNote: String? { state.withLock { $0.lastNote } }
-
     fileprivate func emit(_ message: String) { send(message) }
 }
 
@@ -190,14 +200,18 @@ final class PlaybackSink: PipelineSink, @unchecked Sendable {
     private var plot = AccelerationPlot()
     private var lastFixTime = -Double.infinity
     private var lastStatusTime = -Double.infinity
-    private var time: Seconds
+    /// Where the pass has got to, and the last note it passed (read by the playback once the
+    /// pass's thread is done).
+    private(set) var time: Seconds
+    private(set) var lastNote: String?
 
-    init(playback: SessionPlayback, from: Seconds, firstStroke: Int, baseDistance: Metres) {
+    init(playback: SessionPlayback, from: Seconds, firstStroke: Int, baseDistance: Metres, lastNote: String?) {
         self.playback = playback
         self.from = from
         nextStroke = firstStroke
         self.baseDistance = baseDistance
         time = from
+        self.lastNote = lastNote
     }
 
     var wantsRawRecords: Bool { true }
@@ -217,24 +231,17 @@ final class PlaybackSink: PipelineSink, @unchecked Sendable {
                     playback.emit(LiveMessage.fix(fix))
                 }
             case .note(let note):
-                playback.moved(to: t, note: note.text)
+                lastNote = note.text
                 playback.emit(LiveMessage.note(note))
             default: break
             }
-            playback.moved(to: time, note: nil)
         case .analysis(.live(let figures)):
             guard figures.time >= from, figures.time >= lastStatusTime + 0.45 else { return }
             lastStatusTime = figures.time
-            let count = nextStroke
-            let last = count > 0 ? playback.strokes[count - 1] : nil
-            var status = LiveStatus(source: "playback")
-            status.figures = LiveFigures(time: time, elapsed: time, distance: baseDistance + figures.distance, speed: figures.speed,
-                                         split: figures.split, strokeRate: figures.strokeRate ?? last?.smoothedRate, strokes: count)
-            status.distancePerStroke = last?.distancePerStroke
-            status.lastNote = playback.lastNote
-            status.gps = playback.hasGPS ? .ok : .absent
-            status.accelerometer = playback.hasAccelerometer ? .ok : .absent
-            playback.emit(LiveMessage.status(status))
+            playback.emit(playback.status(at: time, distance: baseDistance + figures.distance, speed: figures.speed,
+                                          split: figures.split,
+                                          strokeRate: figures.strokeRate ?? playback.lastStroke(before: nextStroke)?.smoothedRate,
+                                          strokeCount: nextStroke, lastNote: lastNote))
         case .fence(let e):
             guard e.time >= from else { return }
             playback.emit(LiveMessage.fence(e))

@@ -54,8 +54,7 @@ struct SessionAPI: Sendable {
             }
             do {
                 let figures = try SessionFigures.load(try SessionReader(path: path), includeStrokes: true)
-                let duration = figures.lastTime ?? figures.summary.elapsed ?? 0
-                return json(SessionSeries(strokes: figures.strokes ?? [], duration: duration).json(series))
+                return json(SessionSeries(strokes: figures.strokes ?? [], duration: figures.duration).json(series))
             } catch {
                 throw HTTPError(.unprocessableContent, message: "\(error)")
             }
