@@ -57,3 +57,17 @@ export async function control(method, path, body) {
   }
   throw new Error('not paired');
 }
+
+// Links to a session's exports (GET /api/sessions/{id}/export/{format}: byte for byte `oarlog
+// export`), one per [format, label], appended to CONTAINER.
+export function addDownloadLinks(container, id, formats) {
+  for (const [format, label] of formats) {
+    const a = document.createElement('a');
+    a.className = 'download';
+    a.dataset.format = format;
+    a.href = `/api/sessions/${encodeURIComponent(id)}/export/${format}`;
+    a.download = '';
+    a.textContent = label;
+    container.appendChild(a);
+  }
+}

@@ -2,27 +2,36 @@
 // plain background with a scale bar; a club with a connection can set a tile URL
 // (localStorage 'oarlog.tiles.url'). During a race the map cannot be dragged (map gestures
 // fought with scrolling in the seed app); a zoom control instead.
+const TILES_KEY = 'oarlog.tiles.url';
+
+// A Leaflet map as every page of the app makes it: no tiles unless the club set a URL, a metric
+// scale bar, no attribution, and it follows the window only when told (a hidden map has no size).
+export function plainMap(element, options) {
+  const map = L.map(element, { zoomControl: true, attributionControl: false, trackResize: false, ...options });
+  const url = localStorage.getItem(TILES_KEY);
+  if (url) L.tileLayer(url, { maxZoom: 19 }).addTo(map);
+  L.control.scale({ imperial: false }).addTo(map);
+  return map;
+}
+
 export class BoatMap {
   constructor(element) {
-    this.map = L.map(element, {
+    this.map = plainMap(element, {
       dragging: false, touchZoom: false, scrollWheelZoom: false, doubleClickZoom: false, boxZoom: false,
-      keyboard: false, zoomControl: true, attributionControl: false, zoomSnap: 0.5, trackResize: false,
+      keyboard: false, zoomSnap: 0.5,
     }).setView([0, 0], 2);
-    const url = localStorage.getItem('oarlog.tiles.url');
-    if (url) L.tileLayer(url, { maxZoom: 19 }).addTo(this.map);
+    const url = localStorage.getItem(TILES_KEY);
     const field = document.getElementById('tiles-url');
     if (field) {
       field.value = url || '';
       field.onchange = () => {
         const v = field.value.trim();
-        if (v) localStorage.setItem('oarlog.tiles.url', v); else localStorage.removeItem('oarlog.tiles.url');
+        if (v) localStorage.setItem(TILES_KEY, v); else localStorage.removeItem(TILES_KEY);
         location.reload();
       };
     }
-    L.control.scale({ imperial: false }).addTo(this.map);
     this.trail = L.polyline([], { color: '#00e0ff', weight: 4 }).addTo(this.map);
     this.boat = null;
-    this.centred = false;
   }
 
   add(lat, lon) {

@@ -3,7 +3,7 @@
 import { Tiles } from './tiles.js';
 import { AccelPlot } from './accel-plot.js';
 import { BoatMap } from './boat-map.js';
-import { SUMMARY_ROWS, NO_DATA } from './metrics.js';
+import { fillSummary } from './metrics.js';
 import { control, ensurePaired } from './api.js';
 
 const $ = id => document.getElementById(id);
@@ -158,14 +158,7 @@ export class LivePage {
   showSummary(m) {
     const s = m.summary || {};
     $('summary-title').textContent = `Saved: ${m.title || 'untitled'} (${m.id})`;
-    const table = $('summary-table');
-    table.replaceChildren();
-    for (const [label, key, format] of SUMMARY_ROWS) {
-      const tr = document.createElement('tr');
-      const v = s[key];
-      tr.innerHTML = `<th>${label}</th><td data-key="${key}">${v == null ? NO_DATA : format(v)}</td>`;
-      table.appendChild(tr);
-    }
+    fillSummary($('summary-table'), s);
     $('summary').hidden = false;
     $('summary').scrollIntoView({ behavior: 'smooth' });
   }

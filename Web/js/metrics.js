@@ -37,7 +37,20 @@ export const METRICS = [
   { key: 'last_note', summaryKey: null, label: 'Last note', unit: '', format: v => v ? v : NO_DATA, wide: true },
 ];
 
-// The summary table after Stop: the rows of `oarlog show`.
+// Fills TABLE with the summary rows of SUMMARY (show --json's keys): "—" where a value is
+// null; the raw value in each cell's data-value (for tests and tools).
+export function fillSummary(table, summary) {
+  table.replaceChildren();
+  for (const [label, key, format] of SUMMARY_ROWS) {
+    const tr = document.createElement('tr');
+    const v = summary[key];
+    tr.innerHTML = `<th>${label}</th><td data-key="${key}">${v == null ? NO_DATA : format(v)}</td>`;
+    tr.querySelector('td').dataset.value = v == null ? '' : String(v);
+    table.appendChild(tr);
+  }
+}
+
+// The summary table after Stop and on a session's page: the rows of `oarlog show`.
 export const SUMMARY_ROWS = [
   ['Elapsed', 'elapsed_s', clock],
   ['Distance', 'distance_m', metres],

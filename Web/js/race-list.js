@@ -1,6 +1,6 @@
 // The race list: sessions newest first (date, title, distance, time, rate, split); rename;
 // delete with confirmation; downloads; search over title, notes and date.
-import { getJSON, control } from './api.js';
+import { getJSON, control, addDownloadLinks } from './api.js';
 import { clock, split, metres } from './metrics.js';
 
 const $ = id => document.getElementById(id);
@@ -56,16 +56,7 @@ export class RaceList {
       // Downloads, byte for byte what `oarlog export` writes (FIT and TCX for Strava, Garmin
       // Connect and rowsandall, GPX for maps, the per-stroke CSV for spreadsheets).
       if (!s.error) {
-        const downloads = li.querySelector('.downloads');
-        for (const [format, label] of [['fit', 'FIT'], ['tcx', 'TCX'], ['gpx', 'GPX'], ['csv', 'CSV']]) {
-          const a = document.createElement('a');
-          a.className = 'download';
-          a.dataset.format = format;
-          a.href = `/api/sessions/${encodeURIComponent(s.id)}/export/${format}`;
-          a.download = '';
-          a.textContent = label;
-          downloads.appendChild(a);
-        }
+        addDownloadLinks(li.querySelector('.downloads'), s.id, [['fit', 'FIT'], ['tcx', 'TCX'], ['gpx', 'GPX'], ['csv', 'CSV']]);
       }
       li.querySelector('.rename').onclick = () => this.rename(s);
       li.querySelector('.delete').onclick = () => this.remove(s);

@@ -3,8 +3,9 @@
 // split and stroke rate against time, the notes (listed, on the map, added here) and the
 // downloads. Everything comes from GET /api/sessions/{id} (`oarlog show ID --json --strokes`)
 // and GET /api/sessions/{id}/track (`oarlog export ID --format geojson`).
-import { getJSON, control, ensurePaired } from './api.js';
-import { SUMMARY_ROWS, NO_DATA, clock, split } from './metrics.js';
+import { getJSON, control, ensurePaired, addDownloadLinks } from './api.js';
+import { fillSummary, NO_DATA, clock, split } from './metrics.js';
+import { plainMap } from './boat-map.js';
 
 const $ = id => document.getElementById(id);
 
@@ -34,39 +35,14 @@ export class SessionPage {
     $('session-title').textContent = s.title || 'untitled';
     $('session-play').href = '#play/' + encodeURIComponent(id);
     $('session-date').textContent = s.start_utc ? s.start_utc.replace('T', ' ').replace('Z', ' UTC') : NO_DATA;
-    this.showSummary(s);
-    this.showDownloads(id);
+    fillSummary($('session-summary'), s);
+    $('session-downloads').replaceChildren();
+    addDownloadLinks($('session-downloads'), id, [['fit', 'FIT'], ['tcx', 'TCX'], ['gpx', 'GPX'], ['csv', 'Strokes CSV'], ['geojson', 'GeoJSON']]);
     this.strokes = (s.stroke_list || []).filter(k => k.t_s != null);
     await this.showPlots();
     this.showNotes();
     await this.showTrack();
     document.body.dataset.sessionLoaded = id;
-  }
-
-  showSummary(s) {
-    const table = $('session-summary');
-    table.replaceChildren();
-    for (const [label, key, format] of SUMMARY_ROWS) {
-      const tr = document.createElement('tr');
-      const v = s[key];
-      tr.innerHTML = `<th>${label}</th><td data-key="${key}">${v == null ? NO_DATA : format(v)}</td>`;
-      tr.querySelector('td').dataset.value = v == null ? '' : String(v);
-      table.appendChild(tr);
-    }
-  }
-
-  showDownloads(id) {
-    const box = $('session-downloads');
-    box.replaceChildren();
-    for (const [format, label] of [['fit', 'FIT'], ['tcx', 'TCX'], ['gpx', 'GPX'], ['csv', 'Strokes CSV'], ['geojson', 'GeoJSON']]) {
-      const a = document.createElement('a');
-      a.className = 'download';
-      a.dataset.format = format;
-      a.href = `/api/sessions/${encodeURIComponent(id)}/export/${format}`;
-      a.download = '';
-      a.textContent = label;
-      box.appendChild(a);
-    }
   }
 
   // The track: the GeoJSON trail, its points placed along the session by distance, so each
@@ -99,10 +75,7 @@ export class SessionPage {
     // A new map for each session, made while its page is on screen (a Leaflet map changed while
     // hidden has no size, and its view becomes NaN).
     if (this.map) this.map.remove();
-    this.map = L.map($('session-map'), { zoomControl: true, attributionControl: false, zoomSnap: 0.25, trackResize: false });
-    const url = localStorage.getItem('oarlog.tiles.url');
-    if (url) L.tileLayer(url, { maxZoom: 19 }).addTo(this.map);
-    L.control.scale({ imperial: false }).addTo(this.map);
+    this.map = plainMap($('session-map'), { zoomSnap: 0.25 });
     this.layer = L.layerGroup().addTo(this.map);
     if (points.length) this.map.fitBounds(L.latLngBounds(points.map(p => [p.lat, p.lon])), { padding: [16, 16] });
     this.drawTrail();

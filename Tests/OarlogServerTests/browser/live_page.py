@@ -10,22 +10,14 @@ import json
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+
+import chromium
 
 base, code, shots, warmup = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 result = {"screenshots": [], "console": []}
 
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=390,844"):
-    options.add_argument(a)
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
-wait = WebDriverWait(driver, 60, poll_frequency=0.1)
+driver, wait = chromium.start()
 
 
 def shot(name):
@@ -194,8 +186,7 @@ try:
     result["races_after_delete"] = race_ids()
 
     # The live screen in landscape (a phone turned on its side in a holder).
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 844, "height": 390, "deviceScaleFactor": 1, "mobile": True,
-                                                                 "screenOrientation": {"type": "landscapePrimary", "angle": 90}})
+    chromium.resize(driver, chromium.PHONE_LANDSCAPE)
     driver.get(base + "/#live")
     wait.until(lambda d: d.find_element(By.ID, "link").get_attribute("data-state") == "ok")
     wait.until(lambda d: tile("strokes") not in (None, "", "0"))
@@ -204,7 +195,7 @@ try:
         "return getComputedStyle(document.getElementById('tiles')).gridTemplateColumns.split(' ').length")
     result["landscape_overflow"] = overflowing_tiles()
     shot("live-landscape")
-    result["console"] = [e["message"] for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    result["console"] = chromium.console_errors(driver)
 except Exception as e:  # report what the page showed so far
     result["error"] = repr(e)
     try:

@@ -9,24 +9,16 @@ import json
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+
+import chromium
 
 base, code, shots, ids = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 result = {"screenshots": [], "sessions": {}}
 
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=390,844"):
-    options.add_argument(a)
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-wait = WebDriverWait(driver, 60, poll_frequency=0.1)
+driver, wait = chromium.start()
 
-SIZES = {"phone": {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
-         "laptop": {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}}
+SIZES = {"phone": chromium.PHONE, "laptop": chromium.LAPTOP}
 
 READ = """
 const p = window.oarlog.session;
@@ -58,8 +50,6 @@ return {
 
 def open_session(session_id):
     driver.get(base + "/#races")
-    driver.execute_script("""if (!window.stackLogged) { window.stackLogged = true;
-        window.addEventListener('error', e => console.log('STACK ' + (e.error && e.error.stack))); }""")
     wait.until(lambda d: d.execute_script("return document.body.dataset.sessionLoaded") is None)
     driver.get(base + "/#session/" + session_id)
     wait.until(lambda d: d.execute_script("return document.body.dataset.sessionLoaded") == session_id)
@@ -70,7 +60,7 @@ try:
     for n, session_id in enumerate(ids):
         seen = {}
         for size, metrics in SIZES.items():
-            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+            chromium.resize(driver, metrics)
             open_session(session_id)
             seen[size] = driver.execute_script(READ)
             path = f"{shots}/session-{n}-{size}.png"
@@ -89,7 +79,7 @@ try:
         result["sessions"][session_id] = seen
 
     # A note added on the first session's page at 5:00 (pairing first).
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", SIZES["phone"])
+    chromium.resize(driver, chromium.PHONE)
     open_session(ids[0])
     for element_id in ("session-note-at", "session-note-text", "session-note-send"):
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", driver.find_element(By.ID, element_id))
@@ -116,7 +106,6 @@ try:
 
     driver.get(base + "/#races")
     driver.execute_script("delete document.body.dataset.playback")
-    driver.execute_script("window.addEventListener('error', e => console.log('STACK ' + (e.error && e.error.stack)))")
     driver.get(base + "/#play/" + ids[0])
     wait.until(lambda d: playback_state() == "paused" and float(d.find_element(By.ID, "pb-slider").get_attribute("max")) > 1)
     duration = float(driver.find_element(By.ID, "pb-slider").get_attribute("max"))
@@ -149,7 +138,7 @@ try:
     driver.find_element(By.ID, "pb-exit").click()
     wait.until(lambda d: d.execute_script("return document.body.dataset.sessionLoaded") == ids[0])
     result["playback_closed"] = driver.execute_script("return !window.oarlog.playback.active && !document.body.classList.contains('playing-back')")
-    result["console"] = [e["message"] for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    result["console"] = chromium.console_errors(driver)
 except Exception as e:
     result["error"] = repr(e)
     try:
