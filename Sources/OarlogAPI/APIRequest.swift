@@ -250,3 +250,57 @@ public struct SeriesRequest: Equatable, Sendable {
         }
     }
 }
+
+/// `GET /api/sessions/{id}/trail?points=N`: the track for the session page's map, at most N
+/// points (2 to 100,000; default 10,000), evenly thinned when the session has more fixes.
+public struct TrailRequest: Equatable, Sendable {
+    public static let defaultPoints = 10_000
+    public static let pointLimits = 2...100_000
+    public let points: Int
+
+    public init(points: String?) throws(APIRequestError) {
+        guard let points else {
+            self.points = Self.defaultPoints
+            return
+        }
+        guard let n = Int(points), Self.pointLimits.contains(n) else {
+            throw .malformed("points: a whole number from \(Self.pointLimits.lowerBound) to \(Self.pointLimits.upperBound)")
+        }
+        self.points = n
+    }
+}
+
+/// `GET /api/sessions/{id}/curve?piece=K` (the averaged stroke of piece K, from 0) or
+/// `?stroke=N` (stroke N of the session, from 0), with `points=P` samples over the stroke
+/// (10 to 500; default 100).
+public struct CurveRequest: Equatable, Sendable {
+    public enum Target: Equatable, Sendable {
+        case piece(Int)
+        case stroke(Int)
+    }
+
+    public static let defaultPoints = 100
+    public static let pointLimits = 10...500
+    public let target: Target
+    public let points: Int
+
+    public init(piece: String?, stroke: String?, points: String?) throws(APIRequestError) {
+        func index(_ text: String, _ name: String) throws(APIRequestError) -> Int {
+            guard let n = Int(text), (0...10_000_000).contains(n) else { throw .malformed("\(name): a whole number from 0") }
+            return n
+        }
+        switch (piece, stroke) {
+        case (let p?, nil): target = .piece(try index(p, "piece"))
+        case (nil, let s?): target = .stroke(try index(s, "stroke"))
+        default: throw .malformed("give piece=K (a piece's average stroke) or stroke=N (one stroke), not both")
+        }
+        if let points {
+            guard let n = Int(points), Self.pointLimits.contains(n) else {
+                throw .malformed("points: a whole number from \(Self.pointLimits.lowerBound) to \(Self.pointLimits.upperBound)")
+            }
+            self.points = n
+        } else {
+            self.points = Self.defaultPoints
+        }
+    }
+}

@@ -129,9 +129,12 @@ public enum LiveRecording {
                 settings += [.init("auto_idle_s", "\(auto.idleToEnd)"), .init("auto_start_strokes", "\(auto.strokesToStart)")]
             }
             if let fencesPath = plan.fencesPath { settings.append(.init("fences", fencesPath)) }
-            return SessionMetadata(title: plan.title ?? "", startUTC: clock.utc(of: start), monotonicOrigin: clock.monotonicOrigin + start,
-                                   devices: sensors.devices, accelerometerRate: sensors.accelerometerRate,
-                                   softwareVersion: SessionSaving.softwareVersion, settings: settings)
+            var metadata = SessionMetadata(title: plan.title ?? "", startUTC: clock.utc(of: start),
+                                           monotonicOrigin: clock.monotonicOrigin + start, devices: sensors.devices,
+                                           accelerometerRate: sensors.accelerometerRate,
+                                           softwareVersion: SessionSaving.softwareVersion, settings: settings)
+            metadata.fencesGeoJSON = fences?.sourceText
+            return metadata
         }
 
         /// A pipeline writing a new session file, with the caller's sinks.

@@ -222,8 +222,10 @@ public final class LiveStation: @unchecked Sendable {
         case .live: devices = ["live (oarlog serve)"]
         }
         let utc = startUTC + start
-        let metadata = SessionMetadata(title: title ?? "", startUTC: utc, monotonicOrigin: start, devices: devices,
+        let fences = try RowingPipeline.loadFences(fencesPath)
+        var metadata = SessionMetadata(title: title ?? "", startUTC: utc, monotonicOrigin: start, devices: devices,
                                        softwareVersion: SessionSaving.softwareVersion, settings: settings)
+        metadata.fencesGeoJSON = fences?.sourceText
         let writer: SessionWriter
         do {
             writer = try SessionWriter.create(in: directory, metadata: metadata, options: SessionWriter.Options(durability: .syncEveryChunk))
@@ -233,7 +235,6 @@ public final class LiveStation: @unchecked Sendable {
         let id = SessionText.id(of: writer.path)
         let recording = Recording(id: id, title: title ?? "", start: start, path: writer.path)
         _ = recording.queue.push(LiveRecording.startRecord(utc))
-        let fences = try RowingPipeline.loadFences(fencesPath)
         let pipeline = PipelineHolder(try RowingPipeline.make(settings: self.settings, sinks: [writer, RecordingSink(station: self)],
                                                               fences: fences))
         let thread = Thread { [self] in

@@ -35,6 +35,10 @@ public struct FenceFileError: Error, Sendable, Equatable, CustomStringConvertibl
 public struct FenceFile: Sendable, Equatable {
     public var fences: [Fence]
     public var course: Course?
+    /// The GeoJSON the file was parsed from, when it is at most `keptSourceBytes` (a recording
+    /// keeps it, so a session shows its course on a map wherever it is opened).
+    public var sourceText: String?
+    public static let keptSourceBytes = 1 << 20
 
     public init(fences: [Fence], course: Course?) {
         self.fences = fences
@@ -79,7 +83,9 @@ public struct FenceFile: Sendable, Equatable {
         }
         var courseName = "course"
         if case .string(let n)? = root["name"] { courseName = n }
-        return FenceFile(fences: fences, course: try makeCourse(fences, name: courseName, file: file))
+        var parsed = FenceFile(fences: fences, course: try makeCourse(fences, name: courseName, file: file))
+        if bytes.count <= keptSourceBytes { parsed.sourceText = String(decoding: bytes, as: UTF8.self) }
+        return parsed
     }
 
     /// The course formed by the gates with a `role`: start, markers (by `distance_m` when every

@@ -26,11 +26,67 @@ struct SessionAPI: Sendable {
         }
         router.get("/api/sessions/:id") { _, context in
             let path = try sessionPath(context)
-            do {
-                return json(try StoredSessionReport(try SessionReader(path: path), includeStrokes: true).json())
-            } catch {
-                throw HTTPError(.unprocessableContent, message: "\(error)")
+            return json(try await reading { try StoredSessionReport(try SessionReader(path: path), includeStrokes: true).json() })
+        }
+        // The session page's map: the trail (the export's points, with time and distance), and
+        // the fences and gate crossings recorded with the session.
+        router.get("/api/sessions/:id/trail") { request, context in
+            let path = try sessionPath(context)
+            let trail: TrailRequest
+            do { trail = try TrailRequest(points: request.uri.queryParameters["points"].map(String.init)) } catch {
+                throw HTTPError(.badRequest, message: "\(error)")
             }
+            return json(try await reading { try SessionTrail(try SessionReader(path: path)).json(points: trail.points) })
+        }
+        router.get("/api/sessions/:id/course") { _, context in
+            let path = try sessionPath(context)
+            return json(try await reading {
+                let reader = try SessionReader(path: path)
+                return SessionCourse(metadata: reader.metadata, events: try reader.events()).json()
+            })
+        }
+        // The pieces (rests or the course's legs) and the stroke curves.
+        router.get("/api/sessions/:id/pieces") { _, context in
+            let path = try sessionPath(context)
+            return json(try await reading {
+                let reader = try SessionReader(path: path)
+                return SessionPieces(strokes: try SessionFigures.load(reader, includeStrokes: true).strokes ?? [], events: try reader.events()).json()
+            })
+        }
+        router.get("/api/sessions/:id/curve") { request, context in
+            let path = try sessionPath(context)
+            let query = request.uri.queryParameters
+            let curve: CurveRequest
+            do {
+                curve = try CurveRequest(piece: query["piece"].map(String.init), stroke: query["stroke"].map(String.init),
+                                         points: query["points"].map(String.init))
+            } catch {
+                throw HTTPError(.badRequest, message: "\(error)")
+            }
+            let answer: String? = try await reading {
+                let reader = try SessionReader(path: path)
+                let strokes = try SessionFigures.load(reader, includeStrokes: true).strokes ?? []
+                switch curve.target {
+                case .piece(let k):
+                    let pieces = SessionPieces(strokes: strokes, events: try reader.events()).pieces
+                    guard k < pieces.count else { return nil }
+                    let piece = pieces[k]
+                    let made = try piece.strokeRange.map { try StrokeCurve(reader, strokes: strokes, range: $0, points: curve.points) }
+                    return (made ?? StrokeCurve(points: curve.points)).json { w in
+                        w.field("piece", k)
+                        w.field("label", piece.label)
+                        w.field("piece_strokes", piece.strokes)
+                    }
+                case .stroke(let n):
+                    guard n < strokes.count else { return nil }
+                    return try StrokeCurve(reader, strokes: strokes, range: n...n, points: curve.points).json { w in
+                        w.field("stroke", n)
+                        w.field("catch_s", strokes[n].stroke.catchTime, places: 3)
+                    }
+                }
+            }
+            guard let answer else { throw HTTPError(.notFound, message: "no such piece or stroke in this session") }
+            return json(answer)
         }
         // The track as GeoJSON (`oarlog export ID --format geojson`), and every export as a download.
         router.get("/api/sessions/:id/track") { _, context in
@@ -52,12 +108,10 @@ struct SessionAPI: Sendable {
             } catch {
                 throw HTTPError(.badRequest, message: "\(error)")
             }
-            do {
+            return json(try await reading {
                 let figures = try SessionFigures.load(try SessionReader(path: path), includeStrokes: true)
-                return json(SessionSeries(strokes: figures.strokes ?? [], duration: figures.duration).json(series))
-            } catch {
-                throw HTTPError(.unprocessableContent, message: "\(error)")
-            }
+                return SessionSeries(strokes: figures.strokes ?? [], duration: figures.duration).json(series)
+            })
         }
         router.get("/api/status") { _, _ in
             json(LiveMessage.status(station.status))
@@ -110,6 +164,37 @@ struct SessionAPI: Sendable {
             }
             return json(LiveMessage.note(note), status: .created)
         }
+        // A note changed after the session: its text, and its time when t_s is given.
+        router.patch("/api/sessions/:id/notes/:index") { request, context in
+            try authorize(request)
+            let path = try sessionPath(context)
+            if station.recordingID == (try sessionID(context)) { throw HTTPError(.conflict, message: "the session is being recorded") }
+            guard let index = context.parameters.get("index").flatMap({ Int($0) }), index >= 0 else {
+                throw HTTPError(.notFound, message: "no such note")
+            }
+            let noteRequest = try await decode(request, NoteRequest.init(body:))
+            let reader: SessionReader
+            let notes: [Note]
+            do {
+                reader = try SessionReader(path: path)
+                notes = try reader.notes(onDamage: .skipDamagedChunks)
+            } catch {
+                throw HTTPError(.unprocessableContent, message: "\(error)")
+            }
+            guard index < notes.count else { throw HTTPError(.notFound, message: "no such note: the session has \(notes.count)") }
+            let before = notes[index]
+            var at = before.time
+            if noteRequest.sessionTime != nil {
+                do { at = try noteRequest.time(inSessionEndingAt: reader.summary?.statistics.lastTime ?? 0) } catch {
+                    throw HTTPError(.badRequest, message: "\(error)")
+                }
+            }
+            let edit = SessionNoteEdit(before: before, after: Note(time: at, text: noteRequest.text))
+            do { try SessionAppend.append(notes: [], events: [edit.event], to: path) } catch {
+                throw HTTPError(.unprocessableContent, message: "\(error)")
+            }
+            return json(LiveMessage.note(edit.after))
+        }
         router.patch("/api/sessions/:id") { request, context in
             try authorize(request)
             let path = try sessionPath(context)
@@ -128,6 +213,18 @@ struct SessionAPI: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Reads a session off the event loop (a Dispatch worker): a long session takes a while and
+    /// the live screen must not wait. A session that cannot be read is 422 with the reason.
+    func reading<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+            }
+        } catch {
+            throw HTTPError(.unprocessableContent, message: "\(error)")
+        }
+    }
 
     /// A closed session's export (a session being recorded has no end yet: 409).
     func download(_ context: Context, format: ExportFormat, attachment: Bool) async throws -> Response {

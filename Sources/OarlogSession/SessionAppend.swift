@@ -35,7 +35,16 @@ public enum SessionAppend {
     /// Appends `notes` to the closed session at `path`; returns the new summary.
     @discardableResult
     public static func append(notes: [Note], to path: String, sync: Bool = true) throws -> RecordedSummary {
-        guard !notes.isEmpty else { return try SessionReader(path: path).summary ?? RecordedSummary(statistics: .init(), analysis: nil) }
+        try append(notes: notes, events: [], to: path, sync: sync)
+    }
+
+    /// Appends `notes` and `events` (a note's edit: `SessionNoteEdit`) to the closed session at
+    /// `path` in one chunk; returns the new summary.
+    @discardableResult
+    public static func append(notes: [Note], events: [SessionEvent], to path: String, sync: Bool = true) throws -> RecordedSummary {
+        guard !notes.isEmpty || !events.isEmpty else {
+            return try SessionReader(path: path).summary ?? RecordedSummary(statistics: .init(), analysis: nil)
+        }
         let reader = try SessionReader(path: path)
         guard reader.isComplete, var summary = reader.summary else {
             throw SessionAppendError.notClosed(path: path)
@@ -46,12 +55,13 @@ public enum SessionAppend {
 
         // The note chunk.
         let ordered = notes.sorted { $0.time < $1.time }
+        let times = ordered.map(\.time) + events.map(\.time)
         var chunk = FrameBuilder(capacity: 256)
         chunk.begin(.chunk)
         chunk.w.u32(sequence)
-        chunk.w.f64(ordered.first!.time)
-        chunk.w.f64(ordered.last!.time)
-        chunk.w.u32(UInt32(ordered.count))
+        chunk.w.f64(times.min() ?? .nan)
+        chunk.w.f64(times.max() ?? .nan)
+        chunk.w.u32(UInt32(ordered.count + events.count))
         chunk.w.u32(0)
         var payload = ByteWriter(capacity: 128)
         for note in ordered {
@@ -62,12 +72,20 @@ public enum SessionAppend {
             chunk.w.varint(UInt64(payload.count))
             chunk.w.raw(payload)
         }
+        for event in events {
+            payload.removeAll()
+            RecordCoding.encodeEvent(event, into: &payload)
+            chunk.w.u8(RecordKind.event.rawValue)
+            chunk.w.varint(UInt64(payload.count))
+            chunk.w.raw(payload)
+        }
         chunk.end()
 
         var added = SessionStatistics()
         added.chunks = 1
         added.notes = ordered.count
-        for note in ordered { added.see(note.time) }
+        added.events = events.count
+        for t in times { added.see(t) }
         summary.statistics.add(added)
 
         // The new tail after the chunk.

@@ -17,6 +17,9 @@ public struct SessionMetadata: Sendable, Equatable {
     public var softwareVersion: String
     /// Analysis and recording settings that shaped the concluded figures, in order.
     public var settings: [Setting]
+    /// The GeoJSON fences and course the session was recorded with (`--fences`), as text: the
+    /// session page draws them and their crossings.
+    public var fencesGeoJSON: String?
     /// Keys this version does not know (from a newer writer), kept in order.
     public var extra: [Setting]
 
@@ -58,6 +61,7 @@ public struct SessionMetadata: Sendable, Equatable {
         if let accelerometerRate { pairs.append(("accelerometer_rate_hz", "\(accelerometerRate)")) }
         if let gpsRate { pairs.append(("gps_rate_hz", "\(gpsRate)")) }
         for s in settings { pairs.append((Self.settingPrefix + s.key, s.value)) }
+        if let fencesGeoJSON { pairs.append(("fences_geojson", fencesGeoJSON)) }
         for e in extra { pairs.append((e.key, e.value)) }
         w.varint(UInt64(pairs.count))
         for (k, v) in pairs {
@@ -80,6 +84,7 @@ public struct SessionMetadata: Sendable, Equatable {
             case "device": m.devices.append(value)
             case "accelerometer_rate_hz": m.accelerometerRate = Double(value)
             case "gps_rate_hz": m.gpsRate = Double(value)
+            case "fences_geojson": m.fencesGeoJSON = value
             default:
                 if key.hasPrefix(settingPrefix) {
                     m.settings.append(Setting(String(key.dropFirst(settingPrefix.count)), value))

@@ -152,8 +152,11 @@ public final class SessionReader {
 
     /// The accelerometer samples block by block, column-wise (the fast path: no per-sample enum).
     /// The columns passed to `body` are reused for the next block.
-    public func forEachAccelerometerBlock(onDamage: DamagePolicy = .throwError, _ body: (AccelColumns) throws -> Void) throws {
-        var it = entries(onDamage: onDamage)
+    /// From the chunk holding `time` on, when given (the index's chunk at or before it: a block
+    /// may start a little earlier).
+    public func forEachAccelerometerBlock(from time: Seconds? = nil, onDamage: DamagePolicy = .throwError,
+                                          _ body: (AccelColumns) throws -> Void) throws {
+        var it = entries(from: time, onDamage: onDamage)
         var columns = AccelColumns(capacity: 1024)
         while var (kind, r) = try it.nextChunkRecord() {
             guard kind == RecordKind.accelBlock.rawValue else { continue }

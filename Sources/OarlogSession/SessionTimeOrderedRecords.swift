@@ -2,14 +2,17 @@ import OarlogCore
 
 extension SessionReader {
     /// Every note in the session, in time order (notes typed live and notes added afterwards
-    /// with `SessionAppend`). Only note records are decoded.
+    /// with `SessionAppend`), each as last edited (`SessionNoteEdit`). Only note records and
+    /// events are decoded.
     public func notes(onDamage: DamagePolicy = .throwError) throws -> [Note] {
         var out: [Note] = []
+        var edits: [SessionNoteEdit] = []
         var it = entries(onDamage: onDamage)
         try it.forEachChunkRecord { kind, r in
             if kind == RecordKind.note.rawValue { out.append(Note(time: try r.f64(), text: try r.string())) }
+            if kind == RecordKind.event.rawValue, let edit = SessionNoteEdit(try RecordCoding.decodeEvent(&r)) { edits.append(edit) }
         }
-        return stableSortedByTime(out)
+        return stableSortedByTime(SessionNoteEdit.apply(edits, to: out))
     }
 
     /// The raw records for a replay, with every note placed at its time (a note added after the

@@ -70,7 +70,7 @@ struct Replay: ParsableCommand {
         if let progress = ProgressReporter.ifTerminal() { sinks.append(progress) }
         let writer: SessionWriter?
         do {
-            writer = save ? try SessionSaving.replayWriter(for: replay.input, title: title, settings: analysis.settings) : nil
+            writer = save ? try SessionSaving.replayWriter(for: replay.input, title: title, settings: analysis.settings, fences: replay.fences) : nil
         } catch {
             throw CommandFailure("--save: \(error)")
         }

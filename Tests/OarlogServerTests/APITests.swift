@@ -127,6 +127,85 @@ final class APITests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/api/sessions/nosuch/series").status, 404)
     }
 
+    /// The session page's map and pieces: the trail is the GeoJSON export's points (read from
+    /// the fixes alone), thinned on request with its ends kept; pieces and stroke curves by
+    /// index, and what is not one refused.
+    func testTrailPiecesAndCurves() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-api-\(UUID().uuidString)")
+        for (trace, title) in [("samples/sim-workout.csv", "Head race"), ("samples/rowingdata/nk_logbook.csv", "Long row")] {
+            let saved = try oarlogCLI(["replay", trace, "--save", "--title", title], dataDirectory: data)
+            XCTAssertEqual(saved.status, 0, saved.err)
+        }
+        let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"], dataDirectory: data)
+        let listed = try XCTUnwrap(try jsonObject(try server.request("GET", "/api/sessions").body) as? [[String: Any]])
+        for session in listed {
+            let id = try XCTUnwrap(session["id"] as? String)
+            let geojson = try XCTUnwrap(try JSONSerialization.jsonObject(with: try server.download("/api/sessions/\(id)/track").body) as? [String: Any])
+            let features = try XCTUnwrap(geojson["features"] as? [[String: Any]])
+            let coordinates = try XCTUnwrap((features.first?["geometry"] as? [String: Any])?["coordinates"] as? [[Double]])
+            let trail = try XCTUnwrap(try jsonObject(try server.request("GET", "/api/sessions/\(id)/trail").body) as? [String: Any])
+            let lat = try XCTUnwrap(trail["lat_deg"] as? [Double]), lon = try XCTUnwrap(trail["lon_deg"] as? [Double])
+            let times = try XCTUnwrap(trail["t_s"] as? [Double]), distances = try XCTUnwrap(trail["distance_m"] as? [Double])
+            XCTAssertEqual(lat.count, coordinates.count, id)
+            XCTAssertEqual(trail["fixes"] as? Int, coordinates.count)
+            for (i, c) in coordinates.enumerated() where i < lat.count {
+                XCTAssertEqual(lat[i], c[1], accuracy: 1e-7)
+                XCTAssertEqual(lon[i], c[0], accuracy: 1e-7)
+            }
+            XCTAssertEqual(times, times.sorted(), "in time order")
+            XCTAssertEqual(distances, distances.sorted(), "distance never runs back")
+            let end = try XCTUnwrap(features.first { ($0["properties"] as? [String: Any])?["kind"] as? String == "end" }?["properties"] as? [String: Any])
+            XCTAssertEqual(distances.last ?? 0, end["distance_m"] as? Double ?? -1, accuracy: 1, "\(id): the trail ends at the export's distance")
+            XCTAssertEqual(times.last ?? 0, end["t_s"] as? Double ?? -1, accuracy: 0.01)
+            // Thinned to 50: the first and last points kept.
+            let thin = try XCTUnwrap(try jsonObject(try server.request("GET", "/api/sessions/\(id)/trail?points=50").body) as? [String: Any])
+            let thinLat = try XCTUnwrap(thin["lat_deg"] as? [Double])
+            XCTAssertEqual(thinLat.count, 50)
+            XCTAssertEqual(thinLat.first, lat.first)
+            XCTAssertEqual(thinLat.last, lat.last)
+        }
+        let workout = try XCTUnwrap(listed.first { $0["title"] as? String == "Head race" }?["id"] as? String)
+        let nk = try XCTUnwrap(listed.first { $0["title"] as? String == "Long row" }?["id"] as? String)
+        // Pieces: each holds its strokes (indexes into the stroke list, in order, not overlapping).
+        let pieces = try XCTUnwrap((try jsonObject(try server.request("GET", "/api/sessions/\(workout)/pieces").body) as? [String: Any])?["pieces"] as? [[String: Any]])
+        XCTAssertEqual(pieces.count, 6)
+        var next = 0
+        for p in pieces {
+            let first = try XCTUnwrap(p["first_stroke"] as? Int), last = try XCTUnwrap(p["last_stroke"] as? Int)
+            XCTAssertGreaterThanOrEqual(first, next)
+            XCTAssertEqual(last - first + 1, p["strokes"] as? Int)
+            XCTAssertEqual((p["time_s"] as? Double ?? 0) / (p["distance_m"] as? Double ?? 1) * 500, p["split_s_per_500m"] as? Double ?? 0, accuracy: 0.05, "rounded: 0.1 m and 0.01 s")
+            next = last + 1
+        }
+        // The second piece's average: its strokes, within them the one with the curve's extremes.
+        let curve = try XCTUnwrap(try jsonObject(try server.request("GET", "/api/sessions/\(workout)/curve?piece=1&points=50").body) as? [String: Any])
+        XCTAssertEqual(curve["points"] as? Int, 50)
+        XCTAssertEqual((curve["mps2"] as? [Double])?.count, 50)
+        XCTAssertGreaterThanOrEqual(curve["strokes"] as? Int ?? 0, (pieces[1]["strokes"] as? Int ?? 0) - 2)
+        let one = try XCTUnwrap(try jsonObject(try server.request("GET", "/api/sessions/\(workout)/curve?stroke=100").body) as? [String: Any])
+        XCTAssertEqual(one["strokes"] as? Int, 1)
+        XCTAssertEqual((one["sd_mps2"] as? [Double])?.allSatisfy { $0 == 0 }, true, "one stroke has no spread")
+        // No accelerometer: a curve of no strokes, nulls, not zeros.
+        let none = try XCTUnwrap(try jsonObject(try server.request("GET", "/api/sessions/\(nk)/curve?piece=0").body) as? [String: Any])
+        XCTAssertEqual(none["strokes"] as? Int, 0)
+        XCTAssertTrue((none["mps2"] as? [Any])?.allSatisfy { $0 is NSNull } ?? false)
+        // What is not a piece, a stroke or a trail.
+        XCTAssertEqual(try server.request("GET", "/api/sessions/\(workout)/curve?piece=6").status, 404)
+        XCTAssertEqual(try server.request("GET", "/api/sessions/\(workout)/curve?stroke=100000").status, 404)
+        for bad in ["", "?piece=1&stroke=2", "?piece=-1", "?piece=x", "?piece=0&points=5", "?piece=0&points=100000"] {
+            XCTAssertEqual(try server.request("GET", "/api/sessions/\(workout)/curve\(bad)").status, 400, bad)
+        }
+        for bad in ["?points=1", "?points=1000000", "?points=many"] {
+            XCTAssertEqual(try server.request("GET", "/api/sessions/\(workout)/trail\(bad)").status, 400, bad)
+        }
+        XCTAssertEqual(try server.request("GET", "/api/sessions/nosuch/pieces").status, 404)
+        XCTAssertEqual(try server.request("GET", "/api/sessions/..%2Fserve-token/trail").status, 404)
+        // A session without fences has no course on its map.
+        let course = try XCTUnwrap(try jsonObject(try server.request("GET", "/api/sessions/\(workout)/course").body) as? [String: Any])
+        XCTAssertTrue(course["fences"] is NSNull)
+        XCTAssertEqual((course["crossings"] as? [Any])?.count, 0)
+    }
+
     /// Ids that are not sessions, oversized and malformed bodies, controls without the token.
     func testBadInputIsRefusedWithTheRightStatus() throws {
         let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"])
@@ -205,8 +284,26 @@ final class APITests: XCTestCase {
         XCTAssertEqual(after["title"] as? String, "Morning pieces")
         XCTAssertEqual((after["note_list"] as? [[String: Any]])?.compactMap { $0["text"] as? String }, ["Later", "Rate up"])
         XCTAssertEqual(after["strokes"] as? Int, shown["strokes"] as? Int)
+        // Editing a note (index in time order): its words, then its time; the token is needed,
+        // the index must be one of the session's notes, the body a note; an edit survives a
+        // recovery (it is a record appended to the file, like the note).
+        let edited = try server.request("PATCH", "/api/sessions/\(id)/notes/1", body: "{\"text\":\"Rate up to 28\"}", token: t)
+        XCTAssertEqual(edited.status, 200, edited.body)
+        XCTAssertEqual((try jsonObject(edited.body) as? [String: Any])?["t_s"] as? Double ?? -1, noteTime, accuracy: 0.001)
+        XCTAssertEqual(try server.request("PATCH", "/api/sessions/\(id)/notes/0", body: "{\"text\":\"Earlier\",\"t_s\":2}", token: t).status, 200)
+        XCTAssertEqual(try server.request("PATCH", "/api/sessions/\(id)/notes/0", body: "{\"text\":\"x\"}").status, 401)
+        XCTAssertEqual(try server.request("PATCH", "/api/sessions/\(id)/notes/2", body: "{\"text\":\"x\"}", token: t).status, 404)
+        XCTAssertEqual(try server.request("PATCH", "/api/sessions/\(id)/notes/-1", body: "{\"text\":\"x\"}", token: t).status, 404)
+        XCTAssertEqual(try server.request("PATCH", "/api/sessions/\(id)/notes/0", body: "{\"words\":1}", token: t).status, 400)
+        XCTAssertEqual(try server.request("PATCH", "/api/sessions/\(id)/notes/0", body: "{\"text\":\"x\",\"t_s\":1e9}", token: t).status, 400)
+        XCTAssertEqual(try server.request("PATCH", "/api/sessions/nosuch/notes/0", body: "{\"text\":\"x\"}", token: t).status, 404)
         let recover = try oarlogCLI(["recover", id], dataDirectory: server.dataDirectory)
         XCTAssertEqual(recover.status, 0, recover.out)
+        let edits = try XCTUnwrap(try jsonObject(try oarlogCLI(["show", id, "--json"], dataDirectory: server.dataDirectory).out) as? [String: Any])
+        let editedNotes = try XCTUnwrap(edits["note_list"] as? [[String: Any]])
+        XCTAssertEqual(editedNotes.compactMap { $0["text"] as? String }, ["Earlier", "Rate up to 28"])
+        XCTAssertEqual(editedNotes.first?["t_s"] as? Double, 2)
+        XCTAssertEqual(edits["notes"] as? Int, 2, "an edit is not one more note")
 
         XCTAssertEqual(try server.request("DELETE", "/api/sessions/\(id)", token: t).status, 204)
         XCTAssertEqual(try server.request("GET", "/api/sessions/\(id)").status, 404)

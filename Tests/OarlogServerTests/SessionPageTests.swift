@@ -17,14 +17,22 @@ final class SessionPageTests: XCTestCase {
         let workout = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("samples/sim-workout.csv"), encoding: .utf8)
         let lines = workout.split(separator: "\n", omittingEmptySubsequences: false).prefix(7000).filter { !$0.contains(",gps,") }
         try (lines.joined(separator: "\n") + "\n").write(to: accelOnly, atomically: true, encoding: .utf8)
+        // And a 10-hour session (a workout's pieces and rests over and over), for the page's speed.
+        let long = data.appendingPathComponent("ten-hours.csv")
+        let simulated = try oarlogCLI(["simulate", "--minutes", "600", "--profile", "workout", "--accel-hz", "25", "--seed", "5",
+                                       "-o", long.path], dataDirectory: data)
+        XCTAssertEqual(simulated.status, 0, simulated.err)
         var ids: [String] = []
-        for (trace, title) in [("samples/sim-workout.csv", "Head race"), ("samples/rowingdata/nk_logbook.csv", "Long row"),
-                               (accelOnly.path, "No GPS")] {
-            let saved = try oarlogCLI(["replay", trace, "--save", "--title", title], dataDirectory: data)
+        // The NK logbook is timed over its 2,000 m course (the fences are kept in the session).
+        for (trace, title, extra) in [("samples/sim-workout.csv", "Head race", []),
+                                      ("samples/rowingdata/nk_logbook.csv", "Long row", ["--fences", "samples/nk-course.geojson"]),
+                                      (accelOnly.path, "No GPS", []), (long.path, "Ten hours", [])] {
+            let saved = try oarlogCLI(["replay", trace, "--save", "--title", title] + extra, dataDirectory: data)
             XCTAssertEqual(saved.status, 0, saved.err)
             let listed = try XCTUnwrap(try jsonObject(try oarlogCLI(["sessions", "--json"], dataDirectory: data).out) as? [[String: Any]])
             ids.append(try XCTUnwrap(listed.first(where: { ($0["title"] as? String) == title })?["id"] as? String))
         }
+        let tenHours = ids.removeLast()
         // What `oarlog show` says of each, before the page adds a note to the first.
         var shows: [String: [String: Any]] = [:]
         for id in ids {
@@ -34,7 +42,8 @@ final class SessionPageTests: XCTestCase {
         let shots = TestPaths.packageRoot.appendingPathComponent(".build/screenshots")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
         let script = TestPaths.packageRoot.appendingPathComponent("Tests/OarlogServerTests/browser/session_page.py").path
-        let run = try runCommand("/usr/bin/python3", [script, server.base, server.pairingCode, shots.path] + ids, in: TestPaths.packageRoot.path)
+        let run = try runCommand("/usr/bin/python3", [script, server.base, server.pairingCode, shots.path] + ids + ["long:" + tenHours],
+                                 in: TestPaths.packageRoot.path)
         XCTAssertEqual(run.status, 0, run.err)
         let result = try XCTUnwrap(try jsonObject(run.out) as? [String: Any], run.out + run.err)
         XCTAssertNil(result["error"], "\(result["error"] ?? "") \(result["error_console"] ?? "")")
@@ -62,6 +71,23 @@ final class SessionPageTests: XCTestCase {
             }
             let laptop = try XCTUnwrap(seen["laptop"] as? [String: Any])
             let fixes = show["gps_fixes"] as? Int ?? 0
+            // The pieces' table is the server's (/pieces): one row each, its label and strokes.
+            let pieces = try XCTUnwrap(try jsonObject(try server.request("GET", "/api/sessions/\(id)/pieces").body) as? [String: Any])
+            let listed = try XCTUnwrap(pieces["pieces"] as? [[String: Any]])
+            let rows = try XCTUnwrap(laptop["pieces"] as? [[String]])
+            XCTAssertEqual(rows.map { $0[0] }, listed.map { $0["label"] as? String ?? "?" }, id)
+            XCTAssertEqual(rows.map { $0[6] }, listed.map { "\($0["strokes"] as? Int ?? -1)" }, id)
+            XCTAssertEqual(rows.map { $0[2] }, listed.map { clockText($0["time_s"] as? Double ?? -1) }, id)
+            XCTAssertEqual(laptop["pieces_kind"] as? String, pieces["kind"] as? String)
+            // Against distance the x axis is km and runs to the session's distance; back to minutes.
+            let byDistance = try XCTUnwrap(seen["against_distance"] as? [String: Any])
+            let byTime = try XCTUnwrap(seen["against_time"] as? [String: Any])
+            XCTAssertEqual(byDistance["axis"] as? String, "km")
+            XCTAssertEqual(byTime["axis"] as? String, "minutes")
+            if let distance = show["distance_m"] as? Double {
+                XCTAssertEqual(byDistance["last_x"] as? Double ?? 0, distance / 1000, accuracy: distance / 1000 * 0.03, id)
+                XCTAssertEqual(byTime["last_x"] as? Double ?? 0, (show["elapsed_s"] as? Double ?? 0) / 60, accuracy: 1, id)
+            }
             if fixes > 0 {
                 // The track is the session's: the GeoJSON export's points, pins at its first and last.
                 let geojson = try XCTUnwrap(try JSONSerialization.jsonObject(with: try server.download("/api/sessions/\(id)/track").body) as? [String: Any])
@@ -103,12 +129,31 @@ final class SessionPageTests: XCTestCase {
         XCTAssertEqual(nk["accel_samples"]?["text"], "—")
         XCTAssertNotEqual(nk["strokes"]?["text"], "—")
 
-        // The note added on the page at 5:00 is in `oarlog show`, at 300 s.
+        // The note added on the page at 5:00 and then edited (new words, at 6:30) is in `oarlog
+        // show` as edited, at 390 s, and marked on the plots.
         let shown = try XCTUnwrap(try jsonObject(try oarlogCLI(["show", ids[0], "--json"], dataDirectory: data).out) as? [String: Any])
         let notes = try XCTUnwrap(shown["note_list"] as? [[String: Any]])
-        XCTAssertEqual(notes.compactMap { $0["text"] as? String }, ["Rate up at the bridge"])
-        XCTAssertEqual(notes.first?["t_s"] as? Double ?? -1, 300, accuracy: 0.001)
+        XCTAssertEqual(notes.compactMap { $0["text"] as? String }, ["Rate up after the bridge"])
+        XCTAssertEqual(notes.first?["t_s"] as? Double ?? -1, 390, accuracy: 0.001)
         XCTAssertEqual(result["notes_after_add"] as? [String], ["5:00.0 Rate up at the bridge"])
+        XCTAssertEqual(result["notes_after_edit"] as? [String], ["6:30.0 Rate up after the bridge"])
+        XCTAssertEqual(result["note_marks_after_add"] as? Int, 1)
+
+        try checkPiecesCurvesAndCourse(sessions, ids: ids, server: server, data: data)
+
+        // Ten hours, first visit: the whole page drawn (summary, plots, pieces, curve, map)
+        // within 2 s of navigation; its trail thinned to 10,000 of its fixes; the plots' series
+        // under 200 kB.
+        let readyIn = try XCTUnwrap(result["long_ready_s"] as? Double)
+        print("10-hour session page ready in \(String(format: "%.2f", readyIn)) s")
+        XCTAssertLessThan(readyIn, 2.0)
+        let longShow = try XCTUnwrap(try jsonObject(try oarlogCLI(["show", tenHours, "--json"], dataDirectory: data).out) as? [String: Any])
+        let longPage = try XCTUnwrap(result["long"] as? [String: Any])
+        XCTAssertEqual(longPage["trail_points"] as? Int, min(10_000, longShow["gps_fixes"] as? Int ?? 0))
+        XCTAssertGreaterThan(longPage["pieces"].map { ($0 as? [[String]])?.count ?? 0 } ?? 0, 50, "the workout's pieces, repeated for 10 hours")
+        let longSeries = try server.download("/api/sessions/\(tenHours)/series?fields=split,rate,distance&points=600")
+        print("10-hour session: series \(longSeries.body.count) bytes")
+        XCTAssertLessThan(longSeries.body.count, 200_000)
         // Playback: after a seek to 75 % the screen shows the session's elapsed time and strokes
         // there (within one stroke), with the elapsed time and the time remaining over the slider.
         let truthStrokes = try XCTUnwrap((try jsonObject(try oarlogCLI(["show", ids[0], "--json", "--strokes"], dataDirectory: data).out)
@@ -122,7 +167,7 @@ final class SessionPageTests: XCTestCase {
         XCTAssertEqual(seek["slider"] as? Double, seekTo)
         XCTAssertEqual(seek["elapsed_label"] as? String, clockText(seekTo))
         XCTAssertEqual(seek["remaining_label"] as? String, "−" + clockText(duration - seekTo))
-        XCTAssertEqual(seek["last_note"] as? String, "Rate up at the bridge", "the note at 5:00 is the last one at 15:00")
+        XCTAssertEqual(seek["last_note"] as? String, "Rate up after the bridge", "the note at 6:30 is the last one at 15:00")
         // Playing at 60×: strokes count on from there, the elapsed time and the slider run, the
         // boat moves on its trail, the acceleration trace runs; a pause holds it.
         let play = try XCTUnwrap(result["playback_play"] as? [String: Any])
@@ -140,6 +185,78 @@ final class SessionPageTests: XCTestCase {
             XCTAssertGreaterThan(size, 10_000, path)
             print("screenshot: \(path)")
         }
+    }
+
+    /// The pieces and stroke curves of the workout (against the simulator's truth), the NK
+    /// logbook's course legs (against `oarlog course`) and its fences and crossings on the map.
+    func checkPiecesCurvesAndCourse(_ sessions: [String: [String: Any]], ids: [String], server: ServerProcess, data: URL) throws {
+        // The workout: its pieces are the truth's runs of catches between stops of 10 s or more.
+        let truth = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("samples/sim-workout.truth.csv"), encoding: .utf8)
+        let catches = truth.split(separator: "\n").filter { $0.hasPrefix("stroke,") }.compactMap { Double($0.split(separator: ",")[2]) }
+        var runs: [[Double]] = [[]]
+        for t in catches {
+            if let last = runs[runs.count - 1].last, t - last >= 10 { runs.append([]) }
+            runs[runs.count - 1].append(t)
+        }
+        runs = runs.filter { $0.count >= 5 }
+        let workout = try XCTUnwrap(sessions[ids[0]]?["laptop"] as? [String: Any])
+        XCTAssertEqual(workout["pieces_kind"] as? String, "rests")
+        let rows = try XCTUnwrap(workout["pieces"] as? [[String]])
+        XCTAssertEqual(rows.count, runs.count, "\(rows)")
+        for (row, run) in zip(rows, runs) {
+            XCTAssertEqual(Double(Int(row[6]) ?? 0), Double(run.count), accuracy: 2, "\(row)")
+        }
+        // Its first piece's average stroke: the piece's strokes, the truth's stroke and drive
+        // length, the boat surging in the drive and checked at the catch, no net gain over a
+        // stroke at steady speed.
+        let average = try XCTUnwrap(workout["curve_average"] as? [String: Any])
+        let first = runs[0]
+        let truthPeriod = (first[first.count - 1] - first[0]) / Double(first.count - 1)
+        XCTAssertGreaterThanOrEqual(average["strokes"] as? Int ?? 0, first.count - 3)
+        XCTAssertEqual(average["stroke_s"] as? Double ?? 0, truthPeriod, accuracy: truthPeriod * 0.03)
+        let drives = truth.split(separator: "\n").filter { $0.hasPrefix("stroke,") }.prefix(first.count).compactMap { Double($0.split(separator: ",")[4]) }
+        XCTAssertEqual(average["drive_s"] as? Double ?? 0, drives.reduce(0, +) / Double(drives.count), accuracy: 0.15)
+        let curve = (average["mps2"] as? [Any] ?? []).compactMap { $0 as? Double }
+        let phase = (average["phase"] as? [Double]) ?? []
+        XCTAssertEqual(curve.count, 100)
+        XCTAssertEqual(curve.reduce(0, +) / Double(max(1, curve.count)), 0, accuracy: 0.2, "no net gain over a stroke")
+        let peak = curve.indices.max { curve[$0] < curve[$1] } ?? 0
+        let driveShare = (average["drive_s"] as? Double ?? 1) / (average["stroke_s"] as? Double ?? 1)
+        XCTAssertLessThan(phase[peak], driveShare + 0.05, "the surge peaks in the drive")
+        XCTAssertGreaterThan(curve[peak], 0.5)
+        XCTAssertEqual(workout["curve_disabled"] as? Bool, false)
+        let single = try XCTUnwrap(sessions[ids[0]]?["curve_single"] as? [String: Any])
+        XCTAssertTrue((single["title"] as? String ?? "").hasSuffix("stroke 1 of \(rows[0][6])"), "\(single)")
+        XCTAssertEqual((single["plotted"] as? [String: Int])?["single"], 100)
+        XCTAssertEqual(((sessions[ids[0]]?["second_piece_curve"] as? [String: Any])?["title"] as? String)?.hasPrefix("Piece 2"), true)
+
+        // The NK logbook: its pieces are the course's legs, as `oarlog course` timed them.
+        let nk = try XCTUnwrap(sessions[ids[1]]?["laptop"] as? [String: Any])
+        XCTAssertEqual(nk["pieces_kind"] as? String, "course")
+        let course = try oarlogCLI(["course", "samples/rowingdata/nk_logbook.csv", "--fences", "samples/nk-course.geojson"], dataDirectory: data)
+        XCTAssertEqual(course.status, 0, course.err)
+        let legs = course.out.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+            .filter { $0.count >= 8 && Int($0[0]) != nil }
+        let nkRows = try XCTUnwrap(nk["pieces"] as? [[String]])
+        XCTAssertEqual(nkRows.map { $0[0] }, ["Start → 500 m", "500 m → 1000 m", "1000 m → 1500 m", "1500 m → Finish"])
+        XCTAssertEqual(legs.count, 4, course.out)
+        for (row, leg) in zip(nkRows, legs) {
+            XCTAssertTrue(leg.contains(Substring(row[2])), "the leg's time \(row[2]) is `oarlog course`'s: \(leg)")
+            XCTAssertEqual(leg.last.map(String.init), row[6], "strokes")
+        }
+        // Its map: the course's five gates, and every crossing recorded.
+        let recorded = try XCTUnwrap(try jsonObject(try server.request("GET", "/api/sessions/\(ids[1])/course").body) as? [String: Any])
+        let crossings = try XCTUnwrap(recorded["crossings"] as? [[String: Any]])
+        XCTAssertGreaterThanOrEqual(crossings.count, 8)
+        let shown = try XCTUnwrap(nk["course_shown"] as? [String: Int])
+        XCTAssertEqual(shown["gates"], 5)
+        XCTAssertEqual(shown["crossings"], crossings.count)
+        XCTAssertTrue((nk["legend"] as? String ?? "").contains("NK logbook 2000 m"))
+        // No accelerometer: no stroke curve (disabled, not zeros).
+        XCTAssertEqual(nk["curve_disabled"] as? Bool, true)
+        XCTAssertEqual((nk["curve_plotted"] as? [String: Int])?["average"], 0)
+        // The workout has no course: nothing drawn for one.
+        XCTAssertEqual((workout["course_shown"] as? [String: Int])?["gates"], 0)
     }
 
     /// The page's clock: m:ss.t under an hour, h:mm:ss from one.

@@ -99,6 +99,13 @@ func webRequest(_ input: [UInt8]) {
     if let series = try? SeriesRequest(fields: header, points: String(decoding: body.prefix(16), as: UTF8.self)) {
         precondition(!series.fields.isEmpty && SeriesRequest.pointLimits.contains(series.points), "series \(series)")
     }
+    // The map's trail and the stroke curves' queries.
+    let query = String(decoding: body.prefix(16), as: UTF8.self)
+    if let trail = try? TrailRequest(points: query) { precondition(TrailRequest.pointLimits.contains(trail.points)) }
+    if let curve = try? CurveRequest(piece: header, stroke: nil, points: query) {
+        precondition(CurveRequest.pointLimits.contains(curve.points), "curve \(curve)")
+        if case .piece(let k) = curve.target { precondition(k >= 0) } else { preconditionFailure("a piece was asked for") }
+    }
 }
 
 /// `oarlog replay FILE --json --strokes` and the summary table, in process: the reader, the

@@ -2,7 +2,8 @@
 """Opens sessions' pages in Oarlog's web app in headless Chromium, at phone (390x844) and laptop
 (1280x800) size, and reports what each showed; then adds a note on the first one.
 
-Usage: session_page.py BASE_URL PAIRING_CODE SCREENSHOT_DIR SESSION_ID...
+Usage: session_page.py BASE_URL PAIRING_CODE SCREENSHOT_DIR SESSION_ID... [long:SESSION_ID]
+(long: a long session whose first visit is timed)
 Prints one JSON object; the Swift test (BrowserTests) asserts on it.
 """
 import json
@@ -21,26 +22,31 @@ driver, wait = chromium.start()
 SIZES = {"phone": chromium.PHONE, "laptop": chromium.LAPTOP}
 
 READ = """
-const p = window.oarlog.session;
-const pin = m => m ? [m.getLatLng().lat, m.getLatLng().lng] : null;
-const first = p.track && p.track.points.length ? p.track.points[0] : null;
-const last = p.track && p.track.points.length ? p.track.points[p.track.points.length - 1] : null;
+const p = window.oarlog.session, m = p.map, pl = p.plots;
+const pin = x => x ? [x.getLatLng().lat, x.getLatLng().lng] : null;
 return {
   title: document.getElementById('session-title').textContent,
   summary: Object.fromEntries([...document.querySelectorAll('#session-summary td')].map(td => [td.dataset.key, {text: td.textContent, value: td.dataset.value}])),
   map_shown: !document.getElementById('session-map-panel').hidden,
   no_map_note: !document.getElementById('session-no-map').hidden,
-  trail_points: p.track ? p.track.points.length : 0,
-  first_point: first ? [first.lat, first.lon] : null,
-  last_point: last ? [last.lat, last.lon] : null,
-  start_pin: pin(p.startPin), end_pin: pin(p.endPin),
+  trail_points: m.points.length,
+  start_pin: pin(m.startPin), end_pin: pin(m.endPin),
   split_disabled: document.getElementById('split-panel').classList.contains('disabled'),
   rate_disabled: document.getElementById('rate-panel').classList.contains('disabled'),
-  rests: p.rests,
+  rests: pl.restSpans,
   map_width: document.getElementById('session-map').clientWidth,
   panel_width: document.getElementById('session-map-panel').clientWidth,
-  plot_points: p.plotPoints,
+  plot_points: pl.plotPoints,
+  note_marks: pl.noteMarks,
   legend: document.getElementById('trail-legend').textContent,
+  course_shown: m.courseShown || null,
+  pieces_kind: p.pieces.kind,
+  pieces: [...document.querySelectorAll('#pieces-table tbody tr')].map(tr => [...tr.children].map(td => td.textContent)),
+  pieces_none: !document.getElementById('pieces-none').hidden,
+  curve_title: document.getElementById('curve-title').textContent,
+  curve_disabled: document.getElementById('curve-panel').classList.contains('disabled'),
+  curve_plotted: p.curve.plotted,
+  curve_average: p.curve.average,
   downloads: [...document.querySelectorAll('#session-downloads a')].map(a => a.getAttribute('href')),
   notes: [...document.querySelectorAll('#session-notes .note-text')].map(e => e.textContent),
   overflow_x: document.documentElement.scrollWidth > window.innerWidth,
@@ -49,28 +55,82 @@ return {
 
 
 def open_session(session_id):
+    """Opens a session's page; returns the seconds from navigation until everything on it was
+    drawn (summary, plots, pieces, stroke curve, map)."""
     driver.get(base + "/#races")
     wait.until(lambda d: d.execute_script("return document.body.dataset.sessionLoaded") is None)
-    driver.get(base + "/#session/" + session_id)
+    started = time.monotonic()
+    driver.execute_script("location.hash = arguments[0]", "#session/" + session_id)
     wait.until(lambda d: d.execute_script("return document.body.dataset.sessionLoaded") == session_id)
+    ready = time.monotonic() - started
     time.sleep(0.3)  # the map and plots draw
+    return ready
 
+
+def against(value):
+    driver.execute_script("const s = document.getElementById('plots-against'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));", value)
+    return driver.execute_script("""const pl = window.oarlog.session.plots;
+        return {points: pl.plotPoints, axis: pl.splitChart.options.scales.x.title.text, rests: pl.restSpans.length,
+                last_x: Math.max(...pl.rateChart.data.datasets[0].data.filter(q => q.y != null).map(q => q.x))};""")
+
+
+long_session = None
+if ids and ids[-1].startswith("long:"):
+    long_session = ids.pop()[len("long:"):]
 
 try:
+    if long_session:
+        # A 10-hour session, first visit (nothing cached): how long until the page is usable.
+        chromium.resize(driver, chromium.PHONE)
+        result["long_ready_s"] = open_session(long_session)
+        result["long"] = driver.execute_script(READ)
+        result["long"]["summary"] = None
+        driver.save_screenshot(f"{shots}/session-long-phone.png")
+        result["screenshots"].append(f"{shots}/session-long-phone.png")
     for n, session_id in enumerate(ids):
         seen = {}
         for size, metrics in SIZES.items():
             chromium.resize(driver, metrics)
-            open_session(session_id)
+            seen[size + "_ready_s"] = open_session(session_id)
             seen[size] = driver.execute_script(READ)
             path = f"{shots}/session-{n}-{size}.png"
             driver.save_screenshot(path)
             result["screenshots"].append(path)
+            if size == "phone":
+                # Further down the phone's screen: the plots, the pieces and the stroke curve.
+                for panel in ("split-panel", "pieces-panel"):
+                    driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", driver.find_element(By.ID, panel))
+                    time.sleep(0.2)
+                    path = f"{shots}/session-{n}-phone-{panel}.png"
+                    driver.save_screenshot(path)
+                    result["screenshots"].append(path)
+        # The plots against distance, and back.
+        seen["against_distance"] = against("distance")
+        driver.save_screenshot(f"{shots}/session-{n}-laptop-distance.png")
+        result["screenshots"].append(f"{shots}/session-{n}-laptop-distance.png")
+        seen["against_time"] = against("time")
+        # The stroke curve: one stroke on from the average, then back to the average.
+        if not seen["laptop"]["curve_disabled"]:
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", driver.find_element(By.ID, "curve-next"))
+            driver.find_element(By.ID, "curve-next").click()
+            wait.until(lambda d: d.execute_script("return window.oarlog.session.curve.plotted.single") > 0)
+            seen["curve_single"] = driver.execute_script("return {title: document.getElementById('curve-title').textContent, plotted: window.oarlog.session.curve.plotted, stroke: window.oarlog.session.curve.stroke}")
+            driver.save_screenshot(f"{shots}/session-{n}-laptop-stroke.png")
+            result["screenshots"].append(f"{shots}/session-{n}-laptop-stroke.png")
+            driver.find_element(By.ID, "curve-prev").click()
+            wait.until(lambda d: d.execute_script("return window.oarlog.session.curve.stroke") is None)
+            # The second piece's row picks its curve.
+            rows = driver.find_elements(By.CSS_SELECTOR, "#pieces-table tbody tr")
+            if len(rows) > 1:
+                driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", rows[1])
+                rows[1].click()
+                wait.until(lambda d: d.execute_script("const c = window.oarlog.session.curve; return c.piece && c.piece.piece === 1 && c.average !== null"))
+                seen["second_piece_curve"] = driver.execute_script("const c = window.oarlog.session.curve; return {title: document.getElementById('curve-title').textContent, strokes: c.average.strokes}")
         # Tap the middle of the track: time, split and rate of the stroke rowed there.
         if seen["laptop"]["map_shown"]:
             seen["tap"] = driver.execute_script("""
-                const p = window.oarlog.session, pts = p.track.points, mid = pts[Math.floor(pts.length / 2)];
-                p.describe(L.latLng(mid.lat, mid.lon));
+                const m = window.oarlog.session.map, pts = m.points, mid = pts[Math.floor(pts.length / 2)];
+                m.describe(L.latLng(mid.lat, mid.lon));
                 return document.getElementById('trail-readout').textContent;""")
             choose = "const s = document.getElementById('colour-by'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));"
             driver.execute_script(choose, "rate")
@@ -92,9 +152,27 @@ try:
     wait.until(lambda d: "Rate up at the bridge" in d.execute_script(
         "return [...document.querySelectorAll('#session-notes .note-text')].map(e => e.textContent)"))
     result["notes_after_add"] = driver.execute_script(
-        "return [...document.querySelectorAll('#session-notes li')].map(e => e.textContent.trim())")
+        "return [...document.querySelectorAll('#session-notes li')].map(e => (e.querySelector('.note-time')?.textContent ?? '') + ' ' + (e.querySelector('.note-text')?.textContent ?? ''))")
+    result["note_marks_after_add"] = driver.execute_script("return window.oarlog.session.plots.noteMarks")
     driver.save_screenshot(f"{shots}/session-note.png")
     result["screenshots"].append(f"{shots}/session-note.png")
+    # Edit it: new words, moved to 6:30.
+    edit = driver.find_element(By.CSS_SELECTOR, "#session-notes .note-edit")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", edit)
+    edit.click()
+    at = driver.find_element(By.CSS_SELECTOR, "#session-notes form .note-at")
+    at.clear()
+    at.send_keys("6:30")
+    words = driver.find_element(By.CSS_SELECTOR, "#session-notes form .note-text-edit")
+    words.clear()
+    words.send_keys("Rate up after the bridge")
+    driver.save_screenshot(f"{shots}/session-note-edit.png")
+    result["screenshots"].append(f"{shots}/session-note-edit.png")
+    driver.find_element(By.CSS_SELECTOR, "#session-notes form button[type=submit]").click()
+    wait.until(lambda d: "Rate up after the bridge" in d.execute_script(
+        "return [...document.querySelectorAll('#session-notes .note-text')].map(e => e.textContent)"))
+    result["notes_after_edit"] = driver.execute_script(
+        "return [...document.querySelectorAll('#session-notes li')].map(e => (e.querySelector('.note-time')?.textContent ?? '') + ' ' + (e.querySelector('.note-text')?.textContent ?? ''))")
 
     # Playback of the first session: a seek to 75 % shows the session's figures there; at 60x the
     # strokes count on and the boat moves along its trail; pause holds it.

@@ -1,0 +1,122 @@
+import OarlogCore
+import OarlogReport
+import OarlogSession
+
+/// A session cut into pieces for the session page's table (`/api/sessions/{id}/pieces`): the
+/// legs of its course as `oarlog course` timed them (the `course.segment` events recorded with
+/// the session), or else the runs of rowing between rests — a stop of `restGap` or more without
+/// a catch — of at least `minimumStrokes` strokes (a few strokes to turn the boat are not a piece).
+/// Each piece has its time, distance, split, rate and strokes, and the strokes it holds (indexes
+/// into the session's stroke list) for its stroke curve.
+public struct SessionPieces {
+    public enum Kind: String, Sendable {
+        case rests
+        case course
+    }
+
+    public struct Piece: Sendable, Equatable {
+        public var label: String
+        public var start: Seconds
+        public var end: Seconds
+        public var distance: Metres?
+        public var strokes: Int
+        /// Indexes into the session's strokes, first and last (nil when the piece has none).
+        public var strokeRange: ClosedRange<Int>?
+        /// The rate as it was recorded (a course leg's, as `oarlog course` gave it).
+        public var recordedRate: StrokesPerMinute?
+        public var time: Seconds { end - start }
+        public var split: SecondsPer500m? {
+            guard let distance, distance > 0, time > 0 else { return nil }
+            return time / distance * 500
+        }
+        public var rate: StrokesPerMinute? {
+            if let recordedRate { return recordedRate }
+            guard strokes >= 2, time > 0 else { return nil }
+            return Double(strokes) / time * 60
+        }
+    }
+
+    public static let restGap: Seconds = 10
+    public static let minimumStrokes = 5
+
+    public let kind: Kind
+    public let pieces: [Piece]
+
+    public init(strokes: [StrokeMetrics], events: [SessionEvent]) {
+        let legs = events.filter { $0.name == "course.segment" }
+        if !legs.isEmpty {
+            kind = .course
+            pieces = legs.compactMap { Self.leg($0, strokes: strokes) }
+        } else {
+            kind = .rests
+            pieces = Self.rowing(strokes)
+        }
+    }
+
+    /// The runs of rowing between rests.
+    static func rowing(_ strokes: [StrokeMetrics]) -> [Piece] {
+        var pieces: [Piece] = []
+        var first = 0
+        func close(_ last: Int) {
+            let count = last - first + 1
+            guard count >= minimumStrokes else { return }
+            let a = strokes[first], b = strokes[last]
+            let start = a.stroke.catchTime
+            // The last stroke ends one average stroke after its catch.
+            let period = (b.stroke.catchTime - start) / Double(count - 1)
+            let end = b.stroke.catchTime + period
+            var distance: Metres?
+            if let d0 = a.distance, let d1 = b.distance {
+                distance = d1 - d0 + (b.distancePerStroke ?? (d1 - d0) / Double(count - 1))
+            }
+            pieces.append(Piece(label: "Piece \(pieces.count + 1)", start: start, end: end, distance: distance,
+                                strokes: count, strokeRange: first...last))
+        }
+        for i in strokes.indices.dropFirst() where !(strokes[i].stroke.catchTime - strokes[i - 1].stroke.catchTime < restGap) {
+            close(i - 1)
+            first = i
+        }
+        if !strokes.isEmpty { close(strokes.count - 1) }
+        return pieces
+    }
+
+    /// A course leg from its recorded event (fields as `SessionEvent(FenceEvent.segment)` writes them).
+    static func leg(_ event: SessionEvent, strokes: [StrokeMetrics]) -> Piece? {
+        func field(_ key: String) -> String? { event.fields.first { $0.key == key }?.value }
+        guard let start = field("start_s").flatMap(Double.init), let end = field("end_s").flatMap(Double.init),
+              start.isFinite, end.isFinite, end > start else { return nil }
+        let inside = strokes.indices.filter { strokes[$0].stroke.catchTime >= start && strokes[$0].stroke.catchTime < end }
+        let label = "\(field("from") ?? "?") → \(field("to") ?? "?")"
+        return Piece(label: label, start: start, end: end, distance: field("distance_m").flatMap(Double.init),
+                     strokes: Int(field("strokes") ?? "") ?? inside.count,
+                     strokeRange: inside.first.map { $0...inside.last! },
+                     recordedRate: field("rate_spm").flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil })
+    }
+
+    /// The answer as JSON: `kind` ("rests" or "course") and one object per piece.
+    public func json() -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("kind", kind.rawValue)
+        w.field("rest_gap_s", Self.restGap, places: 1)
+        w.beginArray(key: "pieces")
+        for (k, p) in pieces.enumerated() {
+            w.beginObject()
+            w.field("piece", k)
+            w.field("label", p.label)
+            w.field("start_s", p.start, places: 2)
+            w.field("end_s", p.end, places: 2)
+            w.field("time_s", p.time, places: 2)
+            w.field("distance_m", p.distance, places: 1)
+            w.field("split_s_per_500m", p.split, places: 2)
+            w.field("rate_spm", p.rate, places: 2)
+            w.field("strokes", p.strokes)
+            w.field("first_stroke", p.strokeRange?.lowerBound)
+            w.field("last_stroke", p.strokeRange?.upperBound)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        return w.take()
+    }
+}

@@ -1,0 +1,66 @@
+import OarlogCore
+import OarlogDSP
+import OarlogReport
+import OarlogSession
+
+/// A stored session's track for the session page's map (`/api/sessions/{id}/trail`): the fixes
+/// the distance accumulator uses — the same points as the GeoJSON export, from the same
+/// accumulator with the session's settings — each with its session time and the distance rowed
+/// by then. Read from the file's fixes alone (no accelerometer block is decoded, nothing is
+/// replayed), so a 10-hour session's trail takes a fraction of a second where its export takes
+/// the whole analysis.
+public struct SessionTrail {
+    public struct Point: Sendable, Equatable {
+        public var time: Seconds
+        public var latitude: Degrees
+        public var longitude: Degrees
+        public var distance: Metres
+    }
+
+    public let points: [Point]
+
+    public init(_ reader: SessionReader) throws {
+        let settings = SessionReplay(reader).settings
+        var accumulator = DistanceAccumulator(configuration: try settings.analyzerConfiguration().distance)
+        var points: [Point] = []
+        for fix in try reader.fixes() {
+            let used = accumulator.usedFixes
+            accumulator.process(fix)
+            if accumulator.usedFixes > used {
+                points.append(Point(time: fix.time, latitude: fix.latitude, longitude: fix.longitude, distance: accumulator.distance))
+            }
+        }
+        self.points = points
+    }
+
+    /// At most `limit` points, evenly spread, always the first and the last.
+    public func thinned(to limit: Int) -> [Point] {
+        let n = points.count
+        guard n > limit, limit >= 2 else { return points }
+        return (0..<limit).map { points[Int((Double($0) * Double(n - 1) / Double(limit - 1)).rounded())] }
+    }
+
+    /// The answer as JSON, column by column: `fixes` (points in the whole trail), `points`
+    /// (in this answer), `t_s`, `lat_deg`, `lon_deg`, `distance_m`.
+    public func json(points limit: Int) -> String {
+        let chosen = thinned(to: limit)
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("fixes", points.count)
+        w.field("points", chosen.count)
+        w.beginArray(key: "t_s")
+        for p in chosen { w.element(p.time, places: 2) }
+        w.endArray()
+        w.beginArray(key: "lat_deg")
+        for p in chosen { w.element(p.latitude, places: 7) }
+        w.endArray()
+        w.beginArray(key: "lon_deg")
+        for p in chosen { w.element(p.longitude, places: 7) }
+        w.endArray()
+        w.beginArray(key: "distance_m")
+        for p in chosen { w.element(p.distance, places: 1) }
+        w.endArray()
+        w.endObject()
+        return w.take()
+    }
+}

@@ -1,0 +1,160 @@
+import OarlogCore
+import OarlogDSP
+import OarlogReport
+import OarlogSession
+
+/// The boat's acceleration through a stroke (the seed app's acceleration plot), from a stored
+/// session's accelerometer samples: one stroke, or the average stroke of a piece
+/// (`/api/sessions/{id}/curve`). Each stroke runs from its catch to the next catch (the last of
+/// a run: one stroke period on); its surge acceleration (the mounting estimator's, as the stroke
+/// detector sees it: m/s², positive = the boat speeding up) is resampled at `points` evenly
+/// spaced moments of the stroke, so strokes of different lengths line up catch to catch, and the
+/// piece's curve is the mean and standard deviation at each moment. The file is read from just
+/// before the first stroke (through its index) to just after the last, with fixed memory.
+public struct StrokeCurve {
+    /// Seconds of samples read before the first stroke so that the mounting has settled.
+    public static let leadIn: Seconds = 60
+    /// Longest stroke taken (a longer gap is a rest, not a stroke).
+    public static let longestStroke: Seconds = 10
+    /// Most samples held while the mounting settles (2 minutes at 1 kHz).
+    static let heldSamples = 120_000
+
+    public let points: Int
+    /// Strokes that went into the curve (those with samples throughout).
+    public private(set) var strokesUsed = 0
+    /// Mean and standard deviation of the surge at each of the `points` moments, m/s².
+    public private(set) var mean: [Double?]
+    public private(set) var standardDeviation: [Double?]
+    /// Mean stroke length and drive length, s.
+    public private(set) var strokeDuration: Seconds?
+    public private(set) var driveDuration: Seconds?
+
+    /// A curve of no strokes (a piece without any, a session without an accelerometer).
+    public init(points: Int) {
+        self.points = max(2, points)
+        mean = Array(repeating: nil, count: self.points)
+        standardDeviation = mean
+    }
+
+    /// The curve of `strokes[range]` (the session's strokes, in order) from `reader`'s samples.
+    public init(_ reader: SessionReader, strokes: [StrokeMetrics], range: ClosedRange<Int>, points: Int) throws {
+        self.init(points: points)
+        guard !strokes.isEmpty, range.lowerBound >= 0, range.upperBound < strokes.count else { return }
+        // Where each stroke ends: the next catch, or one stroke period on for the last of a run.
+        var spans: [(start: Seconds, end: Seconds, drive: Seconds)] = []
+        for i in range {
+            let catchTime = strokes[i].stroke.catchTime
+            let period = strokes[i].stroke.strokeRate.map { 60 / $0 } ?? (strokes[i].smoothedRate.map { 60 / $0 })
+            var end = i + 1 < strokes.count ? strokes[i + 1].stroke.catchTime : catchTime + (period ?? 0)
+            if end - catchTime > Self.longestStroke { end = catchTime + (period ?? 0) }
+            guard catchTime.isFinite, end.isFinite, end > catchTime, end - catchTime <= Self.longestStroke else { continue }
+            spans.append((catchTime, end, strokes[i].stroke.driveDuration))
+        }
+        guard let first = spans.first, let last = spans.last else { return }
+
+        let settings = SessionReplay(reader).settings
+        var mounting = MountingEstimator(configuration: try settings.analyzerConfiguration().mounting)
+        var sum = [Double](repeating: 0, count: self.points), sumSquares = sum
+        var used = 0, durations = 0.0, drives = 0.0
+        // The current stroke's samples (times, surges), reused stroke after stroke.
+        var times: [Seconds] = [], values: [Double] = []
+        times.reserveCapacity(2048)
+        values.reserveCapacity(2048)
+        var span = 0
+        let n = self.points
+
+        func finishStroke() {
+            defer { times.removeAll(keepingCapacity: true); values.removeAll(keepingCapacity: true) }
+            let s = spans[span]
+            // Samples throughout: the first within 50 ms of the catch, the last within 50 ms of the end.
+            guard times.count >= 8, let t0 = times.first, let t1 = times.last, t0 - s.start < 0.05, s.end - t1 < 0.05 else { return }
+            var j = 0
+            for k in 0..<n {
+                let t = s.start + (s.end - s.start) * Double(k) / Double(n - 1)
+                while j + 1 < times.count && times[j + 1] < t { j += 1 }
+                let v: Double
+                if t <= times[0] { v = values[0] } else if j + 1 >= times.count { v = values[times.count - 1] } else {
+                    let a = times[j], b = times[j + 1]
+                    v = b > a ? values[j] + (values[j + 1] - values[j]) * (t - a) / (b - a) : values[j]
+                }
+                sum[k] += v
+                sumSquares[k] += v * v
+            }
+            used += 1
+            durations += s.end - s.start
+            drives += s.drive
+        }
+
+        struct Done: Error {}
+        func take(_ t: Seconds, _ surge: Double) throws {
+            guard t >= first.start - 0.05 else { return }
+            while span < spans.count && t >= spans[span].end {
+                finishStroke()
+                span += 1
+            }
+            if span >= spans.count || t > last.end { throw Done() }
+            if t >= spans[span].start { times.append(t); values.append(surge) }
+        }
+        // Samples of the first strokes of a session come before the mounting has settled: they
+        // are held (bounded) and projected on the axis and gravity it settles on.
+        var unsettled: [AccelSample] = []
+        do {
+            try reader.forEachAccelerometerBlock(from: max(0, first.start - Self.leadIn), onDamage: .skipDamagedChunks) { block in
+                for i in 0..<block.count {
+                    let sample = block[i]
+                    if let surge = mounting.surge(of: sample) {
+                        if !unsettled.isEmpty, let axis = mounting.surgeAxis, let gravity = mounting.gravity {
+                            for held in unsettled {
+                                let a = SIMD3<Double>(Double(held.x), Double(held.y), Double(held.z))
+                                try take(held.time, ((a - gravity) * axis).sum())
+                            }
+                            unsettled.removeAll()
+                        }
+                        try take(sample.time, Double(surge))
+                    } else if sample.time >= first.start - 0.05 && unsettled.count < Self.heldSamples {
+                        unsettled.append(sample)
+                    }
+                }
+            }
+            while span < spans.count { finishStroke(); span += 1 }
+        } catch is Done {
+        }
+        strokesUsed = used
+        guard used > 0 else { return }
+        let count = Double(used)
+        for k in 0..<n {
+            let m = sum[k] / count
+            mean[k] = m
+            standardDeviation[k] = (max(0, sumSquares[k] / count - m * m)).squareRoot()
+        }
+        strokeDuration = durations / count
+        driveDuration = drives / count
+    }
+
+    /// The answer as JSON: `strokes` used, `stroke_s` and `drive_s` (means), `points`, and per
+    /// moment `phase` (0 at the catch, 1 at the next), `t_s` (the mean stroke's seconds from the
+    /// catch), `mps2` (mean) and `sd_mps2`; arrays of nulls when no stroke had samples.
+    public func json(extra: (inout JSONWriter) -> Void = { _ in }) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        extra(&w)
+        w.field("strokes", strokesUsed)
+        w.field("stroke_s", strokeDuration, places: 3)
+        w.field("drive_s", driveDuration, places: 3)
+        w.field("points", points)
+        w.beginArray(key: "phase")
+        for k in 0..<points { w.element(Double(k) / Double(points - 1), places: 4) }
+        w.endArray()
+        w.beginArray(key: "t_s")
+        for k in 0..<points { w.element(strokeDuration.map { $0 * Double(k) / Double(points - 1) }, places: 3) }
+        w.endArray()
+        w.beginArray(key: "mps2")
+        for v in mean { w.element(v, places: 3) }
+        w.endArray()
+        w.beginArray(key: "sd_mps2")
+        for v in standardDeviation { w.element(v, places: 3) }
+        w.endArray()
+        w.endObject()
+        return w.take()
+    }
+}
