@@ -153,4 +153,59 @@ final class PlaybackSocketTests: XCTestCase {
         stop.add(["hang_up": true])
         _ = try? await client.value
     }
+
+    /// A 2-hour session at 100 Hz (72 MB of records): a seek anywhere answers with the figures of
+    /// that moment at once, and playing from there starts from the file's index, not its start.
+    func testSeekInATwoHourSessionStartsFromTheIndex() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-playback-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let trace = data.appendingPathComponent("two-hours.csv")
+        let simulated = try oarlogCLI(["simulate", "--minutes", "120", "--seed", "4", "-o", trace.path], dataDirectory: data)
+        XCTAssertEqual(simulated.status, 0, simulated.err)
+        let saved = try oarlogCLI(["replay", trace.path, "--save", "--title", "Two hours"], dataDirectory: data)
+        XCTAssertEqual(saved.status, 0, saved.err)
+        try FileManager.default.removeItem(at: trace)
+        let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"], dataDirectory: data)
+        let id = try XCTUnwrap((try jsonObject(try server.request("GET", "/api/sessions").body) as? [[String: Any]])?.first?["id"] as? String)
+        let truth = try XCTUnwrap((try jsonObject(try oarlogCLI(["show", id, "--json", "--strokes"], dataDirectory: data).out)
+            as? [String: Any])?["stroke_list"] as? [[String: Any]])
+
+        let inbox = Inbox(), commands = Inbox()
+        let port = server.port
+        let client = Task.detached { try await PlaybackSocketTests.play(port: port, id: id, inbox: inbox, commands: commands) }
+        defer { client.cancel() }
+        try inbox.wait("the first status") { m in m.contains { $0["type"] as? String == "status" } }
+        var seekTimes: [Double] = [], playTimes: [Double] = []
+        for fraction in [0.9, 0.25, 0.6] {
+            let seekTo = (7200 * fraction).rounded()
+            let before = inbox.all.count
+            let sent = Date()
+            commands.add(["seek": seekTo])
+            try inbox.wait("the status at \(seekTo)") { m in m.dropFirst(before).contains { $0["type"] as? String == "status" } }
+            let arrived = inbox.all.dropFirst(before).first { $0.object["type"] as? String == "status" }!
+            seekTimes.append(arrived.at.timeIntervalSince(sent))
+            let strokesThen = truth.filter { ($0["t_s"] as? Double ?? .infinity) <= seekTo }.count
+            XCTAssertEqual(Double(arrived.object["strokes"] as? Int ?? -10), Double(strokesThen), accuracy: 1)
+            // Play: the first recorded frame (a fix or the acceleration trace) from that time on.
+            let playFrom = inbox.all.count
+            let play = Date()
+            commands.add(["pause": false])
+            try inbox.wait("a frame after \(seekTo)") { m in
+                m.dropFirst(playFrom).contains { ["fix", "accel"].contains($0["type"] as? String ?? "") }
+            }
+            let frame = inbox.all.dropFirst(playFrom).first { ["fix", "accel"].contains($0.object["type"] as? String ?? "") }!
+            playTimes.append(frame.at.timeIntervalSince(play))
+            if let t = frame.object["t_s"] as? Double ?? (frame.object["t_s"] as? [Double])?.first {
+                XCTAssertEqual(t, seekTo, accuracy: 2, "the frame is the session's at the seek")
+            }
+            let pauseFrom = inbox.all.count
+            commands.add(["pause": true])
+            try inbox.wait("the pause") { m in m.dropFirst(pauseFrom).contains { $0["type"] as? String == "playback" } }
+        }
+        print("2-hour session: seek → status \(seekTimes.map { Int($0 * 1000) }) ms; play → first frame \(playTimes.map { Int($0 * 1000) }) ms")
+        for t in seekTimes { XCTAssertLessThan(t, 0.1, "a seek answers from what is in memory") }
+        for t in playTimes { XCTAssertLessThan(t, 0.5, "playing starts from the index, not from the file's start") }
+        commands.add(["hang_up": true])
+        _ = try? await client.value
+    }
 }
