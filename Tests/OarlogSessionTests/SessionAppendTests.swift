@@ -118,3 +118,34 @@ final class SessionAppendTests: XCTestCase {
         XCTAssertEqual(try SessionReader(path: path).fileSize, size)
     }
 }
+
+/// Notes edited after the fact: the edit is one more record; notes() gives each note as last edited.
+final class SessionNoteEditTests: XCTestCase {
+    var directory = ""
+    override func setUpWithError() throws { directory = try makeTemporaryDirectory("oarlog-note-edit") }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+
+    func testEditsApplyInOrderToTheNoteAsItStands() throws {
+        let path = directory + "/e.oarlog"
+        _ = try recordSession(try simulatorRecords(minutes: 1), to: path)
+        try SessionAppend.append(notes: [Note(time: 10, text: "Push"), Note(time: 20, text: "Push")], to: path, sync: false)
+        let first = Note(time: 10, text: "Push")
+        let moved = Note(time: 12.5, text: "Push at the bridge")
+        try SessionAppend.append(notes: [], events: [SessionNoteEdit(before: first, after: moved).event], to: path, sync: false)
+        XCTAssertEqual(try SessionReader(path: path).notes(), [moved, Note(time: 20, text: "Push")], "only the first equal note changes")
+        // Edited again (from its new form), and an edit of a note that is not there changes nothing.
+        let again = Note(time: 25, text: "Push for 10")
+        try SessionAppend.append(notes: [], events: [SessionNoteEdit(before: moved, after: again).event,
+                                                      SessionNoteEdit(before: Note(time: 99, text: "x"), after: Note(time: 1, text: "y")).event],
+                                 to: path, sync: false)
+        let reader = try SessionReader(path: path)
+        XCTAssertEqual(try reader.notes(), [Note(time: 20, text: "Push"), again], "in time order")
+        XCTAssertEqual(reader.summary?.statistics.notes, 2)
+        XCTAssertTrue(reader.isComplete)
+        // A replay meets the note as edited, at its new time.
+        var source = try reader.recordsInTimeOrder()
+        var seen: [Note] = []
+        while let r = try source.next() { if case .note(let n) = r { seen.append(n) } }
+        XCTAssertEqual(seen, [Note(time: 20, text: "Push"), again])
+    }
+}
