@@ -39,12 +39,21 @@ public struct SessionList {
                                          referenceStrokes: s.statistics.referenceStrokes)
     }
 
-    /// A JSON array, one object per session, null for no data.
+    /// Where the session started (its first GPS fix); nil without GPS or when it cannot be read.
+    static func startPlace(_ l: SessionListing) -> SessionStartPlace? {
+        guard l.metadata != nil else { return nil }
+        return try? SessionReader(path: l.path).startPlace()
+    }
+
+    /// A JSON array, one object per session, null for no data. `start_lat_deg`/`start_lon_deg`
+    /// are the session's first GPS fix (`SessionReader.startPlace`: read up to that fix only),
+    /// null for a session without GPS or that cannot be read.
     public func json() -> String {
         var w = JSONWriter()
         w.beginArray()
         for l in listings {
             let a = l.summary?.analysis
+            let start = Self.startPlace(l)
             w.beginObject()
             w.field("id", l.id)
             w.field("path", l.path)
@@ -58,6 +67,8 @@ public struct SessionList {
             w.field("closed", l.isComplete)
             w.field("size_bytes", l.sizeBytes)
             w.field("error", l.error)
+            w.field("start_lat_deg", start?.latitude, places: 7)
+            w.field("start_lon_deg", start?.longitude, places: 7)
             w.endObject()
         }
         w.endArray()

@@ -22,7 +22,7 @@ struct SessionAPI: Sendable {
 
     func add(to router: Router<Context>) {
         router.get("/api/sessions") { _, _ in
-            json(try SessionList(directory).json())
+            json(try await reading { try SessionList(directory).json() })
         }
         router.get("/api/sessions/:id") { _, context in
             let path = try sessionPath(context)

@@ -179,6 +179,7 @@ final class SessionPageTests: XCTestCase {
         XCTAssertGreaterThan(play["plot_points"] as? Int ?? 0, 20)
         XCTAssertGreaterThanOrEqual(result["playback_paused_at"] as? Double ?? 0, play["elapsed"] as? Double ?? .infinity)
         XCTAssertEqual(result["playback_closed"] as? Bool, true)
+        XCTAssertEqual(result["playback_laptop_overflow_x"] as? Bool, false)
         XCTAssertEqual(result["console"] as? [String], [], "no errors in the browser console")
         for path in result["screenshots"] as? [String] ?? [] {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0

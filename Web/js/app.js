@@ -1,23 +1,28 @@
-// Oarlog's web app: the live race screen, the race list and a session's page, one WebSocket
-// to the boat.
+// Oarlog's web app: the live race screen, the race list, all races on a map and a session's
+// page, one WebSocket to the boat.
 import { LivePage } from './live-page.js';
 import { RaceList } from './race-list.js';
+import { RaceMap } from './race-map.js';
 import { SessionPage } from './session-page.js';
 import { Playback } from './playback.js';
 
 const live = new LivePage();
 const races = new RaceList();
+const raceMap = new RaceMap();
 const session = new SessionPage();
 const playback = new Playback(live);
-window.oarlog = { live, races, session, playback };  // for the browser tests and the curious
+window.oarlog = { live, races, raceMap, session, playback };  // for the browser tests and the curious
 
-// #live, #races, #session/ID, #play/ID (the live screen driven by a recorded session)
+// The page each route shows: its section's id.
+const SECTIONS = { live: 'live', races: 'races', map: 'map-page', session: 'session' };
+
+// #live, #races, #map, #session/ID, #play/ID (the live screen driven by a recorded session)
 function route() {
   const hash = location.hash;
   const playing = hash.startsWith('#play/');
-  const page = hash.startsWith('#session/') ? 'session' : hash === '#races' ? 'races' : 'live';
-  for (const id of ['live', 'races', 'session']) document.getElementById(id).hidden = id !== page;
-  for (const id of ['live', 'races']) {
+  const page = hash.startsWith('#session/') ? 'session' : hash === '#races' ? 'races' : hash === '#map' ? 'map' : 'live';
+  for (const [name, id] of Object.entries(SECTIONS)) document.getElementById(id).hidden = name !== page;
+  for (const id of ['live', 'races', 'map']) {
     document.getElementById('nav-' + id).classList.toggle('active', playing ? id === 'races' : id === page || (id === 'races' && page === 'session'));
   }
   if (playing) {
@@ -27,6 +32,7 @@ function route() {
     live.reset();
   }
   if (page === 'races') races.load();
+  if (page === 'map') raceMap.load();
   if (page === 'live') live.map.visible();
   if (page === 'session') session.load(decodeURIComponent(hash.slice('#session/'.length)));
   else delete document.body.dataset.sessionLoaded;
@@ -36,6 +42,7 @@ window.addEventListener('hashchange', route);
 window.addEventListener('resize', () => {
   if (!document.getElementById('live').hidden) live.map.visible();
   session.resized();
+  raceMap.resized();
 });
 route();
 

@@ -212,6 +212,13 @@ try:
     driver.find_element(By.ID, "pb-play").click()
     wait.until(lambda d: playback_state() == "paused")
     result["playback_paused_at"] = float(tile("elapsed_s"))
+    # The paused playback at laptop size too.
+    chromium.resize(driver, chromium.LAPTOP)
+    time.sleep(0.3)
+    driver.save_screenshot(f"{shots}/playback-laptop.png")
+    result["screenshots"].append(f"{shots}/playback-laptop.png")
+    result["playback_laptop_overflow_x"] = driver.execute_script("return document.documentElement.scrollWidth > window.innerWidth")
+    chromium.resize(driver, chromium.PHONE)
     # Leaving the playback gives the live screen back to the boat.
     driver.find_element(By.ID, "pb-exit").click()
     wait.until(lambda d: d.execute_script("return document.body.dataset.sessionLoaded") == ids[0])
