@@ -229,7 +229,14 @@ final class SessionPageTests: XCTestCase {
         let single = try XCTUnwrap(sessions[ids[0]]?["curve_single"] as? [String: Any])
         XCTAssertTrue((single["title"] as? String ?? "").hasSuffix("stroke 1 of \(rows[0][6])"), "\(single)")
         XCTAssertEqual((single["plotted"] as? [String: Int])?["single"], 100)
-        XCTAssertEqual(((sessions[ids[0]]?["second_piece_curve"] as? [String: Any])?["title"] as? String)?.hasPrefix("Piece 2"), true)
+        // The second piece picked: its curve, and its stretch of the track outlined on the map.
+        let second = try XCTUnwrap(sessions[ids[0]]?["second_piece_curve"] as? [String: Any])
+        XCTAssertEqual((second["title"] as? String)?.hasPrefix("Piece 2"), true)
+        let trail = try XCTUnwrap(try jsonObject(try server.request("GET", "/api/sessions/\(ids[0])/trail").body) as? [String: Any])
+        let from = try XCTUnwrap(second["start_s"] as? Double), to = try XCTUnwrap(second["end_s"] as? Double)
+        let inPiece = (trail["t_s"] as? [Double] ?? []).filter { $0 >= from && $0 <= to }.count
+        XCTAssertGreaterThan(inPiece, 100, "two minutes of 1 Hz fixes")
+        XCTAssertEqual(second["highlighted"] as? Int, inPiece)
 
         // The NK logbook: its pieces are the course's legs, as `oarlog course` timed them.
         let nk = try XCTUnwrap(sessions[ids[1]]?["laptop"] as? [String: Any])

@@ -20,11 +20,14 @@ export class SessionMap {
   // Shows the trail of `session` (its stroke list and notes) and its course; hides the map when
   // the session has no GPS.
   async show(id, session, strokes) {
+    if (this.id !== id) this.piece = null;
+    this.id = id;
     this.session = session;
     this.strokes = strokes;
     this.points = [];
     this.course = null;
     if (!session.gps_fixes) {
+      if (this.map) { this.map.remove(); this.map = null; }
       $('session-map-panel').hidden = true;
       $('session-no-map').hidden = false;
       return;
@@ -49,6 +52,20 @@ export class SessionMap {
     this.layer = L.layerGroup().addTo(this.map);
     if (this.points.length) this.map.fitBounds(L.latLngBounds(this.points.map(p => [p.lat, p.lon])), { padding: [16, 16] });
     this.draw();
+    this.highlight(this.piece);
+  }
+
+  // The chosen piece's stretch of the track, outlined (null: none).
+  highlight(piece) {
+    this.piece = piece;
+    if (this.pieceLayer) { this.pieceLayer.remove(); this.pieceLayer = null; }
+    this.highlighted = 0;
+    if (!this.map || !piece) return;
+    const stretch = this.points.filter(p => p.t >= piece.start_s && p.t <= piece.end_s).map(p => [p.lat, p.lon]);
+    this.highlighted = stretch.length;
+    if (stretch.length < 2) return;
+    this.pieceLayer = L.polyline(stretch, { color: '#ffffff', weight: 11, opacity: 0.45, interactive: false }).addTo(this.map);
+    this.pieceLayer.bringToBack();
   }
 
   resized() {

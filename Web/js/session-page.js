@@ -18,7 +18,11 @@ export class SessionPage {
     this.map = new SessionMap();
     this.plots = new SessionPlots();
     this.curve = new StrokeCurve();
-    this.pieces = new SessionPieces(piece => { this.curveShown = this.curve.show(this.id, piece); });
+    // A piece picked in the table: its average stroke, and its stretch outlined on the map.
+    this.pieces = new SessionPieces(piece => {
+      this.curveShown = this.curve.show(this.id, piece);
+      this.map.highlight(piece);
+    });
     $('session-note-form').onsubmit = e => { e.preventDefault(); this.addNote(); };
   }
 

@@ -125,7 +125,9 @@ try:
                 driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", rows[1])
                 rows[1].click()
                 wait.until(lambda d: d.execute_script("const c = window.oarlog.session.curve; return c.piece && c.piece.piece === 1 && c.average !== null"))
-                seen["second_piece_curve"] = driver.execute_script("const c = window.oarlog.session.curve; return {title: document.getElementById('curve-title').textContent, strokes: c.average.strokes}")
+                seen["second_piece_curve"] = driver.execute_script("const c = window.oarlog.session.curve; return {title: document.getElementById('curve-title').textContent, strokes: c.average.strokes, start_s: c.piece.start_s, end_s: c.piece.end_s, highlighted: window.oarlog.session.map.highlighted}")
+                driver.save_screenshot(f"{shots}/session-{n}-laptop-piece-2.png")
+                result["screenshots"].append(f"{shots}/session-{n}-laptop-piece-2.png")
         # Tap the middle of the track: time, split and rate of the stroke rowed there.
         if seen["laptop"]["map_shown"]:
             seen["tap"] = driver.execute_script("""
