@@ -227,7 +227,13 @@ final class SessionPageTests: XCTestCase {
         XCTAssertGreaterThan(curve[peak], 0.5)
         XCTAssertEqual(workout["curve_disabled"] as? Bool, false)
         let single = try XCTUnwrap(sessions[ids[0]]?["curve_single"] as? [String: Any])
-        XCTAssertTrue((single["title"] as? String ?? "").hasSuffix("stroke 1 of \(rows[0][6])"), "\(single)")
+        // Stroke 1 of the piece is the session's first stroke: its time, rate and drive as `show` has them.
+        let firstStroke = try XCTUnwrap((try jsonObject(try oarlogCLI(["show", ids[0], "--json", "--strokes"], dataDirectory: data).out)
+            as? [String: Any])?["stroke_list"] as? [[String: Any]]).first ?? [:]
+        var expectedTitle = "Piece 1: stroke 1 of \(rows[0][6])\n" + clockText(firstStroke["t_s"] as? Double ?? -1)
+        if let rate = firstStroke["rate_spm"] as? Double { expectedTitle += " · " + String(format: "%.1f", rate) + " spm" }
+        if let drive = firstStroke["drive_s"] as? Double { expectedTitle += " · drive " + String(format: "%.2f", drive) + " s" }
+        XCTAssertEqual(single["title"] as? String, expectedTitle)
         XCTAssertEqual((single["plotted"] as? [String: Int])?["single"], 100)
         // The second piece picked: its curve, and its stretch of the track outlined on the map.
         let second = try XCTUnwrap(sessions[ids[0]]?["second_piece_curve"] as? [String: Any])

@@ -20,7 +20,7 @@ export class SessionPage {
     this.curve = new StrokeCurve();
     // A piece picked in the table: its average stroke, and its stretch outlined on the map.
     this.pieces = new SessionPieces(piece => {
-      this.curveShown = this.curve.show(this.id, piece);
+      this.curveShown = this.curve.show(this.id, piece, this.session ? this.session.stroke_list || [] : []);
       this.map.highlight(piece);
     });
     $('session-note-form').onsubmit = e => { e.preventDefault(); this.addNote(); };

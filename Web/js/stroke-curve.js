@@ -3,6 +3,8 @@
 // end of the mean drive); ‹ and › step through the piece's single strokes, drawn over the
 // average (GET /api/sessions/{id}/curve?piece=K and ?stroke=N). Without accelerometer data the
 // plot is shown disabled.
+import { clock } from './metrics.js';
+
 const $ = id => document.getElementById(id);
 
 export class StrokeCurve {
@@ -11,8 +13,10 @@ export class StrokeCurve {
     $('curve-next').onclick = () => this.step(1);
   }
 
-  async show(id, piece) {
+  // `strokes`: the session's stroke list (`oarlog show --json --strokes`).
+  async show(id, piece, strokes) {
     this.id = id;
+    this.strokes = strokes;
     this.piece = piece;
     this.stroke = null;  // null: the piece's average alone
     this.single = null;
@@ -45,6 +49,16 @@ export class StrokeCurve {
     this.render();
   }
 
+  // The stroke's own figures from the session's stroke list: at what time, its rate and drive.
+  strokeFigures(n) {
+    const k = (this.strokes || [])[n];  // n: the position in the stroke list, as the API counts
+    if (!k) return '';
+    const parts = [clock(k.t_s)];
+    if (k.rate_spm != null) parts.push(`${k.rate_spm.toFixed(1)} spm`);
+    if (k.drive_s != null) parts.push(`drive ${k.drive_s.toFixed(2)} s`);
+    return '\n' + parts.join(' · ');
+  }
+
   render() {
     const a = this.average, s = this.single, p = this.piece;
     const has = a && a.strokes > 0;
@@ -52,7 +66,7 @@ export class StrokeCurve {
     $('curve-title').textContent = !p ? '—'
       : !has ? `${p.label}: no accelerometer data`
       : this.stroke == null ? `${p.label}: average of ${a.strokes} strokes`
-      : `${p.label}: stroke ${this.stroke - p.first_stroke + 1} of ${p.strokes}`;
+      : `${p.label}: stroke ${this.stroke - p.first_stroke + 1} of ${p.strokes}` + this.strokeFigures(this.stroke);
     const at = c => c.t_s.map((t, i) => ({ x: t, y: c.mps2[i] })).filter(q => q.x != null && q.y != null);
     const datasets = [];
     if (has) {
