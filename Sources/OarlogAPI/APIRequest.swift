@@ -47,6 +47,15 @@ public enum APIRequest {
     }
 
     /// A JSON number as a Double; nil for anything else, `true` and `false` included.
+    /// A query's `points=N`: absent is `default`; otherwise a whole number within `limits`.
+    static func points(_ text: String?, within limits: ClosedRange<Int>, default value: Int) throws(APIRequestError) -> Int {
+        guard let text else { return value }
+        guard let n = Int(text), limits.contains(n) else {
+            throw .malformed("points: a whole number from \(limits.lowerBound) to \(limits.upperBound)")
+        }
+        return n
+    }
+
     static func number(_ value: Any) -> Double? {
         if let n = value as? NSNumber {
             if boolean(n) != nil { return nil }
@@ -240,14 +249,7 @@ public struct SeriesRequest: Equatable, Sendable {
         }
         guard !chosen.isEmpty else { throw .malformed("fields: at least one of split, rate, speed and distance") }
         self.fields = chosen
-        if let points {
-            guard let n = Int(points), Self.pointLimits.contains(n) else {
-                throw .malformed("points: a whole number from \(Self.pointLimits.lowerBound) to \(Self.pointLimits.upperBound)")
-            }
-            self.points = n
-        } else {
-            self.points = Self.defaultPoints
-        }
+        self.points = try APIRequest.points(points, within: Self.pointLimits, default: Self.defaultPoints)
     }
 }
 
@@ -259,14 +261,7 @@ public struct TrailRequest: Equatable, Sendable {
     public let points: Int
 
     public init(points: String?) throws(APIRequestError) {
-        guard let points else {
-            self.points = Self.defaultPoints
-            return
-        }
-        guard let n = Int(points), Self.pointLimits.contains(n) else {
-            throw .malformed("points: a whole number from \(Self.pointLimits.lowerBound) to \(Self.pointLimits.upperBound)")
-        }
-        self.points = n
+        self.points = try APIRequest.points(points, within: Self.pointLimits, default: Self.defaultPoints)
     }
 }
 
@@ -294,13 +289,6 @@ public struct CurveRequest: Equatable, Sendable {
         case (nil, let s?): target = .stroke(try index(s, "stroke"))
         default: throw .malformed("give piece=K (a piece's average stroke) or stroke=N (one stroke), not both")
         }
-        if let points {
-            guard let n = Int(points), Self.pointLimits.contains(n) else {
-                throw .malformed("points: a whole number from \(Self.pointLimits.lowerBound) to \(Self.pointLimits.upperBound)")
-            }
-            self.points = n
-        } else {
-            self.points = Self.defaultPoints
-        }
+        self.points = try APIRequest.points(points, within: Self.pointLimits, default: Self.defaultPoints)
     }
 }

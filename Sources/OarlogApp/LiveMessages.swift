@@ -76,13 +76,9 @@ public enum LiveMessage {
         w.field("event", event)
         w.field("id", id)
         w.field("title", title)
+        if let summary { w.field("summary", json: summary) }
         w.endObject()
-        var text = w.take()
-        if let summary {
-            text.removeLast()
-            text += ",\"summary\":" + summary + "}"
-        }
-        return text
+        return w.take()
     }
 
     /// Where a playback stands (`/api/sessions/{id}/playback`): sent on every seek, speed,

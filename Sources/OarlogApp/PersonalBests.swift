@@ -79,60 +79,50 @@ public struct PersonalBests {
         return out
     }
 
-    /// The time at which the trail reaches `distance`, between points `j − 1` and `j`.
-    private static func time(at distance: Metres, _ a: SessionTrail.Point, _ b: SessionTrail.Point) -> Seconds {
-        b.distance > a.distance ? a.time + (distance - a.distance) / (b.distance - a.distance) * (b.time - a.time) : b.time
-    }
-
-    /// The distance at `time`, between two points.
-    private static func distance(at time: Seconds, _ a: SessionTrail.Point, _ b: SessionTrail.Point) -> Metres {
-        b.time > a.time ? a.distance + (time - a.time) / (b.time - a.time) * (b.distance - a.distance) : b.distance
-    }
-
-    /// The fastest time over `metres`: each window starting at a fix (its end placed between two
-    /// fixes) and each ending at one (its start placed between two fixes). Two pointers: O(n).
+    /// The fastest time over `metres`.
     static func fastest(over metres: Metres, _ run: ArraySlice<SessionTrail.Point>) -> Performance? {
-        guard metres > 0, let first = run.first, let last = run.last, last.distance - first.distance >= metres else { return nil }
-        var best: Performance?
-        func consider(_ start: Seconds, _ end: Seconds) {
-            let t = end - start
-            if t > 0, best.map({ t < $0.time }) ?? true { best = Performance(time: t, metres: metres, start: start) }
-        }
-        var j = run.startIndex
-        for i in run.indices {
-            while j < run.endIndex && run[j].distance - run[i].distance < metres { j += 1 }
-            guard j < run.endIndex else { break }
-            consider(run[i].time, j > i ? time(at: run[i].distance + metres, run[j - 1], run[j]) : run[j].time)
-        }
-        var i = run.startIndex
-        for j in run.indices {
-            guard run[j].distance - first.distance >= metres else { continue }
-            while i + 1 < j && run[j].distance - run[i + 1].distance >= metres { i += 1 }
-            consider(time(at: run[j].distance - metres, run[i], run[i + 1]), run[j].time)
-        }
-        return best
+        bestWindow(run, width: metres, along: \.distance, measuring: \.time, isBetter: { t, best in t > 0 && best.map { t < $0 } ?? true })
+            .map { Performance(time: $0.amount, metres: metres, start: $0.start) }
     }
 
-    /// The most distance in `seconds`: each window starting at a fix and each ending at one.
+    /// The most distance in `seconds`.
     static func farthest(in seconds: Seconds, _ run: ArraySlice<SessionTrail.Point>) -> Performance? {
-        guard seconds > 0, let first = run.first, let last = run.last, last.time - first.time >= seconds else { return nil }
-        var best: Performance?
-        func consider(_ start: Seconds, _ metres: Metres) {
-            if best.map({ metres > $0.metres }) ?? true { best = Performance(time: seconds, metres: metres, start: start) }
+        bestWindow(run, width: seconds, along: \.time, measuring: \.distance, isBetter: { m, best in best.map { m > $0 } ?? true })
+            .map { Performance(time: seconds, metres: $0.amount, start: $0.start) }
+    }
+
+    /// Over every window `width` long along `axis` (the trail's distance or its time), how much
+    /// of `measure` (the other) it spans, and the session time where it starts; `isBetter(amount,
+    /// best so far)` picks. The windows: each starting at a fix (its end placed between two
+    /// fixes) and each ending at one (its start placed between two fixes). Two pointers: O(n).
+    static func bestWindow(_ run: ArraySlice<SessionTrail.Point>, width: Double, along axis: KeyPath<SessionTrail.Point, Double>,
+                           measuring measure: KeyPath<SessionTrail.Point, Double>,
+                           isBetter: (Double, Double?) -> Bool) -> (amount: Double, start: Seconds)? {
+        guard width > 0, let first = run.first, let last = run.last, last[keyPath: axis] - first[keyPath: axis] >= width else { return nil }
+        // The value of `key` where the trail is at `x` along the axis, between points a and b.
+        func value(_ key: KeyPath<SessionTrail.Point, Double>, at x: Double, _ a: SessionTrail.Point, _ b: SessionTrail.Point) -> Double {
+            let (xa, xb) = (a[keyPath: axis], b[keyPath: axis])
+            return xb > xa ? a[keyPath: key] + (x - xa) / (xb - xa) * (b[keyPath: key] - a[keyPath: key]) : b[keyPath: key]
+        }
+        var best: (amount: Double, start: Seconds)?
+        func consider(_ amount: Double, _ start: Seconds) {
+            if isBetter(amount, best?.amount) { best = (amount, start) }
         }
         var j = run.startIndex
         for i in run.indices {
-            while j < run.endIndex && run[j].time - run[i].time < seconds { j += 1 }
+            let from = run[i][keyPath: axis]
+            while j < run.endIndex && run[j][keyPath: axis] - from < width { j += 1 }
             guard j < run.endIndex else { break }
-            let end = j > i ? distance(at: run[i].time + seconds, run[j - 1], run[j]) : run[j].distance
-            consider(run[i].time, end - run[i].distance)
+            let end = j > i ? value(measure, at: from + width, run[j - 1], run[j]) : run[j][keyPath: measure]
+            consider(end - run[i][keyPath: measure], run[i].time)
         }
         var i = run.startIndex
         for j in run.indices {
-            guard run[j].time - first.time >= seconds else { continue }
-            while i + 1 < j && run[j].time - run[i + 1].time >= seconds { i += 1 }
-            let startTime = run[j].time - seconds
-            consider(startTime, run[j].distance - distance(at: startTime, run[i], run[i + 1]))
+            let to = run[j][keyPath: axis]
+            guard to - first[keyPath: axis] >= width else { continue }
+            while i + 1 < j && to - run[i + 1][keyPath: axis] >= width { i += 1 }
+            consider(run[j][keyPath: measure] - value(measure, at: to - width, run[i], run[i + 1]),
+                     value(\.time, at: to - width, run[i], run[i + 1]))
         }
         return best
     }

@@ -33,11 +33,10 @@ public struct SessionCourse {
         courseName = name
         crossings = events.compactMap { e in
             guard e.name == "fence.cross" else { return nil }
-            func field(_ key: String) -> String? { e.fields.first { $0.key == key }?.value }
-            guard let gate = field("gate"), let lat = field("lat_deg").flatMap(Double.init), let lon = field("lon_deg").flatMap(Double.init),
+            guard let gate = e.field("gate"), let lat = e.field("lat_deg").flatMap(Double.init), let lon = e.field("lon_deg").flatMap(Double.init),
                   lat.isFinite, lon.isFinite, e.time.isFinite else { return nil }
-            return Crossing(gate: gate, time: e.time, latitude: lat, longitude: lon, wrongWay: field("wrong_way") == "true",
-                            speed: field("speed_mps").flatMap(Double.init))
+            return Crossing(gate: gate, time: e.time, latitude: lat, longitude: lon, wrongWay: e.field("wrong_way") == "true",
+                            speed: e.field("speed_mps").flatMap(Double.init))
         }
     }
 
@@ -59,11 +58,9 @@ public struct SessionCourse {
             w.endObject()
         }
         w.endArray()
+        // The recorded GeoJSON goes in as it is (it parsed as JSON above).
+        w.field("fences", json: geoJSON)
         w.endObject()
-        var text = w.take()
-        // The recorded GeoJSON goes in as it is (it parsed as JSON above): `"fences": {...}`.
-        text.removeLast()
-        text += ",\"fences\":" + (geoJSON ?? "null") + "}"
-        return text
+        return w.take()
     }
 }

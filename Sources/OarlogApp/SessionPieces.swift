@@ -82,15 +82,14 @@ public struct SessionPieces {
 
     /// A course leg from its recorded event (fields as `SessionEvent(FenceEvent.segment)` writes them).
     static func leg(_ event: SessionEvent, strokes: [StrokeMetrics]) -> Piece? {
-        func field(_ key: String) -> String? { event.fields.first { $0.key == key }?.value }
-        guard let start = field("start_s").flatMap(Double.init), let end = field("end_s").flatMap(Double.init),
+        guard let start = event.field("start_s").flatMap(Double.init), let end = event.field("end_s").flatMap(Double.init),
               start.isFinite, end.isFinite, end > start else { return nil }
         let inside = strokes.indices.filter { strokes[$0].stroke.catchTime >= start && strokes[$0].stroke.catchTime < end }
-        let label = "\(field("from") ?? "?") → \(field("to") ?? "?")"
-        return Piece(label: label, start: start, end: end, distance: field("distance_m").flatMap(Double.init),
-                     strokes: Int(field("strokes") ?? "") ?? inside.count,
+        let label = "\(event.field("from") ?? "?") → \(event.field("to") ?? "?")"
+        return Piece(label: label, start: start, end: end, distance: event.field("distance_m").flatMap(Double.init),
+                     strokes: Int(event.field("strokes") ?? "") ?? inside.count,
                      strokeRange: inside.first.map { $0...inside.last! },
-                     recordedRate: field("rate_spm").flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil })
+                     recordedRate: event.field("rate_spm").flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil })
     }
 
     /// The answer as JSON: `kind` ("rests" or "course") and one object per piece.

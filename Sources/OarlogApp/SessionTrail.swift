@@ -48,18 +48,13 @@ public struct SessionTrail {
         w.beginObject()
         w.field("fixes", points.count)
         w.field("points", chosen.count)
-        w.beginArray(key: "t_s")
-        for p in chosen { w.element(p.time, places: 2) }
-        w.endArray()
-        w.beginArray(key: "lat_deg")
-        for p in chosen { w.element(p.latitude, places: 7) }
-        w.endArray()
-        w.beginArray(key: "lon_deg")
-        for p in chosen { w.element(p.longitude, places: 7) }
-        w.endArray()
-        w.beginArray(key: "distance_m")
-        for p in chosen { w.element(p.distance, places: 1) }
-        w.endArray()
+        let columns: [(String, KeyPath<Point, Double>, Int)] = [("t_s", \.time, 2), ("lat_deg", \.latitude, 7),
+                                                                 ("lon_deg", \.longitude, 7), ("distance_m", \.distance, 1)]
+        for (key, value, places) in columns {
+            w.beginArray(key: key)
+            for p in chosen { w.element(p[keyPath: value], places: places) }
+            w.endArray()
+        }
         w.endObject()
         return w.take()
     }

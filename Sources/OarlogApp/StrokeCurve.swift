@@ -16,8 +16,6 @@ public struct StrokeCurve {
     public static let leadIn: Seconds = 60
     /// Longest stroke taken (a longer gap is a rest, not a stroke).
     public static let longestStroke: Seconds = 10
-    /// Most samples held while the mounting settles (2 minutes at 1 kHz).
-    static let heldSamples = 120_000
 
     public let points: Int
     /// Strokes that went into the curve (those with samples throughout).
@@ -95,25 +93,20 @@ public struct StrokeCurve {
             if span >= spans.count || t > last.end { throw Done() }
             if t >= spans[span].start { times.append(t); values.append(surge) }
         }
-        // Samples of the first strokes of a session come before the mounting has settled: they
-        // are held (bounded) and projected on the axis and gravity it settles on.
-        var unsettled: [AccelSample] = []
+        // Samples of the first strokes of a session come before the mounting has settled: the
+        // estimator gives them back, projected as it settled (as the stroke detector takes them).
+        var settling: [(Seconds, Double)] = []
         do {
             try reader.forEachAccelerometerBlock(from: max(0, first.start - Self.leadIn), onDamage: .skipDamagedChunks) { block in
                 for i in 0..<block.count {
                     let sample = block[i]
-                    if let surge = mounting.surge(of: sample) {
-                        if !unsettled.isEmpty, let axis = mounting.surgeAxis, let gravity = mounting.gravity {
-                            for held in unsettled {
-                                let a = SIMD3<Double>(Double(held.x), Double(held.y), Double(held.z))
-                                try take(held.time, ((a - gravity) * axis).sum())
-                            }
-                            unsettled.removeAll()
-                        }
-                        try take(sample.time, Double(surge))
-                    } else if sample.time >= first.start - 0.05 && unsettled.count < Self.heldSamples {
-                        unsettled.append(sample)
+                    guard let surge = mounting.surge(of: sample) else { continue }
+                    if mounting.hasSettlingHistory {
+                        mounting.drainSettlingHistory { t, s in settling.append((t, Double(s))) }
+                        for (t, s) in settling { try take(t, s) }
+                        settling = []
                     }
+                    try take(sample.time, Double(surge))
                 }
             }
             while span < spans.count { finishStroke(); span += 1 }

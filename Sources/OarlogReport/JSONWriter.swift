@@ -67,6 +67,12 @@ public struct JSONWriter {
         text += value ? "true" : "false"
     }
 
+    /// A value already written as JSON (a nested report, a stored GeoJSON), as it is; nil is `null`.
+    public mutating func field(_ key: String, json value: String?) {
+        self.key(key)
+        text += value ?? "null"
+    }
+
     /// A number as an array element.
     public mutating func element(_ value: Double?, places: Int? = nil) {
         separate()

@@ -27,9 +27,8 @@ public struct SessionNoteEdit: Sendable, Equatable {
     /// The edit an event records, if it is one.
     init?(_ event: SessionEvent) {
         guard event.name == Self.eventName else { return nil }
-        func field(_ key: String) -> String? { event.fields.first { $0.key == key }?.value }
-        guard let wasTime = field("was_t_s").flatMap(Double.init), let was = field("was"),
-              let time = field("t_s").flatMap(Double.init), time.isFinite, let text = field("text") else { return nil }
+        guard let wasTime = event.field("was_t_s").flatMap(Double.init), let was = event.field("was"),
+              let time = event.field("t_s").flatMap(Double.init), time.isFinite, let text = event.field("text") else { return nil }
         self.init(before: Note(time: wasTime, text: was), after: Note(time: time, text: text))
     }
 

@@ -142,10 +142,15 @@ public final class SessionReader {
 
     /// The recorded strokes, in order.
     public func strokes(onDamage: DamagePolicy = .throwError) throws -> [StrokeMetrics] {
-        var out: [StrokeMetrics] = []
+        try decoded(.stroke, onDamage: onDamage, RecordCoding.decodeStroke)
+    }
+
+    /// Every record of `kind`, decoded, in file order; records of other kinds are not decoded.
+    func decoded<T>(_ kind: RecordKind, onDamage: DamagePolicy, _ decode: (inout ByteReader) throws -> T) throws -> [T] {
+        var out: [T] = []
         var it = entries(onDamage: onDamage)
-        try it.forEachChunkRecord { kind, r in
-            if kind == RecordKind.stroke.rawValue { out.append(try RecordCoding.decodeStroke(&r)) }
+        try it.forEachChunkRecord { k, r in
+            if k == kind.rawValue { out.append(try decode(&r)) }
         }
         return out
     }

@@ -4,25 +4,8 @@ import XCTest
 
 /// `oarlog bests` over simulated outings of known constant rate: the fastest windows are the
 /// faster outing's, as fast as its truth says, the progression in date order; a damaged file
-/// in the directory is named and left out.
-final class BestsCLITests: XCTestCase {
-    var dataDirectory: URL!
-
-    override func setUp() {
-        dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-bests-\(UUID().uuidString)")
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(at: dataDirectory) }
-
-    var binary: String {
-        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        return URL(fileURLWithPath: runner).deletingLastPathComponent().appendingPathComponent("oarlog").path
-    }
-
-    func oarlog(_ arguments: String...) throws -> CommandRun {
-        try runCommand(binary, arguments, in: TestPaths.packageRoot.path, environment: ["OARLOG_DATA_DIR": dataDirectory.path])
-    }
-
+/// in the directory is named and left out. (CLITests' data directory and `oarlog` runner.)
+extension CLITests {
     /// The truth's fastest time over `metres`: catch times and true distances, the window's end
     /// placed between two catches.
     func truthFastest(_ truthPath: String, over metres: Double) throws -> Double {

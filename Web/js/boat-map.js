@@ -4,6 +4,15 @@
 // fought with scrolling in the seed app); a zoom control instead.
 const TILES_KEY = 'oarlog.tiles.url';
 
+// Great-circle distance in metres between two [lat, lon] in degrees (a sphere of the Earth's
+// mean radius: enough to group start places and to find the trail's point nearest a tap).
+export function distanceMetres(a, b) {
+  const rad = Math.PI / 180, earthRadiusM = 6371008.8;
+  const dLat = (b[0] - a[0]) * rad, dLon = (b[1] - a[1]) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a[0] * rad) * Math.cos(b[0] * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * earthRadiusM * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
 // A Leaflet map as every page of the app makes it: no tiles unless the club set a URL, a metric
 // scale bar, no attribution, and it follows the window only when told (a hidden map has no size).
 export function plainMap(element, options) {

@@ -6,7 +6,7 @@
 // counted under the map.
 import { getJSON } from './api.js';
 import { clock, metres } from './metrics.js';
-import { plainMap } from './boat-map.js';
+import { plainMap, distanceMetres } from './boat-map.js';
 
 const $ = id => document.getElementById(id);
 
@@ -14,14 +14,6 @@ const $ = id => document.getElementById(id);
 export const SAME_PLACE_M = 300;
 // Markers big enough to tap with a wet finger.
 const MARKER_PX = 48;
-
-// Great-circle distance in metres between two [lat, lon] in degrees.
-export function distanceMetres(a, b) {
-  const rad = Math.PI / 180, earthRadiusM = 6371008.8;
-  const dLat = (b[0] - a[0]) * rad, dLon = (b[1] - a[1]) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a[0] * rad) * Math.cos(b[0] * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * earthRadiusM * Math.asin(Math.min(1, Math.sqrt(h)));
-}
 
 // Groups sessions (newest first) by start place, greedily: each session joins the first place
 // whose first session started within SAME_PLACE_M of its start, or makes a new place. A place's

@@ -4,7 +4,7 @@
 // fences and gates of the session's course (GET /api/sessions/{id}/course) and each crossing;
 // tap the trail for time, split and rate.
 import { NO_DATA, clock, split, metres } from './metrics.js';
-import { plainMap } from './boat-map.js';
+import { plainMap, distanceMetres } from './boat-map.js';
 
 const $ = id => document.getElementById(id);
 
@@ -184,7 +184,7 @@ export class SessionMap {
   describe(latlng) {
     let best = this.points[0], bestD = Infinity;
     for (const p of this.points) {
-      const d = metresBetween(p, { lat: latlng.lat, lon: latlng.lng });
+      const d = distanceMetres([p.lat, p.lon], [latlng.lat, latlng.lng]);
       if (d < bestD) { bestD = d; best = p; }
     }
     const k = this.strokeAt(best.t);
@@ -193,13 +193,6 @@ export class SessionMap {
     L.popup().setLatLng(latlng).setContent(text).openOn(this.map);
     $('trail-readout').textContent = text;
   }
-}
-
-function metresBetween(a, b) {
-  const r = 6371008.8, rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad, dLon = (b.lon - a.lon) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * r * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
 export function escapeHTML(s) {

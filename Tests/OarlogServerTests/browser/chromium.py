@@ -26,6 +26,17 @@ def resize(driver, metrics):
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
 
 
+def report_failure(driver, result, error, screenshot):
+    """What a browser script adds to its result when it stops early: the error, the console so
+    far and a screenshot of the page as it was (best effort: the browser may be gone)."""
+    result["error"] = repr(error)
+    try:
+        result["error_console"] = [e["message"] for e in driver.get_log("browser")]
+        driver.save_screenshot(screenshot)
+    except Exception:
+        pass
+
+
 def console_errors(driver):
     """What the page reported as errors (SEVERE) since the last call."""
     return [e["message"] for e in driver.get_log("browser") if e.get("level") == "SEVERE"]

@@ -111,12 +111,7 @@ try:
         shoot("race-map-empty-phone")
         result["console_empty"] = chromium.console_errors(driver)
 except Exception as e:
-    result["error"] = repr(e)
-    try:
-        result["error_console"] = [e["message"] for e in driver.get_log("browser")]
-        driver.save_screenshot(f"{shots}/race-map-failure.png")
-    except Exception:
-        pass
+    chromium.report_failure(driver, result, e, f"{shots}/race-map-failure.png")
 finally:
     driver.quit()
 print(json.dumps(result))

@@ -227,12 +227,7 @@ try:
     result["playback_closed"] = driver.execute_script("return !window.oarlog.playback.active && !document.body.classList.contains('playing-back')")
     result["console"] = chromium.console_errors(driver)
 except Exception as e:
-    result["error"] = repr(e)
-    try:
-        result["error_console"] = [e["message"] for e in driver.get_log("browser")]
-        driver.save_screenshot(f"{shots}/session-failure.png")
-    except Exception:
-        pass
+    chromium.report_failure(driver, result, e, f"{shots}/session-failure.png")
 finally:
     driver.quit()
 print(json.dumps(result))
