@@ -277,6 +277,7 @@ final class FenceBehaviourTests: XCTestCase {
         print("[fences] 600 fences, \(fixes.count) fixes: \(perFix) per fix (debug build), \(fmt(nearPerFix, 2)) near checks per fix")
         XCTAssertGreaterThan(nearPerFix, 0.5, "fences along the path are checked")
         XCTAssertLessThan(nearPerFix, 5, "the prefilter leaves only the fences near the boat")
-        XCTAssertLessThan(perFix, .milliseconds(1))
+        // The time per fix is printed, not asserted (Benchmarks/ measures it in release builds).
+        XCTAssertGreaterThan(perFix, .zero)
     }
 }
