@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "OarlogApp", targets: ["OarlogApp"]),
         .library(name: "OarlogAPI", targets: ["OarlogAPI"]),
         .library(name: "OarlogServer", targets: ["OarlogServer"]),
+        .library(name: "OarlogArchive", targets: ["OarlogArchive"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Value types shared by everything: time, samples, fixes, strokes, units, geodesy. No I/O.
@@ -66,10 +68,14 @@ let package = Package(
         .target(name: "OarlogSession", dependencies: ["COarlogCRC", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline"]),
         // Session exports (GPX, TCX, FIT, per-stroke CSV, GeoJSON) as streaming pipeline sinks.
         .target(name: "OarlogExport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline"]),
+        // The archive's index: one row per session file (its figures, text, place, pieces and
+        // bests) in SQLite through GRDB, with FTS5 for text; the filters and orders of `oarlog
+        // sessions`. The files stay the source of truth: OarlogApp fills the index from them.
+        .target(name: "OarlogArchive", dependencies: ["OarlogCore", .product(name: "GRDB", package: "GRDB.swift")]),
         // The application layer the command line and the web server share: pipeline assembly for
         // every mode, analysis settings to configuration and back, live recording, report models.
         .target(name: "OarlogApp", dependencies: [
-            "OarlogAPI", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", "OarlogReport",
+            "OarlogAPI", "OarlogArchive", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", "OarlogReport",
             "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO",
         ]),
         // What the web API accepts: paths, session ids, the token header and each call's JSON body,
@@ -79,7 +85,7 @@ let package = Package(
         // LiveStation; the API, the control token, the static pages (Web/) and Debian's Leaflet
         // and Chart.js.
         .target(name: "OarlogServer", dependencies: [
-            "OarlogCore", "OarlogAPI", "OarlogApp", "OarlogExport", "OarlogSession",
+            "OarlogCore", "OarlogAPI", "OarlogApp", "OarlogArchive", "OarlogExport", "OarlogSession",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         ]),
@@ -87,7 +93,7 @@ let package = Package(
             name: "oarlog",
             dependencies: [
                 "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS",
-                "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogSession", "OarlogApp", "OarlogServer",
+                "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogSession", "OarlogApp", "OarlogArchive", "OarlogServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,7 +104,8 @@ let package = Package(
         .testTarget(name: "OarlogDSPTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogSimulator", "OarlogTrace"]),
         .testTarget(name: "OarlogTraceTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogTrace"], exclude: ["Fixtures"]),
         .testTarget(name: "OarlogAppTests", dependencies: [
-            "OarlogTestSupport", "OarlogApp", "OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogReport", "OarlogSession", "OarlogTrace",
+            "OarlogTestSupport", "OarlogApp", "OarlogArchive", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogReport",
+            "OarlogSession", "OarlogSimulator", "OarlogTrace",
         ]),
         // The command line as a person runs it (the built binary); depends on it so `swift test` builds it.
         .testTarget(name: "OarlogCLITests", dependencies: ["oarlog", "OarlogTestSupport"]),

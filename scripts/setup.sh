@@ -5,8 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System packages: libgps-dev/gpsd (GPS through gpsd), libiio-dev/libiio-utils/iiod (IIO
-# accelerometers), python3-scipy (the benchmark's reference peer), libxml2-utils (export checks).
-PACKAGES=(gpsd gpsd-clients libgps-dev libiio-dev libiio-utils iiod python3-scipy python3-numpy python3-pip libxml2-utils shellcheck device-tree-compiler
+# accelerometers), python3-scipy (the benchmark's reference peer), libxml2-utils (export checks),
+# libsqlite3-dev (the archive's index: GRDB builds on the system SQLite).
+PACKAGES=(gpsd gpsd-clients libgps-dev libiio-dev libiio-utils iiod python3-scipy python3-numpy python3-pip libxml2-utils libsqlite3-dev shellcheck device-tree-compiler
           libjs-leaflet libjs-chart.js chromium chromium-driver python3-selenium curl)
 
 missing=()

@@ -9,6 +9,8 @@ import OarlogSession
 /// What a live recording is asked to do: `oarlog record`, and Start on the web app.
 public struct LiveRecordingPlan: Sendable {
     public var title: String?
+    /// The boat, kept in the session's metadata (`SessionMetadata.boat`).
+    public var boat: String?
     /// Seconds of countdown before data counts (0: at once). Not used with `auto`.
     public var countdown: Int
     /// Record each outing of a headless boat as its own session (nil: one session until stopped).
@@ -134,6 +136,7 @@ public enum LiveRecording {
                                            accelerometerRate: sensors.accelerometerRate,
                                            softwareVersion: SessionSaving.softwareVersion, settings: settings)
             metadata.fencesGeoJSON = fences?.sourceText
+            metadata.boat = plan.boat?.trimmingWhitespace() ?? ""
             return metadata
         }
 

@@ -1,3 +1,4 @@
+import OarlogArchive
 import OarlogCore
 import OarlogReport
 import OarlogSession
@@ -15,6 +16,24 @@ public struct PersonalBests {
         case distance(Metres)
         /// The most distance in this time.
         case duration(Seconds)
+
+        /// How the index names it: `distance:500`, `duration:60`.
+        public var key: String {
+            switch self {
+            case .distance(let m): return "distance:\(Int(m))"
+            case .duration(let s): return "duration:\(Int(s))"
+            }
+        }
+
+        public init?(key: String) {
+            let parts = key.split(separator: ":")
+            guard parts.count == 2, let v = Int(parts[1]), v > 0 else { return nil }
+            switch parts[0] {
+            case "distance": self = .distance(Metres(v))
+            case "duration": self = .duration(Seconds(v))
+            default: return nil
+            }
+        }
 
         public var description: String {
             switch self {
@@ -135,28 +154,22 @@ public struct PersonalBests {
     /// Sessions that could not be read, with why (a damaged file never stops the rest).
     public let unreadable: [(id: String, reason: String)]
 
-    public init(_ directory: SessionDirectory = .default, events: [Event] = standardEvents) throws {
-        var results: [Result] = []
-        var unreadable: [(String, String)] = []
-        let listings: [SessionListing]
-        do { listings = try directory.list() } catch { throw AppError("\(error)") }
-        for l in listings.sorted(by: { ($0.metadata?.startUTC ?? 0) < ($1.metadata?.startUTC ?? 0) }) {
-            if let error = l.error { unreadable.append((l.id, error)); continue }
-            if let s = l.summary, s.statistics.fixes == 0 { continue }
-            do {
-                let reader = try SessionReader(path: l.path)
-                let points = try SessionTrail(reader).points
-                for event in events {
-                    if let p = Self.best(event, in: points) {
-                        results.append(Result(event: event, performance: p, session: l.id, sessionStartUTC: reader.metadata.startUTC))
-                    }
-                }
-            } catch {
-                unreadable.append((l.id, "\(error)"))
+    /// From the archive's index (each session's bests are found when the index reads its file,
+    /// see `ArchivedSession(reading:)`): only the sessions of `boat` when one is given.
+    public init(_ directory: SessionDirectory = .default, boat: String? = nil) throws {
+        try self.init(archive: SessionArchive(directory), boat: boat)
+    }
+
+    public init(archive: SessionArchive, boat: String? = nil) throws {
+        results = try archive.index.bests(boat: boat).compactMap { b in
+            Event(key: b.best.event).map { event in
+                Result(event: event, performance: Performance(time: b.best.time, metres: b.best.metres, start: b.best.start),
+                       session: b.session, sessionStartUTC: b.sessionStartUTC)
             }
         }
-        self.results = results
-        self.unreadable = unreadable
+        var query = SessionQuery()
+        query.boat = boat
+        unreadable = try archive.sessions(query).compactMap { s in s.damage.map { (s.id, $0) } }
     }
 
     static func isBetter(_ a: Result, than b: Result) -> Bool {

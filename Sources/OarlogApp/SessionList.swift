@@ -1,18 +1,34 @@
+import OarlogArchive
 import OarlogReport
 import OarlogSession
 
-/// The recorded sessions, newest first, as `oarlog sessions` and `GET /api/sessions` give them.
+/// The recorded sessions, as `oarlog sessions` and `GET /api/sessions` give them: from the
+/// archive's index (brought up to date with the files first), filtered and ordered by a
+/// `SessionQuery` (newest first by default).
 public struct SessionList {
-    public let listings: [SessionListing]
+    public let sessions: [ArchivedSession]
 
-    public init(_ directory: SessionDirectory = .default) throws {
-        do { listings = try directory.list() } catch { throw AppError("\(error)") }
+    public init(_ directory: SessionDirectory = .default, query: SessionQuery = SessionQuery()) throws {
+        sessions = try SessionArchive(directory).sessions(query)
+    }
+
+    public init(archive: SessionArchive, query: SessionQuery = SessionQuery()) throws {
+        sessions = try archive.sessions(query)
+    }
+
+    public init(sessions: [ArchivedSession]) {
+        self.sessions = sessions
+    }
+
+    /// What to do about a damaged file.
+    public static func recoverHint(_ s: ArchivedSession) -> String {
+        "damaged: `oarlog recover \(s.id)` keeps what can be read"
     }
 
     /// The table's header and one row per session (date, title, duration, distance, strokes,
-    /// rate, split, id), "—" for no data.
+    /// rate, split, id), "—" for no data; a damaged file says so with the `oarlog recover` hint.
     public func rows() -> [[String]] {
-        [["DATE (UTC)", "TITLE", "DURATION", "DISTANCE", "STROKES", "RATE", "SPLIT", "ID"]] + listings.map(Self.row)
+        [["DATE (UTC)", "TITLE", "DURATION", "DISTANCE", "STROKES", "RATE", "SPLIT", "ID"]] + sessions.map(Self.row)
     }
 
     /// The rows laid out in columns (numbers right-aligned, the id last and unpadded).
@@ -20,16 +36,15 @@ public struct SessionList {
         TextTable.columns(rows(), rightAligned: [2, 3, 4, 5, 6])
     }
 
-    static func row(_ l: SessionListing) -> [String] {
-        guard let m = l.metadata else {
-            return ["?", "unreadable: " + (l.error ?? "?"), "", "", "", "", "", l.id]
+    static func row(_ s: ArchivedSession) -> [String] {
+        guard let start = s.startUTC else {
+            return ["?", "unreadable (\(recoverHint(s))): " + (s.damage ?? "?"), "", "", "", "", "", s.id]
         }
-        let a = l.summary?.analysis
-        let duration = a?.elapsed ?? l.summary?.statistics.duration
-        let title = (m.title.isEmpty ? "untitled" : m.title) + (l.isComplete ? "" : " (not closed)")
-        let strokes = a.flatMap { a in strokesKnown(l) ? String(a.strokes) : nil } ?? RowingFormat.noData
-        return [SessionText.date(m.startUTC), title, RowingFormat.duration(duration), RowingFormat.distance(a?.distance),
-                strokes, RowingFormat.decimal(a?.averageStrokeRate), RowingFormat.split(a?.averageSplit), l.id]
+        var title = (s.title.isEmpty ? "untitled" : s.title) + (s.closed ? "" : " (not closed)")
+        if s.damage != nil { title += " (\(recoverHint(s)))" }
+        return [SessionText.date(start), title, RowingFormat.duration(s.elapsed), RowingFormat.distance(s.distance),
+                s.strokes.map(String.init) ?? RowingFormat.noData, RowingFormat.decimal(s.averageRate), RowingFormat.split(s.averageSplit),
+                s.id]
     }
 
     /// Strokes are "no data" when the session had neither an accelerometer nor a device's strokes.
@@ -39,36 +54,37 @@ public struct SessionList {
                                          referenceStrokes: s.statistics.referenceStrokes)
     }
 
-    /// Where the session started (its first GPS fix); nil without GPS or when it cannot be read.
-    static func startPlace(_ l: SessionListing) -> SessionStartPlace? {
-        guard l.metadata != nil else { return nil }
-        return try? SessionReader(path: l.path).startPlace()
-    }
-
     /// A JSON array, one object per session, null for no data. `start_lat_deg`/`start_lon_deg`
-    /// are the session's first GPS fix (`SessionReader.startPlace`: read up to that fix only),
-    /// null for a session without GPS or that cannot be read.
+    /// are the session's first GPS fix, null for a session without GPS. `error` says why a file
+    /// (or part of it) could not be read, with `damaged` true.
     public func json() -> String {
         var w = JSONWriter()
         w.beginArray()
-        for l in listings {
-            let a = l.summary?.analysis
-            let start = Self.startPlace(l)
+        for s in sessions {
             w.beginObject()
-            w.field("id", l.id)
-            w.field("path", l.path)
-            w.field("title", l.metadata?.title)
-            w.field("start_utc", l.metadata.map { SessionText.iso($0.startUTC) })
-            w.field("elapsed_s", a?.elapsed ?? l.summary?.statistics.duration, places: 3)
-            w.field("distance_m", a?.distance, places: 2)
-            w.field("strokes", Self.strokesKnown(l) ? a?.strokes : nil)
-            w.field("avg_stroke_rate_spm", a?.averageStrokeRate, places: 2)
-            w.field("avg_split_s_per_500m", a?.averageSplit, places: 2)
-            w.field("closed", l.isComplete)
-            w.field("size_bytes", l.sizeBytes)
-            w.field("error", l.error)
-            w.field("start_lat_deg", start?.latitude, places: 7)
-            w.field("start_lon_deg", start?.longitude, places: 7)
+            w.field("id", s.id)
+            w.field("path", s.path)
+            w.field("title", s.startUTC == nil ? nil : s.title)
+            w.field("boat", s.boat.isEmpty ? nil : s.boat)
+            w.field("start_utc", s.startUTC.map { SessionText.iso($0) })
+            w.field("elapsed_s", s.elapsed, places: 3)
+            w.field("distance_m", s.distance, places: 2)
+            w.field("strokes", s.strokes)
+            w.field("avg_stroke_rate_spm", s.averageRate, places: 2)
+            w.field("avg_split_s_per_500m", s.averageSplit, places: 2)
+            w.field("closed", s.closed)
+            w.field("size_bytes", s.sizeBytes)
+            w.field("damaged", s.damage != nil)
+            w.field("error", s.damage)
+            w.field("start_lat_deg", s.start?.latitude, places: 7)
+            w.field("start_lon_deg", s.start?.longitude, places: 7)
+            w.field("pieces", s.pieceCount)
+            w.beginArray(key: "notes")
+            for n in s.notes { w.element(n) }
+            w.endArray()
+            w.beginArray(key: "places")
+            for p in s.places + s.courses { w.element(p) }
+            w.endArray()
             w.endObject()
         }
         w.endArray()

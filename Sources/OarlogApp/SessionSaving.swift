@@ -10,14 +10,15 @@ public enum SessionSaving {
 
     /// A session writer for a replayed trace: titled (default: the trace's file name), placed in
     /// UTC, with the analysis settings and the trace recorded; written in `directory`.
-    public static func replayWriter(for input: TraceInput, title: String?, settings: AnalysisSettings, fences: FenceFile? = nil,
-                                    directory: SessionDirectory = .default) throws -> SessionWriter {
+    public static func replayWriter(for input: TraceInput, title: String?, boat: String? = nil, settings: AnalysisSettings,
+                                    fences: FenceFile? = nil, directory: SessionDirectory = .default) throws -> SessionWriter {
         let name = input.path.split(separator: "/").last.map(String.init) ?? input.path
         var metadata = SessionMetadata(
             title: title ?? name, startUTC: input.startUTCOrFileTime,
             devices: ["replay of \(input.path)" + (input.format.map { " (\($0.rawValue))" } ?? "")],
             softwareVersion: softwareVersion, settings: settings.sessionSettings + [.init("replayed_from", input.path)])
         metadata.fencesGeoJSON = fences?.sourceText
+        metadata.boat = boat?.trimmingWhitespace() ?? ""
         return try SessionWriter.create(in: directory, metadata: metadata, options: SessionWriter.Options(durability: .syncAtClose))
     }
 }

@@ -85,6 +85,12 @@ public struct JSONWriter {
         text += String(value)
     }
 
+    /// A string as an array element.
+    public mutating func element(_ value: String) {
+        separate()
+        text += JSONWriter.quoted(value)
+    }
+
     public static func number(_ value: Double?, places: Int? = nil) -> String {
         guard let value, value.isFinite else { return "null" }
         if let places { return DecimalText.fixed(value, places: places, nonFinite: "null") }

@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import OarlogAPI
 import OarlogApp
+import OarlogArchive
 import OarlogCore
 import OarlogExport
 import OarlogSession
@@ -20,9 +21,31 @@ struct SessionAPI: Sendable {
 
     typealias Context = BasicWebSocketRequestContext
 
+    /// The longest filter value taken (a search of a few words, a date, a place).
+    static let maximumFilterCharacters = 200
+
+    static func sessionQuery(_ parameters: Parameters) throws -> SessionQuery {
+        func value(_ name: String) throws -> String? {
+            guard let v = parameters[Substring(name)].map(String.init) else { return nil }
+            guard v.count <= maximumFilterCharacters else {
+                throw HTTPError(.badRequest, message: "\(name): longer than \(maximumFilterCharacters) characters")
+            }
+            return v.isEmpty ? nil : v
+        }
+        do {
+            return try SessionQuery(search: value("search"), from: value("from"), to: value("to"), near: value("near"),
+                                    minimumDistance: value("min_distance"), rate: value("rate"), boat: value("boat"), sort: value("sort"))
+        } catch let error as SessionQueryError {
+            throw HTTPError(.badRequest, message: "\(error)")
+        }
+    }
+
     func add(to router: Router<Context>) {
-        router.get("/api/sessions") { _, _ in
-            json(try await reading { try SessionList(directory).json() })
+        // The race list: `oarlog sessions --json` with its filters and order as parameters
+        // (search, from, to, near, min_distance, rate, boat, sort); a bad one is a 400 naming it.
+        router.get("/api/sessions") { request, _ in
+            let query = try Self.sessionQuery(request.uri.queryParameters)
+            return json(try await reading { try SessionList(directory, query: query).json() })
         }
         router.get("/api/sessions/:id") { _, context in
             let path = try sessionPath(context)

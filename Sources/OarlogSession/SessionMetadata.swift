@@ -47,6 +47,16 @@ public struct SessionMetadata: Sendable, Equatable {
         self.extra = extra
     }
 
+    /// The boat that rowed it (the `boat` key, kept with the other keys this version has no
+    /// field for); empty when none was named. The archive filters and a club's bests go by it.
+    public var boat: String {
+        get { extra.last(where: { $0.key == "boat" })?.value ?? "" }
+        set {
+            extra.removeAll { $0.key == "boat" }
+            if !newValue.isEmpty { extra.append(Setting("boat", newValue)) }
+        }
+    }
+
     /// Placeholder metadata for a recovered file whose metadata frame was lost.
     static func lost() -> SessionMetadata {
         SessionMetadata(title: "recovered session (metadata lost)", startUTC: 0, softwareVersion: "unknown")

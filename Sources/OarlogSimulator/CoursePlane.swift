@@ -2,13 +2,13 @@ import OarlogCore
 
 /// The course on the water: where the boat is after travelling `s` metres, and its heading.
 /// Positions are worked in a local plane (east, north metres from the start) and mapped to
-/// latitude/longitude with the azimuthal equidistant projection on a sphere of the IUGG mean
-/// radius — exact in distance along any line from the start (so haversine distance between
-/// fixes on a straight course reproduces the distance travelled) and within a few parts per
-/// million elsewhere over tens of kilometres.
+/// latitude/longitude on the WGS 84 ellipsoid, as a GPS receiver reports them and as Oarlog
+/// measures them: the point `range` metres from the start along the geodesic with the plane's
+/// azimuth (the azimuthal equidistant projection, Vincenty's direct solution). Exact in distance
+/// along any line from the start, so the geodesic distance between fixes on a straight course
+/// adds up to the distance travelled (a sphere would be up to 0.3 % off Oarlog's measure), and
+/// within a few parts per million elsewhere over tens of kilometres.
 struct CoursePlane: Sendable {
-    static let earthRadius: Metres = 6_371_008.8
-
     let startLatitude: Double   // radians
     let startLongitude: Double  // radians
     let heading: Double         // radians
@@ -38,15 +38,9 @@ struct CoursePlane: Sendable {
     /// Latitude and longitude (degrees) of a point `east`, `north` metres from the start.
     func coordinates(east: Metres, north: Metres) -> (latitude: Degrees, longitude: Degrees) {
         let range = (east * east + north * north).squareRoot()
-        guard range > 0 else { return (startLatitude * radiansToDegrees, startLongitude * radiansToDegrees) }
-        let azimuth = _atan2(east, north)
-        let delta = range / Self.earthRadius
-        let sinLatitude = _sin(startLatitude) * _cos(delta) + _cos(startLatitude) * _sin(delta) * _cos(azimuth)
-        let latitude = _asin(min(1, max(-1, sinLatitude)))
-        let longitude = startLongitude
-            + _atan2(_sin(azimuth) * _sin(delta) * _cos(startLatitude), _cos(delta) - _sin(startLatitude) * sinLatitude)
-        var longitudeDegrees = longitude * radiansToDegrees
-        if longitudeDegrees > 180 { longitudeDegrees -= 360 } else if longitudeDegrees < -180 { longitudeDegrees += 360 }
-        return (latitude * radiansToDegrees, longitudeDegrees)
+        let start = GeoPoint(latitude: startLatitude * radiansToDegrees, longitude: startLongitude * radiansToDegrees)
+        guard range > 0 else { return (start.latitude, start.longitude) }
+        let p = Geodesy.destination(from: start, distance: range, bearing: _atan2(east, north) * radiansToDegrees)
+        return (p.latitude, p.longitude)
     }
 }

@@ -19,8 +19,11 @@ struct Bests: ParsableCommand {
     @Flag(help: "Print a JSON array (one object per event; null where no session has it).")
     var json = false
 
+    @Option(help: "Only the sessions of this boat (as recorded with --boat).")
+    var boat: String?
+
     func run() throws {
-        let bests = try PersonalBests(.default)
+        let bests = try PersonalBests(.default, boat: boat)
         StandardStreams.write(json ? bests.json() + "\n" : bests.table())
         for (id, reason) in bests.unreadable {
             StandardStreams.error("note: \(id) left out: \(reason)\n")

@@ -37,6 +37,9 @@ struct Record: ParsableCommand {
     @Option(help: "The session's title (also in its file name).")
     var title: String?
 
+    @Option(help: "The boat (e.g. \"M8+ Thames\"), kept with the session: `oarlog sessions --boat`, `oarlog bests --boat`.")
+    var boat: String?
+
     @Option(help: "Seconds of countdown before data counts (0: start at once).")
     var countdown: Int = 3
 
@@ -102,9 +105,11 @@ struct Record: ParsableCommand {
             configuration.strokesToStart = startStrokes
             autoConfiguration = configuration
         }
-        return LiveRecordingPlan(title: title, countdown: countdown, auto: autoConfiguration,
-                                 sensors: LiveSensorChoice(accelerometer: accelerometer, gpsd: gpsd),
-                                 fencesPath: fences, duration: duration, settings: analysis.settings)
+        var plan = LiveRecordingPlan(title: title, countdown: countdown, auto: autoConfiguration,
+                                     sensors: LiveSensorChoice(accelerometer: accelerometer, gpsd: gpsd),
+                                     fencesPath: fences, duration: duration, settings: analysis.settings)
+        plan.boat = boat
+        return plan
     }
 
     func run() throws {

@@ -46,11 +46,15 @@ struct Replay: ParsableCommand {
     @Option(help: "The saved session's title (default: the trace's file name).")
     var title: String?
 
+    @Option(help: "The boat that rowed it, kept with the saved session (`oarlog sessions --boat`, `oarlog bests --boat`).")
+    var boat: String?
+
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
 
     func validate() throws {
         if title != nil && !save { throw ValidationError("--title names a saved session: add --save") }
+        if boat != nil && !save { throw ValidationError("--boat names a saved session's boat: add --save") }
         if let speed, !(speed > 0 && speed.isFinite) {
             throw ValidationError("--speed must be a positive number, e.g. --speed 10")
         }
@@ -70,7 +74,7 @@ struct Replay: ParsableCommand {
         if let progress = ProgressReporter.ifTerminal() { sinks.append(progress) }
         let writer: SessionWriter?
         do {
-            writer = save ? try SessionSaving.replayWriter(for: replay.input, title: title, settings: analysis.settings, fences: replay.fences) : nil
+            writer = save ? try SessionSaving.replayWriter(for: replay.input, title: title, boat: boat, settings: analysis.settings, fences: replay.fences) : nil
         } catch {
             throw CommandFailure("--save: \(error)")
         }

@@ -114,7 +114,7 @@ final class ReplayAssemblyTests: XCTestCase {
         XCTAssertTrue(report.table().contains("Strokes          \(try simWorkoutTruthStrokes())\n"), report.table())
 
         let list = try SessionList(sessions.directory)
-        XCTAssertEqual(list.listings.count, 1)
+        XCTAssertEqual(list.sessions.count, 1)
         let rows = list.rows()
         XCTAssertEqual(rows[0], ["DATE (UTC)", "TITLE", "DURATION", "DISTANCE", "STROKES", "RATE", "SPLIT", "ID"])
         XCTAssertEqual(rows[1][0], "2026-05-02 07:00")

@@ -10,7 +10,9 @@ extension CLITests {
     /// placed between two catches.
     func truthFastest(_ truthPath: String, over metres: Double) throws -> Double {
         let rows = try String(contentsOfFile: truthPath, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("stroke,") }
-        let t = rows.map { Double($0.split(separator: ",")[2])! }, d = rows.map { Double($0.split(separator: ",")[6])! }
+        // Empty fields kept: the first stroke has no rate yet (`stroke,1,0.5,,…`).
+        let fields = rows.map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let t = fields.map { Double($0[2])! }, d = fields.map { Double($0[6])! }
         var best = Double.infinity
         for i in t.indices {
             guard let j = d.indices.first(where: { $0 > i && d[$0] - d[i] >= metres }) else { break }
@@ -44,17 +46,18 @@ extension CLITests {
         XCTAssertEqual(events.compactMap { $0["duration_s"] as? Int }, [60, 1200, 1800])
         for event in events where (event["distance_m"] as? Int).map({ $0 <= 2000 }) ?? false {
             let metres = Double(event["distance_m"] as! Int)
-            // The fastest is the 30 spm outing's; as fast as its truth within 0.5 % (the simulator's
-            // positions are on a sphere, Oarlog measures on the WGS 84 ellipsoid: up to 0.3 % apart).
+            // The fastest is the 30 spm outing's; as fast as its truth within 0.2 s (the issue's
+            // tolerance: the simulator places its fixes on the WGS 84 ellipsoid Oarlog measures on).
             XCTAssertEqual(event["session"] as? String, "2026-05-09T07-00-00Z_at-30")
             let truth = try truthFastest(truths["30"]!, over: metres)
-            XCTAssertEqual(event["time_s"] as? Double ?? 0, truth, accuracy: truth * 0.005, "\(metres) m")
+            print("bests: \(metres) m: \(event["time_s"] as? Double ?? 0) s, truth \(truth) s")
+            XCTAssertEqual(event["time_s"] as? Double ?? 0, truth, accuracy: 0.2, "\(metres) m")
             XCTAssertEqual(event["split_s_per_500m"] as? Double ?? 0, (event["time_s"] as? Double ?? 0) / metres * 500, accuracy: 0.01)
             // The season's progression: the 24 spm outing first, then the 30; the 20 spm one set no best.
             let progression = try XCTUnwrap(event["progression"] as? [[String: Any]])
             XCTAssertEqual(progression.compactMap { $0["session"] as? String }, ["2026-05-02T07-00-00Z_at-24", "2026-05-09T07-00-00Z_at-30"])
             let first = try truthFastest(truths["24"]!, over: metres)
-            XCTAssertEqual(progression.first?["time_s"] as? Double ?? 0, first, accuracy: first * 0.005)
+            XCTAssertEqual(progression.first?["time_s"] as? Double ?? 0, first, accuracy: 0.2)
         }
         // Twelve minutes each: no 5,000 m at these speeds, no 20 or 30 minutes.
         for event in events where (event["distance_m"] as? Int ?? 0) >= 5000 || (event["duration_s"] as? Int ?? 0) >= 1200 {

@@ -20,6 +20,10 @@ final class CLITests: XCTestCase {
     }
 
     func oarlog(_ arguments: String...) throws -> CommandRun {
+        try oarlog(arguments: arguments)
+    }
+
+    func oarlog(arguments: [String]) throws -> CommandRun {
         try runCommand(binary, arguments, in: TestPaths.packageRoot.path, environment: ["OARLOG_DATA_DIR": dataDirectory.path])
     }
 

@@ -15,7 +15,7 @@ final class GPSTests: XCTestCase {
                 configuration.accelRate = 10
                 let session = try simulate(configuration)
                 var travelled = 0.0
-                for (a, b) in zip(session.fixes, session.fixes.dropFirst()) { travelled += haversine(a, b) }
+                for (a, b) in zip(session.fixes, session.fixes.dropFirst()) { travelled += geodesic(a, b) }
                 let distanceAt = { (t: Double) in session.boatFrames.first { abs($0.time - t) < 1e-9 }!.distance }
                 let truth = distanceAt(session.fixes.last!.time) - distanceAt(session.fixes.first!.time)
                 XCTAssertGreaterThan(truth, 1500)
@@ -35,9 +35,7 @@ final class GPSTests: XCTestCase {
         configuration.heading = 45
         let fixes = try simulate(configuration, keepBoatFrames: false).fixes
         let first = fixes[0], last = fixes.last!
-        let north = (last.latitude - first.latitude) * .pi / 180 * 6_371_008.8
-        let east = (last.longitude - first.longitude) * .pi / 180 * 6_371_008.8 * cos(first.latitude * .pi / 180)
-        XCTAssertEqual(atan2(east, north) * 180 / .pi, 45, accuracy: 0.1)
+        XCTAssertEqual(Geodesy.initialBearing(from: first.point, to: last.point), 45, accuracy: 0.01)
         XCTAssertEqual(first.latitude, configuration.startLatitude, accuracy: 1e-6)
         XCTAssertTrue(fixes.dropFirst(5).allSatisfy { abs($0.course! - 45) < 1e-6 })
     }
@@ -50,7 +48,7 @@ final class GPSTests: XCTestCase {
         let clean = noiseFree(configuration)
         let cleanFixes = try simulate(clean, keepBoatFrames: false).fixes
         XCTAssertEqual(session.fixes.count, cleanFixes.count)
-        let errors = zip(session.fixes, cleanFixes).map { haversine($0, $1) }
+        let errors = zip(session.fixes, cleanFixes).map { geodesic($0, $1) }
         let rms = (errors.map { $0 * $0 }.reduce(0, +) / Double(errors.count)).squareRoot()
         // Two axes of sqrt(1.5² + 0.4²) m: about 2.2 m RMS, from one seed's wander.
         print("GPS position error RMS \(rms) m")

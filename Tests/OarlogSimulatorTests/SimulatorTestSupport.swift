@@ -43,15 +43,9 @@ func noiseFree(_ configuration: SimulationConfiguration) -> SimulationConfigurat
     return quiet
 }
 
-/// Great-circle distance on the sphere the simulator uses (haversine).
-func haversine(_ a: GPSFix, _ b: GPSFix) -> Double {
-    let r = 6_371_008.8
-    let toRadians = Double.pi / 180
-    let dLat = (b.latitude - a.latitude) * toRadians
-    let dLon = (b.longitude - a.longitude) * toRadians
-    let h = sin(dLat / 2) * sin(dLat / 2)
-        + cos(a.latitude * toRadians) * cos(b.latitude * toRadians) * sin(dLon / 2) * sin(dLon / 2)
-    return 2 * r * asin(min(1, h.squareRoot()))
+/// The geodesic distance on the WGS 84 ellipsoid the simulator places its fixes on.
+func geodesic(_ a: GPSFix, _ b: GPSFix) -> Double {
+    Geodesy.distance(from: a.point, to: b.point)
 }
 
 func mean(_ values: [Double]) -> Double {
