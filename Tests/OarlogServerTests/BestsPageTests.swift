@@ -145,6 +145,12 @@ final class BestsPageTests: XCTestCase {
         let picked = try XCTUnwrap(result["picked_500"] as? [String: Any])
         XCTAssertEqual(picked["selected"] as? [String], ["500 m"])
         try Self.assertPoints(picked["points"], try XCTUnwrap(byName["500 m"]), "500 m")
+        let minute = try XCTUnwrap(result["picked_1min"] as? [String: Any])
+        XCTAssertEqual(minute["selected"] as? [String], ["1 min"])
+        XCTAssertEqual(minute["plot_title"] as? String, "1 min: most metres, higher is further")
+        try Self.assertPoints(minute["points"], try XCTUnwrap(byName["1 min"]), "1 min", value: "metres")
+        let risen = try XCTUnwrap(minute["point_pixels"] as? [[String: Double]]).map { $0["y"]! }
+        XCTAssertEqual(risen, risen.sorted(by: >), "more metres is higher on the screen")
         // A tapped row opens its session; a tapped point the session that set that best; ▶ plays
         // the session back from where the best began.
         let session = try XCTUnwrap(twoK["session"] as? String)
@@ -178,13 +184,15 @@ final class BestsPageTests: XCTestCase {
             XCTAssertGreaterThan(size, 5_000, path)
             print("screenshot: \(path)")
         }
-        for name in ["bests-phone", "bests-landscape", "bests-laptop", "bests-empty-phone"] {
+        for name in ["bests-phone", "bests-phone-1min", "bests-landscape", "bests-laptop", "bests-empty-phone"] {
             XCTAssertEqual((result["screenshots"] as? [String])?.contains(shots.appendingPathComponent(name + ".png").path), true, name)
         }
     }
 
-    /// The plot's points are the event's progression: as many, each at its session's date, its time.
-    static func assertPoints(_ seen: Any?, _ event: [String: Any], _ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// The plot's points are the event's progression: as many, each at its session's date, its
+    /// time (or metres).
+    static func assertPoints(_ seen: Any?, _ event: [String: Any], _ label: String, value: String = "time_s",
+                             file: StaticString = #filePath, line: UInt = #line) throws {
         let points = try XCTUnwrap(seen as? [[String: Any]], label, file: file, line: line)
         let progression = try XCTUnwrap(event["progression"] as? [[String: Any]], file: file, line: line)
         XCTAssertEqual(points.count, progression.count, label, file: file, line: line)
@@ -192,7 +200,7 @@ final class BestsPageTests: XCTestCase {
         let iso = ISO8601DateFormatter()
         for (p, r) in zip(points, progression) {
             XCTAssertEqual(p["session"] as? String, r["session"] as? String, label, file: file, line: line)
-            XCTAssertEqual(p["y"] as? Double, r["time_s"] as? Double, label, file: file, line: line)
+            XCTAssertEqual(p["y"] as? Double, r[value] as? Double, label, file: file, line: line)
             let date = try XCTUnwrap(iso.date(from: r["date_utc"] as? String ?? ""), file: file, line: line)
             XCTAssertEqual(p["x"] as? Double, date.timeIntervalSince1970 * 1000, label, file: file, line: line)
         }
