@@ -4,6 +4,7 @@ import { LivePage } from './live-page.js';
 import { RaceList } from './race-list.js';
 import { RaceMap } from './race-map.js';
 import { SessionPage } from './session-page.js';
+import { BestsPage } from './bests-page.js';
 import { Playback } from './playback.js';
 
 const live = new LivePage();
@@ -11,28 +12,32 @@ const races = new RaceList();
 const raceMap = new RaceMap();
 const session = new SessionPage();
 const playback = new Playback(live);
-window.oarlog = { live, races, raceMap, session, playback };  // for the browser tests and the curious
+const bests = new BestsPage();
+window.oarlog = { live, races, raceMap, session, playback, bests };  // for the browser tests and the curious
 
 // The page each route shows: its section's id.
-const SECTIONS = { live: 'live', races: 'races', map: 'map-page', session: 'session' };
+const SECTIONS = { live: 'live', races: 'races', map: 'map-page', session: 'session', bests: 'bests-page' };
 
-// #live, #races, #map, #session/ID, #play/ID (the live screen driven by a recorded session)
+// #live, #races, #map, #bests, #session/ID, #play/ID (the live screen driven by a recorded session;
+// #play/ID?at=S from S seconds into it)
 function route() {
   const hash = location.hash;
   const playing = hash.startsWith('#play/');
-  const page = hash.startsWith('#session/') ? 'session' : hash === '#races' ? 'races' : hash === '#map' ? 'map' : 'live';
+  const page = hash.startsWith('#session/') ? 'session' : hash === '#races' ? 'races' : hash === '#map' ? 'map' : hash === '#bests' ? 'bests' : 'live';
   for (const [name, id] of Object.entries(SECTIONS)) document.getElementById(id).hidden = name !== page;
-  for (const id of ['live', 'races', 'map']) {
+  for (const id of ['live', 'races', 'map', 'bests']) {
     document.getElementById('nav-' + id).classList.toggle('active', playing ? id === 'races' : id === page || (id === 'races' && page === 'session'));
   }
   if (playing) {
-    playback.open(decodeURIComponent(hash.slice('#play/'.length)));
+    const [id, query] = hash.slice('#play/'.length).split('?');
+    playback.open(decodeURIComponent(id), Number(new URLSearchParams(query).get('at')) || 0);
   } else if (playback.active) {
     playback.close();
     live.reset();
   }
   if (page === 'races') races.load();
   if (page === 'map') raceMap.load();
+  if (page === 'bests') bests.load();
   if (page === 'live') live.map.visible();
   if (page === 'session') session.load(decodeURIComponent(hash.slice('#session/'.length)));
   else delete document.body.dataset.sessionLoaded;
@@ -43,6 +48,7 @@ window.addEventListener('resize', () => {
   if (!document.getElementById('live').hidden) live.map.visible();
   session.resized();
   raceMap.resized();
+  bests.resized();
 });
 route();
 

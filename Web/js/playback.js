@@ -25,7 +25,8 @@ export class Playback {
 
   get active() { return this.socket !== null; }
 
-  async open(id) {
+  // From AT seconds into the session (the personal bests' ▶), else from its start.
+  async open(id, at = 0) {
     this.close();
     this.id = id;
     this.live.reset();
@@ -42,7 +43,7 @@ export class Playback {
     const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host
       + `/api/sessions/${encodeURIComponent(id)}/playback`);
     this.socket = ws;
-    ws.onopen = () => ws.send(JSON.stringify({ speed: Number($('pb-speed').value) }));
+    ws.onopen = () => ws.send(JSON.stringify(at > 0 ? { speed: Number($('pb-speed').value), seek: at } : { speed: Number($('pb-speed').value) }));
     ws.onmessage = e => { if (this.socket === ws) this.message(JSON.parse(e.data)); };  // none after close()
     ws.onclose = () => { if (this.socket === ws) this.live.banner('Playback closed: open it again from the session', true); };
   }
