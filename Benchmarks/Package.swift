@@ -35,6 +35,20 @@ let package = Package(
                 .product(name: "OarlogPipeline", package: "Oarlog"),
             ]
         ),
+        // The archive at scale (docs/BENCHMARKS.md "The archive"): makes N small simulated
+        // sessions, then times the index built from nothing, searches, bests and a re-sync,
+        // beside the same answers from scanning the files without an index.
+        .executableTarget(
+            name: "oarlog-archive-bench",
+            dependencies: [
+                .product(name: "OarlogApp", package: "Oarlog"),
+                .product(name: "OarlogArchive", package: "Oarlog"),
+                .product(name: "OarlogCore", package: "Oarlog"),
+                .product(name: "OarlogSession", package: "Oarlog"),
+                .product(name: "OarlogSimulator", package: "Oarlog"),
+                .product(name: "OarlogTrace", package: "Oarlog"),
+            ]
+        ),
         // The package-benchmark suite: detector, analyzer and CSV replay throughput, mallocs.
         .executableTarget(
             name: "OarlogThroughput",

@@ -167,9 +167,7 @@ public struct PersonalBests {
                        session: b.session, sessionStartUTC: b.sessionStartUTC)
             }
         }
-        var query = SessionQuery()
-        query.boat = boat
-        unreadable = try archive.sessions(query).compactMap { s in s.damage.map { (s.id, $0) } }
+        unreadable = try archive.index.damaged(boat: boat)
     }
 
     static func isBetter(_ a: Result, than b: Result) -> Bool {

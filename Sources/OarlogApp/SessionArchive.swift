@@ -102,6 +102,11 @@ public struct SessionArchive {
         return files
     }
 
+    /// How many session files the directory holds (without reading them).
+    public static func sessionFileCount(_ directory: SessionDirectory) throws -> Int {
+        try sessionFiles(directory).count
+    }
+
     // MARK: Questions
 
     public func sessions(_ query: SessionQuery = SessionQuery()) throws -> [ArchivedSession] {

@@ -18,12 +18,12 @@ window.oarlog = { live, races, raceMap, session, playback, bests };  // for the 
 // The page each route shows: its section's id.
 const SECTIONS = { live: 'live', races: 'races', map: 'map-page', session: 'session', bests: 'bests-page' };
 
-// #live, #races, #map, #bests, #session/ID, #play/ID (the live screen driven by a recorded session;
+// #live, #races (#races?near=LAT,LON,M and the other filters of /api/sessions), #map, #bests, #session/ID, #play/ID (the live screen driven by a recorded session;
 // #play/ID?at=S from S seconds into it)
 function route() {
   const hash = location.hash;
   const playing = hash.startsWith('#play/');
-  const page = hash.startsWith('#session/') ? 'session' : hash === '#races' ? 'races' : hash === '#map' ? 'map' : hash === '#bests' ? 'bests' : 'live';
+  const page = hash.startsWith('#session/') ? 'session' : hash === '#races' || hash.startsWith('#races?') ? 'races' : hash === '#map' ? 'map' : hash === '#bests' ? 'bests' : 'live';
   for (const [name, id] of Object.entries(SECTIONS)) document.getElementById(id).hidden = name !== page;
   for (const id of ['live', 'races', 'map', 'bests']) {
     document.getElementById('nav-' + id).classList.toggle('active', playing ? id === 'races' : id === page || (id === 'races' && page === 'session'));
@@ -35,7 +35,7 @@ function route() {
     playback.close();
     live.reset();
   }
-  if (page === 'races') races.load();
+  if (page === 'races') races.load(hash.split('?')[1] || '');
   if (page === 'map') raceMap.load();
   if (page === 'bests') bests.load();
   if (page === 'live') live.map.visible();

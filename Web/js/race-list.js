@@ -1,67 +1,156 @@
-// The race list: sessions newest first (date, title, distance, time, rate, split); rename;
-// delete with confirmation; downloads; search over title, notes and date.
+// The race list: the sessions the boat keeps, from the archive's index (/api/sessions with its
+// filters: words in the title, notes and places; dates; distance; rate; boat; near a place;
+// the order); rename; delete with confirmation; downloads. A damaged file is listed with what to
+// do about it. The filters live in the page's address too (#races?search=…&from=…), so a list is
+// a link: the race map's "List these" opens the sessions that started at one place.
 import { getJSON, control, addDownloadLinks } from './api.js';
 import { clock, split, metres } from './metrics.js';
 
 const $ = id => document.getElementById(id);
+// The inputs and the /api/sessions parameter each sets.
+const FIELDS = [['race-search', 'search'], ['race-from', 'from'], ['race-to', 'to'], ['race-min-distance', 'min_distance'],
+  ['race-boat', 'boat'], ['race-sort', 'sort']];
 
 export class RaceList {
   constructor() {
     this.sessions = [];
-    this.notes = {};
-    $('race-search').oninput = () => this.render();
+    this.boats = new Set();
+    this.near = '';
+    this.asked = 0;
+    this.total = null;
+    for (const [id] of FIELDS) $(id).addEventListener(id === 'race-search' ? 'input' : 'change', () => this.changed());
+    for (const id of ['race-rate-low', 'race-rate-high']) $(id).addEventListener('change', () => this.changed());
+    $('race-filter-toggle').onclick = () => {
+      const panel = $('race-filter-panel');
+      panel.hidden = !panel.hidden;
+      $('race-filter-toggle').setAttribute('aria-expanded', String(!panel.hidden));
+    };
+    $('race-filter-clear').onclick = () => {
+      for (const [id] of FIELDS) $(id).value = id === 'race-sort' ? 'date' : '';
+      $('race-rate-low').value = $('race-rate-high').value = '';
+      this.near = '';
+      this.changed(true);
+    };
+    $('race-near-clear').onclick = () => { this.near = ''; this.changed(true); };
   }
 
-  async load() {
-    this.sessions = (await getJSON('/api/sessions')).sort((a, b) => (b.start_utc || '').localeCompare(a.start_utc || ''));
-    this.render();
-    // Notes for the search, fetched once per session.
-    for (const s of this.sessions) {
-      if (this.notes[s.id] !== undefined || s.error) continue;
-      try {
-        const full = await getJSON('/api/sessions/' + encodeURIComponent(s.id));
-        this.notes[s.id] = (full.note_list || []).map(n => n.text).join(' ');
-      } catch (e) { this.notes[s.id] = ''; }
+  // Opened from the address: its filters (if any) into the inputs, then the list.
+  load(query = '') {
+    const p = new URLSearchParams(query);
+    if ([...p.keys()].length) {
+      for (const [id, name] of FIELDS) $(id).value = p.get(name) || (id === 'race-sort' ? 'date' : '');
+      const [low, high] = (p.get('rate') || '').split('-');
+      $('race-rate-low').value = low || '';
+      $('race-rate-high').value = high || '';
+      this.near = p.get('near') || '';
+      $('race-filter-panel').hidden = !['from', 'to', 'min_distance', 'rate', 'boat', 'sort'].some(k => p.get(k));
     }
+    return this.fetch();
   }
 
-  matches(s, q) {
-    if (!q) return true;
-    const hay = [s.title, s.id, s.start_utc, (s.start_utc || '').slice(0, 10), this.notes[s.id]].join(' ').toLowerCase();
-    return q.toLowerCase().split(/\s+/).every(w => hay.includes(w));
+  // The parameters of the filters set now.
+  query() {
+    const p = new URLSearchParams();
+    for (const [id, name] of FIELDS) {
+      const v = $(id).value.trim();
+      if (v && !(name === 'sort' && v === 'date')) p.set(name, v);
+    }
+    const low = $('race-rate-low').value.trim(), high = $('race-rate-high').value.trim();
+    if (low || high) p.set('rate', `${low || 0}-${high || 60}`);
+    if (this.near) p.set('near', this.near);
+    return p.toString();
   }
 
-  render() {
-    const q = $('race-search').value.trim();
+  changed(now = false) {
+    clearTimeout(this.timer);
+    // Typing waits for a pause; a picked date or order answers at once.
+    this.timer = setTimeout(() => this.fetch(), now ? 0 : 250);
+  }
+
+  async fetch() {
+    const query = this.query();
+    const asked = ++this.asked;
+    let sessions;
+    try {
+      sessions = await getJSON('/api/sessions' + (query ? '?' + query : ''));
+    } catch (e) {
+      if (asked !== this.asked) return;
+      $('race-error').hidden = false;
+      $('race-error').textContent = e.message.endsWith(': 400') ? 'A filter is not right: check the dates and numbers.' : 'The boat did not answer: ' + e.message;
+      return;
+    }
+    if (asked !== this.asked) return;  // a newer question is on its way
+    $('race-error').hidden = true;
+    if (!query) this.total = sessions.length;
+    this.sessions = sessions;
+    for (const s of sessions) if (s.boat) this.boats.add(s.boat);
+    this.fillBoats();
+    if (location.hash.startsWith('#races')) history.replaceState(null, '', '#races' + (query ? '?' + query : ''));
+    this.render(query);
+  }
+
+  fillBoats() {
+    const select = $('race-boat');
+    const chosen = select.value;
+    const known = new Set([...select.options].map(o => o.value));
+    for (const b of [...this.boats].sort()) {
+      if (known.has(b)) continue;
+      const o = document.createElement('option');
+      o.value = o.textContent = b;
+      select.appendChild(o);
+    }
+    select.value = chosen;
+    select.closest('label').hidden = this.boats.size === 0;
+  }
+
+  render(query) {
     const list = $('race-list');
     list.replaceChildren();
-    const shown = this.sessions.filter(s => this.matches(s, q));
-    if (!shown.length) {
+    const filtered = query && query !== 'sort=distance' && query !== 'sort=split';
+    $('race-near').hidden = !this.near;
+    if (this.near) {
+      const [lat, lon, m] = this.near.split(',');
+      $('race-near-text').textContent = `Near ${Number(lat).toFixed(4)}, ${Number(lon).toFixed(4)} (within ${m || 500} m)`;
+    }
+    const n = this.sessions.length;
+    $('race-count').textContent = filtered
+      ? `${n} session${n === 1 ? '' : 's'} match${n === 1 ? 'es' : ''}` + (this.total != null ? ` (of ${this.total})` : '')
+      : `${n} session${n === 1 ? '' : 's'}`;
+    if (!n) {
       const li = document.createElement('li');
       li.className = 'empty';
-      li.textContent = this.sessions.length ? 'No session matches.' : 'No sessions yet: press Ready, then Start.';
+      li.textContent = filtered ? 'No session matches.' : 'No sessions yet: press Ready, then Start.';
       list.appendChild(li);
     }
-    for (const s of shown) {
-      const li = document.createElement('li');
-      li.className = 'race';
-      li.dataset.id = s.id;
-      const date = s.start_utc ? s.start_utc.replace('T', ' ').slice(0, 16) + ' UTC' : '—';
-      li.innerHTML = `<div class="race-head"><a class="race-title" href="#session/${encodeURIComponent(s.id)}"></a><span class="race-date">${date}</span></div>
-        <div class="race-figures"><span>${metres(s.distance_m)}</span><span>${clock(s.elapsed_s)}</span>
-        <span>${s.avg_stroke_rate_spm == null ? '—' : s.avg_stroke_rate_spm.toFixed(1) + ' spm'}</span>
-        <span>${split(s.avg_split_s_per_500m)} /500m</span></div>
-        <div class="race-actions"><span class="downloads"></span><button class="small rename">Rename</button><button class="small delete">Delete</button></div>`;
-      li.querySelector('.race-title').textContent = s.title || 'untitled';
-      // Downloads, byte for byte what `oarlog export` writes (FIT and TCX for Strava, Garmin
-      // Connect and rowsandall, GPX for maps, the per-stroke CSV for spreadsheets).
-      if (!s.error) {
-        addDownloadLinks(li.querySelector('.downloads'), s.id, [['fit', 'FIT'], ['tcx', 'TCX'], ['gpx', 'GPX'], ['csv', 'CSV']]);
-      }
-      li.querySelector('.rename').onclick = () => this.rename(s);
-      li.querySelector('.delete').onclick = () => this.remove(s);
-      list.appendChild(li);
+    for (const s of this.sessions) list.appendChild(this.row(s));
+    list.dataset.query = query;  // what the list shows (for the browser tests)
+  }
+
+  row(s) {
+    const li = document.createElement('li');
+    li.className = 'race';
+    li.dataset.id = s.id;
+    const date = s.start_utc ? s.start_utc.replace('T', ' ').slice(0, 16) + ' UTC' : '—';
+    li.innerHTML = `<div class="race-head"><a class="race-title" href="#session/${encodeURIComponent(s.id)}"></a><span class="race-date">${date}</span></div>
+      <div class="race-figures"><span>${metres(s.distance_m)}</span><span>${clock(s.elapsed_s)}</span>
+      <span>${s.avg_stroke_rate_spm == null ? '—' : s.avg_stroke_rate_spm.toFixed(1) + ' spm'}</span>
+      <span>${split(s.avg_split_s_per_500m)} /500m</span></div>
+      <div class="race-actions"><span class="downloads"></span><button class="small rename">Rename</button><button class="small delete">Delete</button></div>`;
+    li.querySelector('.race-title').textContent = (s.title || (s.start_utc ? 'untitled' : s.id)) + (s.boat ? ` · ${s.boat}` : '');
+    if (s.damaged) {
+      const note = document.createElement('p');
+      note.className = 'race-damaged';
+      note.textContent = `Damaged file: run “oarlog recover ${s.id}” on the boat to keep what can be read.`;
+      li.insertBefore(note, li.querySelector('.race-actions'));
     }
+    // Downloads, byte for byte what `oarlog export` writes (FIT and TCX for Strava, Garmin
+    // Connect and rowsandall, GPX for maps, the per-stroke CSV for spreadsheets).
+    if (!s.damaged) {
+      addDownloadLinks(li.querySelector('.downloads'), s.id, [['fit', 'FIT'], ['tcx', 'TCX'], ['gpx', 'GPX'], ['csv', 'CSV']]);
+    }
+    li.querySelector('.rename').onclick = () => this.rename(s);
+    li.querySelector('.delete').onclick = () => this.remove(s);
+    return li;
   }
 
   async rename(s) {
@@ -69,7 +158,7 @@ export class RaceList {
     if (title === null) return;
     try {
       await control('PATCH', '/api/sessions/' + encodeURIComponent(s.id), { title });
-      await this.load();
+      await this.fetch();
     } catch (e) { alert('Not renamed: ' + e.message); }
   }
 
@@ -77,7 +166,7 @@ export class RaceList {
     if (!confirm(`Delete "${s.title || 'untitled'}" (${s.id})? This cannot be undone.`)) return;
     try {
       await control('DELETE', '/api/sessions/' + encodeURIComponent(s.id));
-      await this.load();
+      await this.fetch();
     } catch (e) { alert('Not deleted: ' + e.message); }
   }
 }

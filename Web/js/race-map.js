@@ -131,6 +131,8 @@ export class RaceMap {
     const ns = g.lat >= 0 ? 'N' : 'S', ew = g.lon >= 0 ? 'E' : 'W';
     $('race-map-group-title').textContent = plural(g.sessions.length, 'session', 'sessions') + ' started here';
     $('race-map-group-place').textContent = `${Math.abs(g.lat).toFixed(4)}° ${ns}, ${Math.abs(g.lon).toFixed(4)}° ${ew}`;
+    // The race list's near filter: every session whose track came within the same 300 m.
+    $('race-map-group-near').href = `#races?near=${g.lat.toFixed(5)},${g.lon.toFixed(5)},${SAME_PLACE_M}`;
     const list = $('race-map-list');
     list.replaceChildren();
     for (const s of g.sessions) {
