@@ -87,7 +87,7 @@ let package = Package(
             name: "oarlog",
             dependencies: [
                 "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS",
-                "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogSession", "OarlogApp", "OarlogServer",
+                "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogSession", "OarlogAPI", "OarlogApp", "OarlogServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,7 +98,8 @@ let package = Package(
         .testTarget(name: "OarlogDSPTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogSimulator", "OarlogTrace"]),
         .testTarget(name: "OarlogTraceTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogTrace"], exclude: ["Fixtures"]),
         .testTarget(name: "OarlogAppTests", dependencies: [
-            "OarlogTestSupport", "OarlogApp", "OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogReport", "OarlogSession", "OarlogTrace",
+            "OarlogTestSupport", "OarlogAPI", "OarlogApp", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogReport", "OarlogSession",
+            "OarlogSimulator", "OarlogTrace",
         ]),
         // The command line as a person runs it (the built binary); depends on it so `swift test` builds it.
         .testTarget(name: "OarlogCLITests", dependencies: ["oarlog", "OarlogTestSupport"]),
