@@ -65,6 +65,7 @@ public enum WebServer {
         let api = SessionAPI(directory: configuration.directory, station: station, access: access,
                              maximumBodyBytes: configuration.maximumBodyBytes)
         api.add(to: router)
+        CompareAPI(api: api).add(to: router)
         router.ws("/api/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
             try await LiveSocket.serve(station: station, inbound: inbound, outbound: outbound)
         }

@@ -5,25 +5,30 @@ import { RaceList } from './race-list.js';
 import { RaceMap } from './race-map.js';
 import { SessionPage } from './session-page.js';
 import { Playback } from './playback.js';
+import { ComparePage } from './compare-page.js';
 
 const live = new LivePage();
 const races = new RaceList();
 const raceMap = new RaceMap();
 const session = new SessionPage();
 const playback = new Playback(live);
-window.oarlog = { live, races, raceMap, session, playback };  // for the browser tests and the curious
+const compare = new ComparePage();
+window.oarlog = { live, races, raceMap, session, playback, compare };  // for the browser tests and the curious
 
 // The page each route shows: its section's id.
-const SECTIONS = { live: 'live', races: 'races', map: 'map-page', session: 'session' };
+const SECTIONS = { live: 'live', races: 'races', map: 'map-page', session: 'session', compare: 'compare' };
 
-// #live, #races, #map, #session/ID, #play/ID (the live screen driven by a recorded session)
+// #live, #races, #map, #session/ID, #play/ID (the live screen driven by a recorded session),
+// #compare/A/B (two sessions or pieces, ID or ID:K)
 function route() {
   const hash = location.hash;
   const playing = hash.startsWith('#play/');
-  const page = hash.startsWith('#session/') ? 'session' : hash === '#races' ? 'races' : hash === '#map' ? 'map' : 'live';
+  let page = hash.startsWith('#session/') ? 'session' : hash === '#races' ? 'races' : hash === '#map' ? 'map' : 'live';
+  const compared = hash.startsWith('#compare/') ? hash.slice('#compare/'.length).split('/').map(decodeURIComponent) : null;
+  if (compared) page = 'compare';
   for (const [name, id] of Object.entries(SECTIONS)) document.getElementById(id).hidden = name !== page;
   for (const id of ['live', 'races', 'map']) {
-    document.getElementById('nav-' + id).classList.toggle('active', playing ? id === 'races' : id === page || (id === 'races' && page === 'session'));
+    document.getElementById('nav-' + id).classList.toggle('active', playing ? id === 'races' : id === page || (id === 'races' && (page === 'session' || page === 'compare')));
   }
   if (playing) {
     playback.open(decodeURIComponent(hash.slice('#play/'.length)));
@@ -34,6 +39,7 @@ function route() {
   if (page === 'races') races.load();
   if (page === 'map') raceMap.load();
   if (page === 'live') live.map.visible();
+  if (page === 'compare') compare.load(compared[0], compared[1] || '');
   if (page === 'session') session.load(decodeURIComponent(hash.slice('#session/'.length)));
   else delete document.body.dataset.sessionLoaded;
 }
@@ -42,6 +48,7 @@ window.addEventListener('hashchange', route);
 window.addEventListener('resize', () => {
   if (!document.getElementById('live').hidden) live.map.visible();
   session.resized();
+  compare.resized();
   raceMap.resized();
 });
 route();

@@ -2,6 +2,7 @@
 // delete with confirmation; downloads; search over title, notes and date.
 import { getJSON, control, addDownloadLinks } from './api.js';
 import { clock, split, metres } from './metrics.js';
+import { picker } from './compare-page.js';
 
 const $ = id => document.getElementById(id);
 
@@ -10,6 +11,7 @@ export class RaceList {
     this.sessions = [];
     this.notes = {};
     $('race-search').oninput = () => this.render();
+    picker.attach(() => this.render());
   }
 
   async load() {
@@ -60,6 +62,7 @@ export class RaceList {
       }
       li.querySelector('.rename').onclick = () => this.rename(s);
       li.querySelector('.delete').onclick = () => this.remove(s);
+      picker.decorate(li, s);
       list.appendChild(li);
     }
   }
