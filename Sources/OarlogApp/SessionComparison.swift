@@ -12,7 +12,8 @@ import OarlogSession
 /// with what A gained in the segment. Segments run to the shorter side's end; the last may be a
 /// partial one (flagged).
 ///
-/// A side is a whole session (from its first GPS point to its last) or one of its pieces
+/// A side is a whole session (from when its GPS distance first grows to when it last grows: not
+/// the wait at the landing stage before or after) or one of its pieces
 /// (`SessionPieces`: the runs of rowing between rests, or its recorded course legs; `ID:K`, K
 /// from 1), from the piece's first catch to its end. With a course, each side's stretch runs
 /// from its start-gate crossing to its finish (the first complete passage in the stretch, else
@@ -220,6 +221,13 @@ public struct SessionComparison {
         }
         let strokes = figures.strokes ?? []
         var window = first.time...last.time
+        if reference.piece == nil {
+            // From when the boat moves off (its distance first grows) to when it stops for good: a
+            // wait at the landing stage before or after is not part of the row.
+            let moving = trail.firstIndex { $0.distance > first.distance }.map { max($0 - 1, 0) } ?? 0
+            let stopped = trail.lastIndex { $0.distance < last.distance }.map { $0 + 1 } ?? trail.count - 1
+            if stopped > moving { window = trail[moving].time...trail[stopped].time }
+        }
         var label: String?
         if let k = reference.piece {
             let pieces = SessionPieces(strokes: strokes, events: events)

@@ -11,8 +11,9 @@ struct Compare: ParsableCommand {
         commandName: "compare",
         abstract: "Two outings or pieces side by side per 500 m (or per course leg): time, split, rate, strokes and the gap.",
         discussion: """
-            Each side is cut at every 500 m of its own GPS distance (the time at a mark placed \
-            between the two fixes around it) up to the shorter side's end; the last segment may be \
+            Each side — a whole session from when the boat moves off to when it stops, or one \
+            of its pieces — is cut at every 500 m of its own GPS distance (the time at a mark \
+            placed between the two fixes around it) up to the shorter side's end; the last segment may be \
             shorter (marked *). GAP is who is ahead at the segment's end and by how much (B's time \
             there minus A's); IN LEG is who gained in the segment. With --course, the segments are \
             the course's gate-to-gate legs, timed from each side's gate crossings (its first \

@@ -301,6 +301,23 @@ final class SessionComparisonTests: XCTestCase {
         }
     }
 
+    /// A whole session runs from when the boat moves off to when it stops: the wait at the
+    /// landing stage before and after is not part of the row.
+    func testAWholeSessionFromMovingOffToStopping() throws {
+        let truth = try outing("Wait first", minutes: 6, profile: "90:rest,180:24,90:rest", day: 20, seed: 20)
+        let c = try compare("last", "last")
+        let firstCatch = try XCTUnwrap(truth.catches.first), lastCatch = try XCTUnwrap(truth.catches.last)
+        // Off within a fix of the first catch; stopped after the last stroke's glide, well before the end (360 s).
+        XCTAssertEqual(c.a.from, firstCatch, accuracy: 1.5)
+        XCTAssertGreaterThan(c.a.to, lastCatch)
+        XCTAssertLessThan(c.a.to, lastCatch + 45)
+        print(String(format: "compare: moving off at %.1f s (first catch %.2f), stopped at %.1f s (last catch %.2f)", c.a.from, firstCatch, c.a.to, lastCatch))
+        // The same side twice: level at every mark.
+        XCTAssertEqual(c.segments.compactMap(\.gap), Array(repeating: 0, count: c.segments.count))
+        XCTAssertEqual(try XCTUnwrap(c.segments.first?.a.elapsed), try XCTUnwrap(c.segments.first?.a.time))
+        XCTAssertEqual(SessionComparison.gapText(c.segments.first?.gap), "level")
+    }
+
     /// The stroke count at a time: whole cycles, the one under way as a fraction.
     func testStrokesRowed() {
         let catches: [Seconds] = [10, 12, 14, 16, 40, 43]
