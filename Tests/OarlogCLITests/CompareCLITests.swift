@@ -109,6 +109,25 @@ extension CLITests {
         XCTAssertTrue(courseTable.out.contains("Course Lane: "), courseTable.out)
         XCTAssertTrue(courseTable.out.split(separator: "\n").contains { $0.hasPrefix("750 m → Finish") }, courseTable.out)
 
+        // Real water: the NK logbook against itself over its 2,000 m course gives each leg the
+        // time and strokes `oarlog course` gives it (the same crossings, the same strokes).
+        XCTAssertEqual(try oarlog("replay", "samples/rowingdata/nk_logbook.csv", "--save", "--title", "Long row").status, 0)
+        let timed = try oarlog("course", "samples/rowingdata/nk_logbook.csv", "--fences", "samples/nk-course.geojson")
+        XCTAssertEqual(timed.status, 0, timed.err)
+        let courseLegs = timed.out.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }.filter { $0.count >= 8 && Int($0[0]) != nil && $0[$0.count - 4].contains(":") }
+        XCTAssertEqual(courseLegs.count, 4, timed.out)
+        let nk = try oarlog("compare", "2021-03-30", "2021-03-30", "--course", "samples/nk-course.geojson", "--json")
+        XCTAssertEqual(nk.status, 0, nk.err)
+        let nkLegs = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(nk.out.utf8)) as? [String: Any])?["segments"] as? [[String: Any]])
+        XCTAssertEqual(nkLegs.count, 4)
+        for (leg, row) in zip(nkLegs, courseLegs) {
+            let side = try XCTUnwrap(leg["a"] as? [String: Any])
+            let time = side["time_s"] as? Double ?? -1
+            XCTAssertEqual(String(format: "%d:%04.1f", Int(time) / 60, time.truncatingRemainder(dividingBy: 60)), row[row.count - 4], "\(leg["label"] ?? "")")
+            XCTAssertEqual(side["strokes"] as? Int, Int(row[row.count - 1]), "\(leg["label"] ?? "")")
+            XCTAssertEqual(leg["gap_s"] as? Double, 0)
+        }
+
         // The errors: named, exit status 1 (a malformed side: usage, 64).
         let unknown = try oarlog("compare", "2026-05-02", "2027")
         XCTAssertEqual(unknown.status, 1)
