@@ -93,7 +93,7 @@ let package = Package(
             name: "oarlog",
             dependencies: [
                 "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS",
-                "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogSession", "OarlogApp", "OarlogArchive", "OarlogServer",
+                "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogSession", "OarlogAPI", "OarlogApp", "OarlogArchive", "OarlogServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "OarlogDSPTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogSimulator", "OarlogTrace"]),
         .testTarget(name: "OarlogTraceTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogTrace"], exclude: ["Fixtures"]),
         .testTarget(name: "OarlogAppTests", dependencies: [
-            "OarlogTestSupport", "OarlogApp", "OarlogArchive", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogReport",
+            "OarlogTestSupport", "OarlogAPI", "OarlogApp", "OarlogArchive", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogReport",
             "OarlogSession", "OarlogSimulator", "OarlogTrace",
         ]),
         // The command line as a person runs it (the built binary); depends on it so `swift test` builds it.

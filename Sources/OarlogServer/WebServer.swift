@@ -66,6 +66,7 @@ public enum WebServer {
                              maximumBodyBytes: configuration.maximumBodyBytes)
         api.add(to: router)
         BestsAPI(sessions: api).add(to: router)
+        CompareAPI(api: api).add(to: router)
         router.ws("/api/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
             try await LiveSocket.serve(station: station, inbound: inbound, outbound: outbound)
         }

@@ -6,6 +6,7 @@ import { RaceMap } from './race-map.js';
 import { SessionPage } from './session-page.js';
 import { BestsPage } from './bests-page.js';
 import { Playback } from './playback.js';
+import { ComparePage } from './compare-page.js';
 
 const live = new LivePage();
 const races = new RaceList();
@@ -13,20 +14,23 @@ const raceMap = new RaceMap();
 const session = new SessionPage();
 const playback = new Playback(live);
 const bests = new BestsPage();
-window.oarlog = { live, races, raceMap, session, playback, bests };  // for the browser tests and the curious
+const compare = new ComparePage();
+window.oarlog = { live, races, raceMap, session, playback, bests, compare };  // for the browser tests and the curious
 
 // The page each route shows: its section's id.
-const SECTIONS = { live: 'live', races: 'races', map: 'map-page', session: 'session', bests: 'bests-page' };
+const SECTIONS = { live: 'live', races: 'races', map: 'map-page', session: 'session', bests: 'bests-page', compare: 'compare' };
 
-// #live, #races (#races?near=LAT,LON,M and the other filters of /api/sessions), #map, #bests, #session/ID, #play/ID (the live screen driven by a recorded session;
-// #play/ID?at=S from S seconds into it)
+// #live, #races (#races?near=LAT,LON,M and the other filters of /api/sessions), #map, #bests, #session/ID, #play/ID (the live
+// screen driven by a recorded session; #play/ID?at=S from S seconds into it), #compare/A/B (two sessions or pieces, ID or ID:K)
 function route() {
   const hash = location.hash;
   const playing = hash.startsWith('#play/');
-  const page = hash.startsWith('#session/') ? 'session' : hash === '#races' || hash.startsWith('#races?') ? 'races' : hash === '#map' ? 'map' : hash === '#bests' ? 'bests' : 'live';
+  let page = hash.startsWith('#session/') ? 'session' : hash === '#races' || hash.startsWith('#races?') ? 'races' : hash === '#map' ? 'map' : hash === '#bests' ? 'bests' : 'live';
+  const compared = hash.startsWith('#compare/') ? hash.slice('#compare/'.length).split('/').map(decodeURIComponent) : null;
+  if (compared) page = 'compare';
   for (const [name, id] of Object.entries(SECTIONS)) document.getElementById(id).hidden = name !== page;
   for (const id of ['live', 'races', 'map', 'bests']) {
-    document.getElementById('nav-' + id).classList.toggle('active', playing ? id === 'races' : id === page || (id === 'races' && page === 'session'));
+    document.getElementById('nav-' + id).classList.toggle('active', playing ? id === 'races' : id === page || (id === 'races' && (page === 'session' || page === 'compare')));
   }
   if (playing) {
     const [id, query] = hash.slice('#play/'.length).split('?');
@@ -39,6 +43,7 @@ function route() {
   if (page === 'map') raceMap.load();
   if (page === 'bests') bests.load();
   if (page === 'live') live.map.visible();
+  if (page === 'compare') compare.load(compared[0], compared[1] || '');
   if (page === 'session') session.load(decodeURIComponent(hash.slice('#session/'.length)));
   else delete document.body.dataset.sessionLoaded;
 }
@@ -47,6 +52,7 @@ window.addEventListener('hashchange', route);
 window.addEventListener('resize', () => {
   if (!document.getElementById('live').hidden) live.map.visible();
   session.resized();
+  compare.resized();
   raceMap.resized();
   bests.resized();
 });

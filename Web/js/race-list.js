@@ -5,6 +5,7 @@
 // a link: the race map's "List these" opens the sessions that started at one place.
 import { getJSON, control, addDownloadLinks } from './api.js';
 import { clock, split, metres } from './metrics.js';
+import { picker } from './compare-page.js';
 
 const $ = id => document.getElementById(id);
 // The inputs and the /api/sessions parameter each sets.
@@ -32,6 +33,8 @@ export class RaceList {
       this.changed(true);
     };
     $('race-near-clear').onclick = () => { this.near = ''; this.changed(true); };
+    // Choosing two sessions to compare (compare-page.js) ticks rows of the list as it stands.
+    picker.attach(() => this.render(this.shownQuery || ''));
   }
 
   // Opened from the address: its filters (if any) into the inputs, then the list.
@@ -124,6 +127,7 @@ export class RaceList {
     }
     for (const s of this.sessions) list.appendChild(this.row(s));
     list.dataset.query = query;  // what the list shows (for the browser tests)
+    this.shownQuery = query;
   }
 
   row(s) {
@@ -150,6 +154,7 @@ export class RaceList {
     }
     li.querySelector('.rename').onclick = () => this.rename(s);
     li.querySelector('.delete').onclick = () => this.remove(s);
+    picker.decorate(li, s);
     return li;
   }
 

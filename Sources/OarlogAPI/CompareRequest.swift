@@ -1,0 +1,50 @@
+/// One side of a comparison as a person names it: a session (`ID`, or for the command line also
+/// an id prefix, `last` or a path) and optionally one of its pieces, `ID:K` with K from 1 (the
+/// K-th piece of the session page's table).
+public struct CompareReference: Equatable, Sendable, CustomStringConvertible {
+    public let session: String
+    /// The piece, from 1; nil for the whole session.
+    public let piece: Int?
+
+    public init(session: String, piece: Int? = nil) {
+        self.session = session
+        self.piece = piece
+    }
+
+    /// `ID` or `ID:K`. An empty id, or a `:` followed by anything but a whole number from 1, is
+    /// malformed.
+    public init(_ text: String) throws(APIRequestError) {
+        var session = Substring(text)
+        var piece: Int?
+        if let colon = text.lastIndex(of: ":") {
+            let number = text[text.index(after: colon)...]
+            guard !number.isEmpty, number.utf8.count <= 9, number.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                  let k = Int(number), k >= 1 else {
+                throw .malformed("'\(text.prefix(80))': a session id, or ID:K for its K-th piece (K a whole number from 1)")
+            }
+            piece = k
+            session = text[..<colon]
+        }
+        guard !session.isEmpty else { throw .malformed("'\(text.prefix(80))': the session id is missing (ID or ID:K)") }
+        self.init(session: String(session), piece: piece)
+    }
+
+    public var description: String { piece.map { "\(session):\($0)" } ?? session }
+}
+
+/// `GET /api/compare?a=ID[:K]&b=ID[:K]&points=N`: two sessions (or pieces) side by side, each
+/// with its trail for the map, at most N points (2 to 100,000; default 2,000).
+public struct CompareRequest: Equatable, Sendable {
+    public static let defaultPoints = 2_000
+    public static let pointLimits = 2...100_000
+    public let a: CompareReference
+    public let b: CompareReference
+    public let points: Int
+
+    public init(a: String?, b: String?, points: String?) throws(APIRequestError) {
+        guard let a, let b else { throw .malformed("give a=ID and b=ID (or ID:K for a session's K-th piece)") }
+        self.a = try CompareReference(a)
+        self.b = try CompareReference(b)
+        self.points = try APIRequest.points(points, within: Self.pointLimits, default: Self.defaultPoints)
+    }
+}
