@@ -47,8 +47,9 @@ final class RaceListTests: XCTestCase {
         func ids(_ step: String) -> [String] { steps[step]?["ids"] as? [String] ?? ["missing \(step)"] }
 
         let cases: [(step: String, query: String, cli: [String], titles: [String])] = [
-            ("all", "", [], ["Bridge sprints · Four", "2026-05-25T07-00-00Z_junk", "Steady state · Eight", "Race pace · Four",
-                             "Easy paddle to the bridge · Eight"]),
+            // The damaged file has no readable start: last, under its id.
+            ("all", "", [], ["Bridge sprints · Four", "Steady state · Eight", "Race pace · Four", "Easy paddle to the bridge · Eight",
+                             "2026-05-25T07-00-00Z_junk"]),
             ("search", "search=bridge", ["--search", "bridge"], ["Bridge sprints · Four", "Easy paddle to the bridge · Eight"]),
             ("search_from", "search=bridge&from=2026-05-03", ["--search", "bridge", "--from", "2026-05-03"], ["Bridge sprints · Four"]),
             ("from_to", "from=2026-05-03&to=2026-05-31", ["--from", "2026-05-03", "--to", "2026-05-31"],
@@ -86,7 +87,7 @@ final class RaceListTests: XCTestCase {
         // A bad filter through the API: 400 naming it.
         let bad = try server.request("GET", "/api/sessions?from=May")
         XCTAssertEqual(bad.status, 400)
-        XCTAssertTrue(String(decoding: bad.body, as: UTF8.self).contains("--from 'May'"))
+        XCTAssertTrue(bad.body.contains("--from 'May'"), bad.body)
         XCTAssertEqual(try server.request("GET", "/api/sessions?search=" + String(repeating: "a", count: 201)).status, 400)
     }
 }

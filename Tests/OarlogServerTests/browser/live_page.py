@@ -143,18 +143,18 @@ try:
     driver.get(base + "/#races")
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#race-list li.race")) >= 1)
     result["races"] = [li.get_attribute("data-id") for li in driver.find_elements(By.CSS_SELECTOR, "#race-list li.race")]
-    time.sleep(1)  # the notes for the search load after the list
+    listed = lambda q: (lambda d: d.execute_script("return document.getElementById('race-list').dataset.query") == q)
     search = driver.find_element(By.ID, "race-search")
     search.send_keys("catch together")
-    time.sleep(0.3)
+    wait.until(listed("search=catch+together"))
     result["search_hits"] = [li.get_attribute("data-id") for li in driver.find_elements(By.CSS_SELECTOR, "#race-list li.race")]
     search.clear()
     search.send_keys("no such words")
-    time.sleep(0.3)
+    wait.until(listed("search=no+such+words"))
     result["search_misses"] = [li.get_attribute("data-id") for li in driver.find_elements(By.CSS_SELECTOR, "#race-list li.race")]
     search.clear()
     search.send_keys(" ")
-    time.sleep(0.3)
+    wait.until(listed(""))
     shot("race-list")
 
     # Downloads: the links of the race, and what the FIT link gives.
