@@ -13,26 +13,16 @@ import XCTest
 /// that distance, the gap grows by the true difference every 500 m, the rate is the rate rowed;
 /// pieces of one session against each other; no accelerometer, no strokes (nil, never 0).
 ///
-/// The simulator places the boat on a sphere of 6,371,008.8 m, Oarlog measures on the WGS 84
-/// ellipsoid: along the simulated heading (92.5°, nearly east) at 51.49° N the ellipsoid's radius
-/// of curvature is 0.317 % larger, so Oarlog's metres are the simulator's × `scale` (worked out
-/// below from the ellipsoid, not measured; the test checks the trail's length against it). With
-/// that, a time at a mark is within 0.05 % of the truth plus 0.1 s (a fix a second: the mark's
-/// time interpolated between two fixes), and so is a gap.
+/// The simulator places its fixes on the WGS 84 ellipsoid Oarlog measures on, so Oarlog's metres
+/// are the simulator's (the test checks the trail's length against the truth's). A time at a
+/// mark is within 0.05 % of the truth plus 0.1 s (a fix a second: the mark's time interpolated
+/// between two fixes), and so is a gap.
 final class SessionComparisonTests: XCTestCase {
     let sessions = TemporarySessions()
     override func tearDown() { sessions.remove() }
 
-    /// Oarlog's distance over the simulator's on the simulated course (see the class comment).
-    static let scale: Double = {
-        let a = 6_378_137.0, f = 1 / 298.257223563, e2 = f * (2 - f)
-        let phi = 51.4873 * Double.pi / 180, alpha = 92.5 * Double.pi / 180
-        let w = 1 - e2 * sin(phi) * sin(phi)
-        let meridian = a * (1 - e2) / pow(w, 1.5), primeVertical = a / w.squareRoot()
-        let alongHeading = 1 / (cos(alpha) * cos(alpha) / meridian + sin(alpha) * sin(alpha) / primeVertical)
-        return alongHeading / 6_371_008.8
-    }()
-    let scale = SessionComparisonTests.scale
+    /// Oarlog's distance over the simulator's: 1, both on the WGS 84 ellipsoid (see the class comment).
+    let scale = 1.0
 
     /// The simulator's truth: the boat's distance along the course at every accelerometer sample.
     struct Truth {
@@ -279,7 +269,7 @@ final class SessionComparisonTests: XCTestCase {
         XCTAssertEqual(c.segments.map(\.label), ["Start → 250 m", "250 m → 500 m", "500 m → 750 m", "750 m → Finish"])
         XCTAssertEqual(c.segments.map(\.distance), [250, 250, 250, 250])
         // Each side's start is its start-line crossing: the truth's time at 100 m (the gate placed
-        // 100 m along on the ellipsoid: the simulator's 100 m / scale).
+        // 100 m along).
         func truthTime(_ truth: Truth, _ metres: Metres) -> Seconds { truth.time(at: metres / scale) }
         XCTAssertEqual(c.a.from, truthTime(slow, 100), accuracy: 0.1)
         XCTAssertEqual(c.b.from, truthTime(fast, 100), accuracy: 0.1)
