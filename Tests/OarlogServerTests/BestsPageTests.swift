@@ -75,13 +75,8 @@ final class BestsPageTests: XCTestCase {
         XCTAssertEqual(emptyAPI.count, 8)
         XCTAssertTrue(emptyAPI.allSatisfy { $0["session"] is NSNull }, "\(emptyAPI)")
 
-        let shots = TestPaths.packageRoot.appendingPathComponent(".build/screenshots")
-        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
-        let script = TestPaths.packageRoot.appendingPathComponent("Tests/OarlogServerTests/browser/bests_page.py").path
-        let run = try runCommand("/usr/bin/python3", [script, server.base, shots.path, empty.base], in: TestPaths.packageRoot.path)
-        XCTAssertEqual(run.status, 0, run.err)
-        let result = try XCTUnwrap(try jsonObject(run.out) as? [String: Any], run.out + run.err)
-        XCTAssertNil(result["error"], "\(result["error"] ?? "") \(result["error_console"] ?? "")")
+        let shots = try BrowserScript.screenshots()
+        let result = try BrowserScript.run("bests_page.py", [server.base, shots.path, empty.base])
 
         for size in ["phone", "landscape", "laptop"] {
             let seen = try XCTUnwrap(result[size] as? [String: Any], size)
@@ -179,11 +174,7 @@ final class BestsPageTests: XCTestCase {
         XCTAssertEqual(none["overflow_x"] as? Bool, false)
         XCTAssertEqual(result["console_empty"] as? [String], [], "no errors in the browser console")
 
-        for path in result["screenshots"] as? [String] ?? [] {
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            XCTAssertGreaterThan(size, 5_000, path)
-            print("screenshot: \(path)")
-        }
+        BrowserScript.checkScreenshots(result, minimumBytes: 5_000)
         for name in ["bests-phone", "bests-phone-1min", "bests-landscape", "bests-laptop", "bests-empty-phone"] {
             XCTAssertEqual((result["screenshots"] as? [String])?.contains(shots.appendingPathComponent(name + ".png").path), true, name)
         }

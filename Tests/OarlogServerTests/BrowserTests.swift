@@ -18,13 +18,8 @@ final class BrowserTests: XCTestCase {
         let listed = try XCTUnwrap(try jsonObject(try oarlogCLI(["sessions", "--json"], dataDirectory: data).out) as? [[String: Any]])
         let warmup = try XCTUnwrap(listed.first?["id"] as? String)
         let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "30"], dataDirectory: data)
-        let shots = TestPaths.packageRoot.appendingPathComponent(".build/screenshots")
-        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
-        let script = TestPaths.packageRoot.appendingPathComponent("Tests/OarlogServerTests/browser/live_page.py").path
-        let run = try runCommand("/usr/bin/python3", [script, server.base, server.pairingCode, shots.path, warmup], in: TestPaths.packageRoot.path)
-        XCTAssertEqual(run.status, 0, run.err)
-        let result = try XCTUnwrap(try jsonObject(run.out) as? [String: Any], run.out + run.err)
-        XCTAssertNil(result["error"], "\(result["error"] ?? "")\n\(server.log.suffix(2000))")
+        let shots = try BrowserScript.screenshots()
+        let result = try BrowserScript.run("live_page.py", [server.base, server.pairingCode, shots.path, warmup], detail: "\n" + server.log.suffix(2000))
 
         // Before the start: sensors shown, the acceleration trace running.
         let before = try XCTUnwrap(result["before_start"] as? [String: Any])
@@ -94,10 +89,6 @@ final class BrowserTests: XCTestCase {
         XCTAssertEqual(result["landscape_columns"] as? Int, 3)
         XCTAssertEqual(result["landscape_overflow"] as? [String], [], "every figure fits its tile at 844×390")
         XCTAssertEqual(result["console"] as? [String], [], "no errors in the browser console")
-        for path in result["screenshots"] as? [String] ?? [] {
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            XCTAssertGreaterThan(size, 10_000, path)
-            print("screenshot: \(path)")
-        }
+        BrowserScript.checkScreenshots(result, minimumBytes: 10_000)
     }
 }

@@ -68,13 +68,8 @@ final class ComparePageTests: XCTestCase {
             XCTAssertTrue(r.body.contains(words), "\(query): \(r.body)")
         }
 
-        let shots = TestPaths.packageRoot.appendingPathComponent(".build/screenshots")
-        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
-        let script = TestPaths.packageRoot.appendingPathComponent("Tests/OarlogServerTests/browser/compare_page.py").path
-        let run = try runCommand("/usr/bin/python3", [script, server.base, shots.path, a, b, c], in: TestPaths.packageRoot.path)
-        XCTAssertEqual(run.status, 0, run.err)
-        let result = try XCTUnwrap(try jsonObject(run.out) as? [String: Any], run.out + run.err)
-        XCTAssertNil(result["error"], "\(result["error"] ?? "") \(result["error_console"] ?? "")")
+        let shots = try BrowserScript.screenshots()
+        let result = try BrowserScript.run("compare_page.py", [server.base, shots.path, a, b, c])
 
         func gapText(_ gap: Double) -> String {
             let tenths = (abs(gap) * 10).rounded() / 10
@@ -172,10 +167,6 @@ final class ComparePageTests: XCTestCase {
         XCTAssertEqual((result["console_unknown"] as? [String])?.count, 1, "\(result["console_unknown"] ?? "")")
         XCTAssertTrue((result["console_unknown"] as? [String])?.first?.contains("404") ?? false)
 
-        for path in result["screenshots"] as? [String] ?? [] {
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            XCTAssertGreaterThan(size, 5_000, path)
-            print("screenshot: \(path)")
-        }
+        BrowserScript.checkScreenshots(result, minimumBytes: 5_000)
     }
 }

@@ -26,13 +26,8 @@ final class RaceListTests: XCTestCase {
         try Data("not a session".utf8).write(to: URL(fileURLWithPath: sessions + "/2026-05-25T07-00-00Z_junk.oarlog"))
 
         let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"], dataDirectory: data)
-        let shots = TestPaths.packageRoot.appendingPathComponent(".build/screenshots")
-        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
-        let script = TestPaths.packageRoot.appendingPathComponent("Tests/OarlogServerTests/browser/race_list.py").path
-        let run = try runCommand("/usr/bin/python3", [script, server.base, shots.path], in: TestPaths.packageRoot.path)
-        XCTAssertEqual(run.status, 0, run.err)
-        let result = try XCTUnwrap(try jsonObject(run.out) as? [String: Any], run.out + run.err)
-        XCTAssertNil(result["error"], "\(result["error"] ?? "") \(result["error_console"] ?? "")")
+        let shots = try BrowserScript.screenshots()
+        let result = try BrowserScript.run("race_list.py", [server.base, shots.path])
         let steps = try XCTUnwrap(result["steps"] as? [String: [String: Any]])
 
         /// The ids the API gives for a query, checked against the CLI with the same filters.

@@ -56,13 +56,8 @@ final class RaceMapTests: XCTestCase {
 
         // A boat with no sessions yet, for what the page says then.
         let empty = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"])
-        let shots = TestPaths.packageRoot.appendingPathComponent(".build/screenshots")
-        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
-        let script = TestPaths.packageRoot.appendingPathComponent("Tests/OarlogServerTests/browser/race_map.py").path
-        let run = try runCommand("/usr/bin/python3", [script, server.base, shots.path, empty.base], in: TestPaths.packageRoot.path)
-        XCTAssertEqual(run.status, 0, run.err)
-        let result = try XCTUnwrap(try jsonObject(run.out) as? [String: Any], run.out + run.err)
-        XCTAssertNil(result["error"], "\(result["error"] ?? "") \(result["error_console"] ?? "")")
+        let shots = try BrowserScript.screenshots()
+        let result = try BrowserScript.run("race_map.py", [server.base, shots.path, empty.base])
 
         let workouts = [try XCTUnwrap(ids["Head race again"]), try XCTUnwrap(ids["Head race"])]  // newest first
         for size in ["phone", "laptop"] {
@@ -139,11 +134,7 @@ final class RaceMapTests: XCTestCase {
         XCTAssertEqual(none["overflow_x"] as? Bool, false)
         XCTAssertEqual(result["console_empty"] as? [String], [], "no errors in the browser console")
 
-        for path in result["screenshots"] as? [String] ?? [] {
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            XCTAssertGreaterThan(size, 5_000, path)
-            print("screenshot: \(path)")
-        }
+        BrowserScript.checkScreenshots(result, minimumBytes: 5_000)
         XCTAssertEqual((result["screenshots"] as? [String])?.contains(shots.appendingPathComponent("race-map-phone.png").path), true)
         XCTAssertEqual((result["screenshots"] as? [String])?.contains(shots.appendingPathComponent("race-map-laptop.png").path), true)
     }

@@ -161,3 +161,37 @@ struct ServerTestError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// The browser tests' scripts (`browser/*.py`): headless Chromium driven by python3-selenium,
+/// each printing one JSON object of what it saw.
+enum BrowserScript {
+    /// Where the scripts write their screenshots (`.build/screenshots`, made if missing).
+    static func screenshots() throws -> URL {
+        let shots = TestPaths.packageRoot.appendingPathComponent(".build/screenshots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        return shots
+    }
+
+    /// Runs `browser/NAME` with Debian's python3 (the one with selenium) and `arguments`; asserts
+    /// it ended well and reported no error (`detail` is added to the message), and returns what
+    /// it printed.
+    static func run(_ name: String, _ arguments: [String], detail: @autoclosure () -> String = "",
+                    file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        let script = TestPaths.packageRoot.appendingPathComponent("Tests/OarlogServerTests/browser/" + name).path
+        let run = try runCommand("/usr/bin/python3", [script] + arguments, in: TestPaths.packageRoot.path)
+        XCTAssertEqual(run.status, 0, run.err, file: file, line: line)
+        let result = try XCTUnwrap(try jsonObject(run.out) as? [String: Any], run.out + run.err, file: file, line: line)
+        XCTAssertNil(result["error"], "\(result["error"] ?? "") \(result["error_console"] ?? "")\(detail())", file: file, line: line)
+        return result
+    }
+
+    /// Every screenshot the script reports is a picture (at least `minimumBytes`), printed for a
+    /// person to open.
+    static func checkScreenshots(_ result: [String: Any], minimumBytes: Int, file: StaticString = #filePath, line: UInt = #line) {
+        for path in result["screenshots"] as? [String] ?? [] {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            XCTAssertGreaterThan(size, minimumBytes, path, file: file, line: line)
+            print("screenshot: \(path)")
+        }
+    }
+}

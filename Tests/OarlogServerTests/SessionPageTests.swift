@@ -39,14 +39,8 @@ final class SessionPageTests: XCTestCase {
             shows[id] = try XCTUnwrap(try jsonObject(try oarlogCLI(["show", id, "--json"], dataDirectory: data).out) as? [String: Any])
         }
         let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"], dataDirectory: data)
-        let shots = TestPaths.packageRoot.appendingPathComponent(".build/screenshots")
-        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
-        let script = TestPaths.packageRoot.appendingPathComponent("Tests/OarlogServerTests/browser/session_page.py").path
-        let run = try runCommand("/usr/bin/python3", [script, server.base, server.pairingCode, shots.path] + ids + ["long:" + tenHours],
-                                 in: TestPaths.packageRoot.path)
-        XCTAssertEqual(run.status, 0, run.err)
-        let result = try XCTUnwrap(try jsonObject(run.out) as? [String: Any], run.out + run.err)
-        XCTAssertNil(result["error"], "\(result["error"] ?? "") \(result["error_console"] ?? "")")
+        let shots = try BrowserScript.screenshots()
+        let result = try BrowserScript.run("session_page.py", [server.base, server.pairingCode, shots.path] + ids + ["long:" + tenHours])
         let sessions = try XCTUnwrap(result["sessions"] as? [String: [String: Any]])
 
         for (n, id) in ids.enumerated() {
@@ -182,11 +176,7 @@ final class SessionPageTests: XCTestCase {
         XCTAssertEqual(result["playback_closed"] as? Bool, true)
         XCTAssertEqual(result["playback_laptop_overflow_x"] as? Bool, false)
         XCTAssertEqual(result["console"] as? [String], [], "no errors in the browser console")
-        for path in result["screenshots"] as? [String] ?? [] {
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            XCTAssertGreaterThan(size, 10_000, path)
-            print("screenshot: \(path)")
-        }
+        BrowserScript.checkScreenshots(result, minimumBytes: 10_000)
     }
 
     /// The pieces and stroke curves of the workout (against the simulator's truth), the NK
