@@ -10,23 +10,23 @@ extension ArchivedSession {
     /// kept with why; one damaged further in keeps what was read before the damage and says so.
     init(reading file: SessionArchive.SessionFile) {
         self.init(id: file.id, path: file.path, sizeBytes: file.sizeBytes, modifiedNanoseconds: file.modifiedNanoseconds)
-        let listing = SessionListing(path: file.path)
-        guard let metadata = listing.metadata else {
-            damage = listing.error ?? "unreadable"
+        let reader: SessionReader
+        do { reader = try SessionReader(path: file.path) } catch {
+            damage = "\(error)"
             return
         }
+        let metadata = reader.metadata
         title = metadata.title
         boat = metadata.boat
         startUTC = metadata.startUTC
-        closed = listing.isComplete
-        let analysis = listing.summary?.analysis
-        elapsed = analysis?.elapsed ?? listing.summary?.statistics.duration
+        closed = reader.isComplete
+        let analysis = reader.summary?.analysis
+        elapsed = analysis?.elapsed ?? reader.summary?.statistics.duration
         distance = analysis?.distance
-        strokes = SessionList.strokesKnown(listing) ? analysis?.strokes : nil
+        strokes = Self.strokesKnown(reader.summary) ? analysis?.strokes : nil
         averageRate = analysis?.averageStrokeRate
         averageSplit = analysis?.averageSplit
         do {
-            let reader = try SessionReader(path: file.path)
             notes = try reader.notes(onDamage: .skipDamagedChunks).map(\.text)
             let events = try reader.events()
             courses = Self.distinct(events.filter { $0.name == "course.piece" }.compactMap { $0.field("course") })
@@ -47,6 +47,13 @@ extension ArchivedSession {
         } catch {
             damage = "\(error)"
         }
+    }
+
+    /// Strokes are "no data" when the session had neither an accelerometer nor a device's strokes.
+    static func strokesKnown(_ summary: RecordedSummary?) -> Bool {
+        guard let s = summary else { return false }
+        return RowingFormat.strokesKnown(strokes: s.analysis?.strokes ?? 0, accelerometerSamples: s.statistics.accelerometerSamples,
+                                         referenceStrokes: s.statistics.referenceStrokes)
     }
 
     static func distinct(_ names: [String]) -> [String] {

@@ -352,13 +352,6 @@ public struct SessionComparison {
         return Double(i - 1) + min(1, (t - c) / period)
     }
 
-    /// At most `limit` points, evenly spread, always the first and the last (as `SessionTrail.thinned`).
-    static func thinned(_ points: [SessionTrail.Point], to limit: Int) -> [SessionTrail.Point] {
-        let n = points.count
-        guard n > limit, limit >= 2 else { return points }
-        return (0..<limit).map { points[Int((Double($0) * Double(n - 1) / Double(limit - 1)).rounded())] }
-    }
-
     // MARK: Output
 
     /// One JSON object: `segment_m` (null with a course), `course`, `a` and `b` (the session, its
@@ -388,7 +381,7 @@ public struct SessionComparison {
             w.field("strokes", total.strokes)
             w.field("rate_spm", total.rate, places: 2)
             if let trailPoints {
-                let chosen = Self.thinned(side.points, to: trailPoints)
+                let chosen = SessionTrail.thinned(side.points, to: trailPoints)
                 w.beginObject(key: "trail")
                 w.field("points", chosen.count)
                 let columns: [(String, (SessionTrail.Point) -> Double, Int)] = [

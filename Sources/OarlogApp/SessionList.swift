@@ -47,13 +47,6 @@ public struct SessionList {
                 s.id]
     }
 
-    /// Strokes are "no data" when the session had neither an accelerometer nor a device's strokes.
-    static func strokesKnown(_ l: SessionListing) -> Bool {
-        guard let s = l.summary else { return false }
-        return RowingFormat.strokesKnown(strokes: s.analysis?.strokes ?? 0, accelerometerSamples: s.statistics.accelerometerSamples,
-                                         referenceStrokes: s.statistics.referenceStrokes)
-    }
-
     /// A JSON array, one object per session, null for no data. `start_lat_deg`/`start_lon_deg`
     /// are the session's first GPS fix, null for a session without GPS. `error` says why a file
     /// (or part of it) could not be read, with `damaged` true.

@@ -35,6 +35,12 @@ public struct SessionTrail {
 
     /// At most `limit` points, evenly spread, always the first and the last.
     public func thinned(to limit: Int) -> [Point] {
+        Self.thinned(points, to: limit)
+    }
+
+    /// At most `limit` of `points`, evenly spread, always the first and the last (the map's
+    /// trail, and each side's trail on the compare page).
+    public static func thinned(_ points: [Point], to limit: Int) -> [Point] {
         let n = points.count
         guard n > limit, limit >= 2 else { return points }
         return (0..<limit).map { points[Int((Double($0) * Double(n - 1) / Double(limit - 1)).rounded())] }

@@ -20,8 +20,14 @@ public struct SessionQuery: Sendable, Equatable {
     public var from: Double?
     /// … and before this.
     public var to: Double?
-    /// Sessions whose GPS track came within `radius` of a point (its bounding box does).
-    public var near: (point: GeoPoint, radius: Metres)?
+    /// A place and how near: sessions whose GPS track came within `radius` of `point` (its
+    /// bounding box does).
+    public struct Nearness: Sendable, Equatable {
+        public var point: GeoPoint
+        public var radius: Metres
+    }
+
+    public var near: Nearness?
     public var minimumDistance: Metres?
     /// The average stroke rate within these bounds (inclusive).
     public var rate: ClosedRange<StrokesPerMinute>?
@@ -33,11 +39,6 @@ public struct SessionQuery: Sendable, Equatable {
 
     /// The radius `--near LAT,LON` uses when none is given.
     public static let defaultNearRadius: Metres = 500
-
-    public static func == (a: SessionQuery, b: SessionQuery) -> Bool {
-        a.text == b.text && a.from == b.from && a.to == b.to && a.near?.point == b.near?.point && a.near?.radius == b.near?.radius
-            && a.minimumDistance == b.minimumDistance && a.rate == b.rate && a.boat == b.boat && a.order == b.order
-    }
 
     /// From options as typed: `search` any text; `from`/`to` a date `YYYY-MM-DD` (a whole day:
     /// `to` includes it) or a UTC time `YYYY-MM-DDTHH:MM[:SS]Z`; `near` `LAT,LON[,METRES]`;
@@ -79,7 +80,7 @@ public struct SessionQuery: Sendable, Equatable {
         throw SessionQueryError(option: option, text: text, reason: "give a date YYYY-MM-DD or a UTC time YYYY-MM-DDTHH:MMZ")
     }
 
-    static func place(_ text: String) throws(SessionQueryError) -> (point: GeoPoint, radius: Metres) {
+    static func place(_ text: String) throws(SessionQueryError) -> Nearness {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double(String($0).trimmingWhitespace()) }
         guard parts.count == 2 || parts.count == 3, let lat = parts[0], let lon = parts[1], lat.isFinite, lon.isFinite,
               abs(lat) <= 90, abs(lon) <= 180 else {
@@ -92,7 +93,7 @@ public struct SessionQuery: Sendable, Equatable {
             }
             radius = r
         }
-        return (GeoPoint(latitude: lat, longitude: lon), radius)
+        return Nearness(point: GeoPoint(latitude: lat, longitude: lon), radius: radius)
     }
 
     static func rateRange(_ text: String) throws(SessionQueryError) -> ClosedRange<StrokesPerMinute> {

@@ -147,7 +147,7 @@ public struct SessionListing: Sendable {
     /// Why the file could not be read, if it could not.
     public var error: String?
 
-    public init(path: String) {
+    init(path: String) {
         self.path = path
         let name = path.split(separator: "/").last.map(String.init) ?? path
         id = name.hasSuffix("." + SessionFormat.fileExtension) ? String(name.dropLast(SessionFormat.fileExtension.count + 1)) : name
