@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "OarlogAPI", targets: ["OarlogAPI"]),
         .library(name: "OarlogServer", targets: ["OarlogServer"]),
         .library(name: "OarlogArchive", targets: ["OarlogArchive"]),
+        .library(name: "OarlogMQTT", targets: ["OarlogMQTT"]),
+        .library(name: "OarlogFleet", targets: ["OarlogFleet"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -72,6 +74,15 @@ let package = Package(
         // bests) in SQLite through GRDB, with FTS5 for text; the filters and orders of `oarlog
         // sessions`. The files stay the source of truth: OarlogApp fills the index from them.
         .target(name: "OarlogArchive", dependencies: ["OarlogCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // libmosquitto (Debian libmosquitto-dev, 2.0) behind a shim header.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // An MQTT 5 client over libmosquitto: QoS 1 with a store-and-forward outbox, reconnects,
+        // subscriptions, user name and password, TLS with a club's CA.
+        .target(name: "OarlogMQTT", dependencies: ["CMosquitto"]),
+        // The fleet's messages and what a coach and a club make of them, without I/O: Signal K
+        // deltas for strokes, positions, status, notes, fences and sessions (with a per-boat
+        // sequence), the boats' board with race gaps at a course's gates, and crossed paths.
+        .target(name: "OarlogFleet", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline"]),
         // The application layer the command line and the web server share: pipeline assembly for
         // every mode, analysis settings to configuration and back, live recording, report models.
         .target(name: "OarlogApp", dependencies: [
@@ -115,6 +126,11 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["browser"]),
         .testTarget(name: "OarlogAPITests", dependencies: ["OarlogAPI"]),
+        // The MQTT client against a real mosquitto on loopback ports (hardware/mosquitto's ACL, a test CA).
+        .testTarget(name: "OarlogMQTTTests", dependencies: ["OarlogTestSupport", "OarlogMQTT"]),
+        // Signal K deltas (checked against Signal K's schema with python3-jsonschema), the coach's board, crossed paths.
+        .testTarget(name: "OarlogFleetTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogFleet", "OarlogSimulator"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "OarlogLiveTests", dependencies: ["OarlogCore", "OarlogLive"]),
         .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogLive", "OarlogPipeline", "OarlogSimulator"]),
         .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogSimulator"]),
