@@ -1,1 +1,72 @@
-// placeholder
+/// What a fleet message is about: the last level of its topic, `PREFIX/BOAT/KIND`.
+public enum FleetMessageKind: String, Sendable, CaseIterable {
+    /// One message per stroke.
+    case stroke
+    /// The boat's position, at most once a second.
+    case position
+    /// The boat's figures now, every few seconds, retained by the broker (a coach that joins sees
+    /// every boat at once).
+    case status
+    case note
+    /// Geofence, gate and course events.
+    case fence
+    /// A session started or ended (with its summary).
+    case session
+}
+
+/// The fleet's topic names: `PREFIX/BOAT/KIND`, with the prefix `oarlog` unless a club sets its
+/// own (several clubs on one broker, a regatta). A boat's topic id is its name made safe for a
+/// topic level and for a broker's ACL pattern `PREFIX/%u/#` (the boat logs in with it).
+public struct FleetTopics: Sendable, Equatable {
+    public static let defaultPrefix = "oarlog"
+    public let prefix: String
+
+    public init(prefix: String = FleetTopics.defaultPrefix) throws(FleetTopicError) {
+        var p = Substring(prefix)
+        while p.hasSuffix("/") { p = p.dropLast() }
+        guard !p.isEmpty else { throw FleetTopicError("the topic prefix is empty") }
+        guard !p.contains(where: { $0 == "+" || $0 == "#" || $0 == "\0" }) else {
+            throw FleetTopicError("the topic prefix '\(prefix)' contains a wildcard (+ or #)")
+        }
+        guard p.utf8.count <= 200 else { throw FleetTopicError("the topic prefix is longer than 200 bytes") }
+        self.prefix = String(p)
+    }
+
+    /// A boat's topic id from its name: lower case letters, digits, `-` and `_`; anything else
+    /// becomes `-` ("Women's 8+ A" → "women-s-8-a"). At most 64 characters; never empty.
+    public static func boatID(_ name: String) -> String {
+        var out = ""
+        var lastDash = true
+        for scalar in name.lowercased().unicodeScalars {
+            let ok = (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9") || scalar == "_" || scalar == "-"
+            if ok {
+                out.unicodeScalars.append(scalar)
+                lastDash = scalar == "-"
+            } else if !lastDash {
+                out += "-"
+                lastDash = true
+            }
+            if out.count >= 64 { break }
+        }
+        while out.hasSuffix("-") { out.removeLast() }
+        return out.isEmpty ? "boat" : out
+    }
+
+    public func topic(boat: String, _ kind: FleetMessageKind) -> String { "\(prefix)/\(boat)/\(kind.rawValue)" }
+
+    /// The filter for every boat's every message.
+    public var everyBoat: String { "\(prefix)/+/+" }
+
+    /// The boat id and kind of a fleet topic; nil for anything else.
+    public func parse(_ topic: String) -> (boat: String, kind: FleetMessageKind)? {
+        guard topic.hasPrefix(prefix + "/") else { return nil }
+        let rest = topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+        guard rest.count == 2, !rest[0].isEmpty, let kind = FleetMessageKind(rawValue: String(rest[1])) else { return nil }
+        return (String(rest[0]), kind)
+    }
+}
+
+public struct FleetTopicError: Error, Equatable, CustomStringConvertible {
+    public var description: String
+    init(_ d: String) { description = d }
+}

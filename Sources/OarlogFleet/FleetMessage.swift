@@ -1,0 +1,169 @@
+import OarlogCore
+
+/// One message of the fleet, as the boat sends it and the coach and the club read it. On the
+/// wire it is a Signal K delta (`SignalKDelta`); `session` and `sequence` let a receiver drop a
+/// message it has seen (sent again after a lost connection) and put them back in order.
+public struct FleetMessage: Sendable, Equatable {
+    /// The boat's topic id (`FleetTopics.boatID`).
+    public var boat: String
+    /// The boat's name as its crew wrote it, in session and status messages.
+    public var boatName: String?
+    /// The session the message belongs to: its start, ISO 8601 UTC.
+    public var session: String
+    /// 1, 2, 3, … per boat and session, over every kind of message.
+    public var sequence: Int
+    /// UTC of what the message reports (a stroke's catch, a fix), seconds since 1970.
+    public var utc: Double
+    /// Seconds since the session started (full precision; `utc` travels in milliseconds).
+    public var elapsed: Seconds
+    public var content: FleetContent
+
+    public init(boat: String, boatName: String? = nil, session: String, sequence: Int, utc: Double, elapsed: Seconds,
+                content: FleetContent) {
+        self.boat = boat
+        self.boatName = boatName
+        self.session = session
+        self.sequence = sequence
+        self.utc = utc
+        self.elapsed = elapsed
+        self.content = content
+    }
+
+    public var kind: FleetMessageKind {
+        switch content {
+        case .stroke: .stroke
+        case .position: .position
+        case .status: .status
+        case .note: .note
+        case .fence: .fence
+        case .session: .session
+        }
+    }
+}
+
+public enum FleetContent: Sendable, Equatable {
+    case stroke(FleetStroke)
+    case position(FleetPosition)
+    case status(FleetStatus)
+    case note(String)
+    case fence(FleetFenceEvent)
+    case session(FleetSessionEvent)
+}
+
+/// A stroke as the boat's pipeline concluded it (`StrokeMetrics`).
+public struct FleetStroke: Sendable, Equatable {
+    public var index: Int
+    public var strokeRate: StrokesPerMinute?
+    public var smoothedRate: StrokesPerMinute?
+    public var driveTime: Seconds
+    public var recoveryTime: Seconds?
+    public var peakAcceleration: MetresPerSecondSquared
+    public var split: SecondsPer500m?
+    public var distancePerStroke: Metres?
+    /// Session distance at the catch.
+    public var distance: Metres?
+
+    public init(index: Int, strokeRate: StrokesPerMinute?, smoothedRate: StrokesPerMinute?, driveTime: Seconds,
+                recoveryTime: Seconds?, peakAcceleration: MetresPerSecondSquared, split: SecondsPer500m?,
+                distancePerStroke: Metres?, distance: Metres?) {
+        self.index = index
+        self.strokeRate = strokeRate
+        self.smoothedRate = smoothedRate
+        self.driveTime = driveTime
+        self.recoveryTime = recoveryTime
+        self.peakAcceleration = peakAcceleration
+        self.split = split
+        self.distancePerStroke = distancePerStroke
+        self.distance = distance
+    }
+
+    public init(_ m: StrokeMetrics) {
+        self.init(index: m.stroke.index, strokeRate: m.stroke.strokeRate, smoothedRate: m.smoothedRate,
+                  driveTime: m.stroke.driveDuration, recoveryTime: m.stroke.recoveryDuration,
+                  peakAcceleration: m.stroke.peakAcceleration, split: m.split, distancePerStroke: m.distancePerStroke,
+                  distance: m.distance)
+    }
+}
+
+/// A GPS fix with the session distance at it.
+public struct FleetPosition: Sendable, Equatable {
+    public var latitude: Degrees
+    public var longitude: Degrees
+    public var speed: MetresPerSecond?
+    /// Course over ground, degrees from true north (radians on the wire, as Signal K has it).
+    public var course: Degrees?
+    /// Session distance so far.
+    public var distance: Metres?
+    public init(latitude: Degrees, longitude: Degrees, speed: MetresPerSecond? = nil, course: Degrees? = nil, distance: Metres? = nil) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.speed = speed
+        self.course = course
+        self.distance = distance
+    }
+}
+
+/// What the boat's display shows now.
+public struct FleetStatus: Sendable, Equatable {
+    public enum State: String, Sendable, CaseIterable {
+        case rowing, paused, ended
+    }
+    public var state: State
+    public var strokes: Int
+    public var strokeRate: StrokesPerMinute?
+    public var split: SecondsPer500m?
+    public var speed: MetresPerSecond?
+    public var distance: Metres
+    public init(state: State, strokes: Int, strokeRate: StrokesPerMinute?, split: SecondsPer500m?, speed: MetresPerSecond?,
+                distance: Metres) {
+        self.state = state
+        self.strokes = strokes
+        self.strokeRate = strokeRate
+        self.split = split
+        self.speed = speed
+        self.distance = distance
+    }
+}
+
+/// A fence, gate or course event, as a person reads it.
+public struct FleetFenceEvent: Sendable, Equatable {
+    /// enter, exit, dwell, cross, segment, piece or problem.
+    public var event: String
+    /// The fence or gate (or the course, for a piece).
+    public var fence: String
+    /// The line a display prints ("crossed gate 500m at 1:49.3").
+    public var text: String
+    public init(event: String, fence: String, text: String) {
+        self.event = event
+        self.fence = fence
+        self.text = text
+    }
+}
+
+/// A session started, or ended with its totals.
+public struct FleetSessionEvent: Sendable, Equatable {
+    public var started: Bool
+    public var title: String
+    public var summary: FleetSummary?
+    public init(started: Bool, title: String, summary: FleetSummary? = nil) {
+        self.started = started
+        self.title = title
+        self.summary = summary
+    }
+}
+
+/// A session's totals, as its summary table shows them.
+public struct FleetSummary: Sendable, Equatable {
+    public var strokes: Int
+    public var distance: Metres?
+    public var elapsed: Seconds?
+    public var averageStrokeRate: StrokesPerMinute?
+    public var averageSplit: SecondsPer500m?
+    public init(strokes: Int, distance: Metres?, elapsed: Seconds?, averageStrokeRate: StrokesPerMinute?, averageSplit: SecondsPer500m?) {
+        self.strokes = strokes
+        self.distance = distance
+        self.elapsed = elapsed
+        self.averageStrokeRate = averageStrokeRate
+        self.averageSplit = averageSplit
+    }
+}

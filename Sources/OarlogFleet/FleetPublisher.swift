@@ -1,0 +1,160 @@
+import OarlogCore
+import OarlogDSP
+import OarlogFences
+import OarlogPipeline
+
+/// A pipeline sink that tells the fleet what the boat is doing: a message per stroke, the
+/// position at most once a second, the display's figures every `statusInterval` (retained),
+/// notes, fence events, and the session's start and end. Each message gets the boat's next
+/// sequence number; `send` hands it on (to an MQTT client's outbox). The same in `record`,
+/// `serve` and `replay`.
+///
+/// It wants raw records for the fixes, notes and the session's `start_utc`, and takes runs of
+/// accelerometer samples without looking at them. Nothing is kept but the last figures.
+public final class FleetPublisher: PipelineSink {
+    public let boat: String
+    public let boatName: String
+    public let topics: FleetTopics
+    public let statusInterval: Seconds
+    public let positionInterval: Seconds
+    private let title: String
+    private let send: (String, FleetMessage) -> Void
+    private let fenceText: (FenceEvent) -> String
+    private let wallClock: () -> Double
+
+    private var startUTC: Double?
+    private var session = ""
+    private var started = false
+    private var sequence = 0
+    private var lastPosition: Seconds = -.infinity
+    private var lastStatus: Seconds = -.infinity
+    private var live: LiveFigures?
+    private var lastTime: Seconds = 0
+    public private(set) var published = 0
+
+    /// - Parameters:
+    ///   - startUTC: UTC at session time 0 if known now; else the `start_utc` record, else `wallClock()`.
+    ///   - send: called with the topic and the message, on the pipeline's thread.
+    public init(boatName: String, topics: FleetTopics, title: String, startUTC: Double? = nil, statusInterval: Seconds = 5,
+                positionInterval: Seconds = 1, wallClock: @escaping () -> Double,
+                fenceText: @escaping (FenceEvent) -> String, send: @escaping (String, FleetMessage) -> Void) {
+        self.boatName = boatName
+        self.boat = FleetTopics.boatID(boatName)
+        self.topics = topics
+        self.title = title
+        self.startUTC = startUTC
+        self.statusInterval = statusInterval
+        // A little under a second, so that a 1 Hz receiver's every fix goes out despite jitter.
+        self.positionInterval = positionInterval * 0.9
+        self.fenceText = fenceText
+        self.wallClock = wallClock
+        self.send = send
+    }
+
+    public var wantsRawRecords: Bool { true }
+
+    public func receive(accel samples: UnsafeBufferPointer<AccelSample>) {
+        if let last = samples.last { lastTime = max(lastTime, last.time) }
+    }
+
+    public func receive(_ event: PipelineEvent) {
+        switch event {
+        case .record(.metadata(let key, let value)):
+            if key == "start_utc", !started, let utc = UTCTime.parseISO8601(value) { startUTC = utc }
+        case .record(let record):
+            guard let t = record.time else { return }
+            startIfNeeded()
+            lastTime = max(lastTime, t)
+            switch record {
+            case .fix(let fix) where t - lastPosition >= positionInterval:
+                lastPosition = t
+                emit(at: t, .position(FleetPosition(latitude: fix.latitude, longitude: fix.longitude, speed: fix.speed,
+                                                    course: fix.course, distance: live?.distance)))
+            case .note(let note):
+                emit(at: t, .note(note.text))
+            default:
+                break
+            }
+        case .analysis(.stroke(let metrics)):
+            startIfNeeded()
+            emit(at: metrics.stroke.catchTime, .stroke(FleetStroke(metrics)))
+        case .analysis(.live(let figures)):
+            startIfNeeded()
+            live = figures
+            if figures.time - lastStatus >= statusInterval {
+                lastStatus = figures.time
+                emit(at: figures.time, .status(status(of: figures, ended: false)), name: true)
+            }
+        case .fence(let event):
+            startIfNeeded()
+            if case .rejectedCrossing = event { return }
+            emit(at: event.time, .fence(FleetFenceEvent(event: Self.eventName(event), fence: Self.fenceName(event), text: fenceText(event))))
+        }
+    }
+
+    public func finish(summary: SessionSummary) {
+        startIfNeeded()
+        let end = lastTime
+        if let live {
+            var final = live
+            final.strokes = summary.strokes
+            final.distance = summary.distance ?? live.distance
+            emit(at: end, .status(status(of: final, ended: true)), name: true)
+        } else {
+            emit(at: end, .status(FleetStatus(state: .ended, strokes: summary.strokes, strokeRate: nil, split: nil, speed: nil,
+                                              distance: summary.distance ?? 0)), name: true)
+        }
+        emit(at: end, .session(FleetSessionEvent(started: false, title: title, summary: FleetSummary(
+            strokes: summary.strokes, distance: summary.distance, elapsed: summary.elapsed,
+            averageStrokeRate: summary.averageStrokeRate, averageSplit: summary.averageSplit))), name: true)
+    }
+
+    private func startIfNeeded() {
+        guard !started else { return }
+        started = true
+        if startUTC == nil { startUTC = wallClock() }
+        session = UTCTime.iso8601(startUTC ?? 0)
+        emit(at: 0, .session(FleetSessionEvent(started: true, title: title)), name: true)
+    }
+
+    private func status(of f: LiveFigures, ended: Bool) -> FleetStatus {
+        FleetStatus(state: ended ? .ended : (f.strokeRate == nil ? .paused : .rowing), strokes: f.strokes, strokeRate: f.strokeRate,
+                    split: f.split, speed: f.speed, distance: f.distance)
+    }
+
+    private func emit(at time: Seconds, _ content: FleetContent, name: Bool = false) {
+        sequence += 1
+        published += 1
+        let message = FleetMessage(boat: boat, boatName: name ? boatName : nil, session: session, sequence: sequence,
+                                   utc: (startUTC ?? 0) + time, elapsed: time, content: content)
+        send(topics.topic(boat: boat, message.kind), message)
+    }
+
+    static func eventName(_ e: FenceEvent) -> String {
+        switch e {
+        case .enter: "enter"
+        case .exit: "exit"
+        case .dwell: "dwell"
+        case .cross: "cross"
+        case .rejectedCrossing: "rejected"
+        case .segment: "segment"
+        case .piece: "piece"
+        case .courseProblem: "problem"
+        }
+    }
+
+    static func fenceName(_ e: FenceEvent) -> String {
+        switch e {
+        case .enter(let f, _), .exit(let f, _, _), .dwell(let f, _, _): "\(f)"
+        case .cross(let c): "\(c.gate)"
+        case .rejectedCrossing(let r): "\(r.gate)"
+        case .segment(let s): "\(s.to)"
+        case .piece(let p): p.course
+        case .courseProblem(let p):
+            switch p {
+            case .wrongWay(let g, _), .missedGate(let g, _), .notStarted(let g, _): "\(g)"
+            case .incomplete(_, let g, _): "\(g)"
+            }
+        }
+    }
+}

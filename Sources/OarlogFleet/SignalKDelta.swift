@@ -1,0 +1,177 @@
+import OarlogCore
+import OarlogFences
+
+/// The fleet's messages as Signal K delta messages (Signal K 1.5 `delta.json`), so that a Signal K
+/// server, or InfluxDB and Grafana through one, read them as they read a yacht's instruments.
+///
+/// The boat is the context (`vessels.urn:mrn:oarlog:boat:ID`); one update per message, its
+/// timestamp the UTC of what it reports; values in Signal K's SI units under its own paths where
+/// it has them (`navigation.position`, `navigation.speedOverGround` in m/s,
+/// `navigation.courseOverGroundTrue` in radians, `navigation.log` in metres) and under
+/// `performance.rowing.*` for rowing (stroke rate in Hz, times in seconds, the split in seconds
+/// per 500 m). The vessel's name is the value `{"name": …}` at the empty path, as Signal K has
+/// it. The session and per-boat sequence ride beside the updates in `"oarlog"`, which the delta
+/// schema allows and Signal K readers pass over. docs/FLEET.md lists every path.
+public enum SignalKDelta {
+    public static let contextPrefix = "vessels.urn:mrn:oarlog:boat:"
+    public static let rowing = "performance.rowing."
+    /// A payload larger than this is refused unread.
+    public static let maximumPayloadBytes = 64 * 1024
+
+    // MARK: - Writing
+
+    public static func payload(of message: FleetMessage) -> [UInt8] {
+        var values: [(String, String)] = []
+        func add(_ path: String, _ json: String) { values.append((path, json)) }
+        func number(_ x: Double?) -> String { x.map { $0.isFinite ? "\($0)" : "null" } ?? "null" }
+        func hertz(_ spm: StrokesPerMinute?) -> String { number(spm.map { $0 / 60 }) }
+        if let name = message.boatName { add("", "{\"name\":\(JSONString.quoted(name))}") }
+        add(rowing + "elapsedTime", number(message.elapsed))
+        switch message.content {
+        case .stroke(let s):
+            add(rowing + "strokeCount", "\(s.index)")
+            add(rowing + "strokeRate", hertz(s.strokeRate))
+            add(rowing + "strokeRateSmoothed", hertz(s.smoothedRate))
+            add(rowing + "driveTime", number(s.driveTime))
+            add(rowing + "recoveryTime", number(s.recoveryTime))
+            add(rowing + "peakAcceleration", number(Double(s.peakAcceleration)))
+            add(rowing + "split", number(s.split))
+            add(rowing + "strokeDistance", number(s.distancePerStroke))
+            if let d = s.distance { add("navigation.log", number(d)) }
+        case .position(let p):
+            add("navigation.position", "{\"latitude\":\(number(p.latitude)),\"longitude\":\(number(p.longitude))}")
+            if let v = p.speed { add("navigation.speedOverGround", number(v)) }
+            if let c = p.course { add("navigation.courseOverGroundTrue", number(c * .pi / 180)) }
+            if let d = p.distance { add("navigation.log", number(d)) }
+        case .status(let s):
+            add(rowing + "state", JSONString.quoted(s.state.rawValue))
+            add(rowing + "strokeCount", "\(s.strokes)")
+            add(rowing + "strokeRate", hertz(s.strokeRate))
+            add(rowing + "split", number(s.split))
+            add("navigation.speedOverGround", number(s.speed))
+            add("navigation.log", number(s.distance))
+        case .note(let text):
+            add(rowing + "note", JSONString.quoted(text))
+        case .fence(let f):
+            add(rowing + "fence", "{\"event\":\(JSONString.quoted(f.event)),\"fence\":\(JSONString.quoted(f.fence)),\"text\":\(JSONString.quoted(f.text))}")
+        case .session(let s):
+            var body = "{\"state\":\"\(s.started ? "started" : "ended")\",\"title\":\(JSONString.quoted(s.title))"
+            if let m = s.summary {
+                body += ",\"summary\":{\"strokeCount\":\(m.strokes),\"log\":\(number(m.distance)),\"elapsedTime\":\(number(m.elapsed))"
+                body += ",\"averageStrokeRate\":\(hertz(m.averageStrokeRate)),\"averageSplit\":\(number(m.averageSplit))}"
+            }
+            add(rowing + "session", body + "}")
+        }
+        var out = "{\"context\":\(JSONString.quoted(contextPrefix + message.boat)),\"updates\":[{\"source\":{\"label\":\"oarlog\",\"type\":\"oarlog\",\"src\":\(JSONString.quoted(message.boat))}"
+        out += ",\"timestamp\":\"\(UTCTime.iso8601(message.utc, millisecondRounding: .toNearestOrAwayFromZero))\",\"values\":["
+        for (k, (path, json)) in values.enumerated() {
+            if k > 0 { out += "," }
+            out += "{\"path\":\(JSONString.quoted(path)),\"value\":\(json)}"
+        }
+        out += "]}],\"oarlog\":{\"session\":\(JSONString.quoted(message.session)),\"seq\":\(message.sequence),\"kind\":\"\(message.kind.rawValue)\"}}"
+        return Array(out.utf8)
+    }
+
+    // MARK: - Reading
+
+    /// Reads a payload that arrived on a topic of `kind` for `boat`; anything malformed, too
+    /// large, or claiming another boat than its topic is a `FleetMessageError` saying what.
+    public static func message(boat: String, kind: FleetMessageKind, payload: [UInt8]) throws(FleetMessageError) -> FleetMessage {
+        guard payload.count <= maximumPayloadBytes else { throw FleetMessageError("a payload of \(payload.count) bytes (at most \(maximumPayloadBytes))") }
+        let root: JSONValue
+        do { root = try JSONValue.parse(utf8: payload, maxValues: 4096) } catch { throw FleetMessageError("not JSON: \(error)") }
+        guard case .string(let context)? = root["context"], context.hasPrefix(contextPrefix) else {
+            throw FleetMessageError("no context vessels.urn:mrn:oarlog:boat:…")
+        }
+        guard context.dropFirst(contextPrefix.count) == boat else {
+            throw FleetMessageError("the context names boat '\(context.dropFirst(contextPrefix.count))' on boat '\(boat)'s topic")
+        }
+        guard case .string(let session)? = root["oarlog"]?["session"], !session.isEmpty, session.utf8.count <= 64 else {
+            throw FleetMessageError("no oarlog.session")
+        }
+        guard case .number(let seq)? = root["oarlog"]?["seq"], seq >= 1, seq <= 9e15, seq == seq.rounded() else {
+            throw FleetMessageError("no oarlog.seq (a whole number from 1)")
+        }
+        guard case .array(let updates)? = root["updates"], updates.count == 1 else { throw FleetMessageError("not one update") }
+        let update = updates[0]
+        guard case .string(let stamp)? = update["timestamp"], let utc = UTCTime.parseISO8601(stamp) else {
+            throw FleetMessageError("no timestamp")
+        }
+        guard case .array(let list)? = update["values"] else { throw FleetMessageError("no values") }
+        var values: [String: JSONValue] = [:]
+        for v in list {
+            guard case .string(let path)? = v["path"], let value = v["value"] else { throw FleetMessageError("a value without path or value") }
+            values[path] = value
+        }
+        func number(_ path: String) -> Double? {
+            if case .number(let x)? = values[path], x.isFinite { return x }
+            return nil
+        }
+        func required(_ path: String) throws(FleetMessageError) -> Double {
+            guard let x = number(path) else { throw FleetMessageError("no number at \(path)") }
+            return x
+        }
+        func text(_ value: JSONValue?, _ what: String, limit: Int = 4096) throws(FleetMessageError) -> String {
+            guard case .string(let s)? = value, s.utf8.count <= limit else { throw FleetMessageError("no text for \(what)") }
+            return s
+        }
+        func spm(_ path: String) -> StrokesPerMinute? { number(path).map { $0 * 60 } }
+        func count(_ path: String) throws(FleetMessageError) -> Int {
+            let x = try required(path)
+            guard x >= 0, x <= 1e9, x == x.rounded() else { throw FleetMessageError("\(path) is not a count") }
+            return Int(x)
+        }
+        var name: String?
+        if let v = values[""] { name = try text(v["name"], "the boat's name", limit: 200) }
+        let elapsed = try required(rowing + "elapsedTime")
+        let content: FleetContent
+        switch kind {
+        case .stroke:
+            content = .stroke(FleetStroke(index: try count(rowing + "strokeCount"), strokeRate: spm(rowing + "strokeRate"),
+                                          smoothedRate: spm(rowing + "strokeRateSmoothed"), driveTime: try required(rowing + "driveTime"),
+                                          recoveryTime: number(rowing + "recoveryTime"), peakAcceleration: MetresPerSecondSquared(try required(rowing + "peakAcceleration")),
+                                          split: number(rowing + "split"), distancePerStroke: number(rowing + "strokeDistance"),
+                                          distance: number("navigation.log")))
+        case .position:
+            guard case .number(let lat)? = values["navigation.position"]?["latitude"],
+                  case .number(let lon)? = values["navigation.position"]?["longitude"],
+                  abs(lat) <= 90, abs(lon) <= 180 else { throw FleetMessageError("no navigation.position") }
+            content = .position(FleetPosition(latitude: lat, longitude: lon, speed: number("navigation.speedOverGround"),
+                                              course: number("navigation.courseOverGroundTrue").map { $0 * 180 / .pi },
+                                              distance: number("navigation.log")))
+        case .status:
+            guard let state = FleetStatus.State(rawValue: try text(values[rowing + "state"], "the state")) else {
+                throw FleetMessageError("an unknown state")
+            }
+            content = .status(FleetStatus(state: state, strokes: try count(rowing + "strokeCount"), strokeRate: spm(rowing + "strokeRate"),
+                                          split: number(rowing + "split"), speed: number("navigation.speedOverGround"),
+                                          distance: try required("navigation.log")))
+        case .note:
+            content = .note(try text(values[rowing + "note"], "the note"))
+        case .fence:
+            let f = values[rowing + "fence"]
+            content = .fence(FleetFenceEvent(event: try text(f?["event"], "the fence event", limit: 32),
+                                             fence: try text(f?["fence"], "the fence", limit: 200), text: try text(f?["text"], "the fence text")))
+        case .session:
+            let s = values[rowing + "session"]
+            let state = try text(s?["state"], "the session state", limit: 16)
+            guard state == "started" || state == "ended" else { throw FleetMessageError("an unknown session state") }
+            var summary: FleetSummary?
+            if let m = s?["summary"] {
+                func n(_ key: String) -> Double? { if case .number(let x)? = m[key], x.isFinite { return x } else { return nil } }
+                guard let strokes = n("strokeCount"), strokes >= 0, strokes <= 1e9 else { throw FleetMessageError("a summary without strokeCount") }
+                summary = FleetSummary(strokes: Int(strokes), distance: n("log"), elapsed: n("elapsedTime"),
+                                       averageStrokeRate: n("averageStrokeRate").map { $0 * 60 }, averageSplit: n("averageSplit"))
+            }
+            content = .session(FleetSessionEvent(started: state == "started", title: try text(s?["title"], "the title", limit: 400),
+                                                 summary: summary))
+        }
+        return FleetMessage(boat: boat, boatName: name, session: session, sequence: Int(seq), utc: utc, elapsed: elapsed, content: content)
+    }
+}
+
+/// A fleet payload that cannot be read, and why.
+public struct FleetMessageError: Error, Equatable, CustomStringConvertible {
+    public var description: String
+    init(_ d: String) { description = d }
+}
