@@ -87,7 +87,7 @@ let package = Package(
         // every mode, analysis settings to configuration and back, live recording, report models.
         .target(name: "OarlogApp", dependencies: [
             "OarlogAPI", "OarlogArchive", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", "OarlogReport",
-            "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO",
+            "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO", "OarlogMQTT", "OarlogFleet",
         ]),
         // What the web API accepts: paths, session ids, the token header and each call's JSON body,
         // checked and decoded without HTTP machinery (so it is fuzzed). Foundation only.

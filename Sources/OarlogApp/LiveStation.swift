@@ -26,6 +26,9 @@ public final class LiveStation: @unchecked Sendable {
     public let directory: SessionDirectory
     public let fencesPath: String?
     private let log: @Sendable (String) -> Void
+    /// More sinks for the source's pipeline (a fleet publisher), made on its thread with the UTC
+    /// of the source's time 0.
+    private let extraSinks: @Sendable (Double) -> [any PipelineSink]
 
     private let state = Mutex(State())
     private let stopping = Atomic<Bool>(false)
@@ -66,13 +69,15 @@ public final class LiveStation: @unchecked Sendable {
     }
 
     public init(source: Source, settings: AnalysisSettings = .defaults, directory: SessionDirectory = .default,
-                fencesPath: String? = nil, log: @escaping @Sendable (String) -> Void) throws {
+                fencesPath: String? = nil, sinks: @escaping @Sendable (Double) -> [any PipelineSink] = { _ in [] },
+                log: @escaping @Sendable (String) -> Void) throws {
         _ = try settings.analyzerConfiguration()
         _ = try RowingPipeline.loadFences(fencesPath)
         self.source = source
         self.settings = settings
         self.directory = directory
         self.fencesPath = fencesPath
+        self.extraSinks = sinks
         self.log = log
         let name: String
         if case .replay = source { name = "replay" } else { name = "live" }
@@ -127,8 +132,9 @@ public final class LiveStation: @unchecked Sendable {
                                          pacing: .clock(speed: speed))
             let startUTC = replay.input.startUTCOrFileTime
             state.withLock { $0.startUTC = startUTC }
+            let extraSinks = self.extraSinks
             run(Job { sink in
-                _ = try replay.run(sinks: [sink], shouldStop: { self.stopping.load(ordering: .relaxed) })
+                _ = try replay.run(sinks: [sink] + extraSinks(startUTC), shouldStop: { self.stopping.load(ordering: .relaxed) })
             })
         case .live(let choice):
             let monotonic = MonotonicClock()
@@ -148,10 +154,11 @@ public final class LiveStation: @unchecked Sendable {
             watcher.start()
             let fences = try RowingPipeline.loadFences(fencesPath)
             let settings = self.settings
+            let extraSinks = self.extraSinks
             run(Job { sink in
                 defer { watcher.finish() }
                 var source = live
-                var pipeline = try RowingPipeline.make(settings: settings, sinks: [sink], fences: fences)
+                var pipeline = try RowingPipeline.make(settings: settings, sinks: [sink] + extraSinks(clock.wallClockAtOrigin), fences: fences)
                 _ = try pipeline.run(&source, shouldStop: { self.stopping.load(ordering: .relaxed) })
             })
         }

@@ -1,4 +1,5 @@
 import OarlogCore
+import OarlogDSP
 
 /// One message of the fleet, as the boat sends it and the coach and the club read it. On the
 /// wire it is a Signal K delta (`SignalKDelta`); `session` and `sequence` let a receiver drop a
@@ -53,6 +54,8 @@ public enum FleetContent: Sendable, Equatable {
 /// A stroke as the boat's pipeline concluded it (`StrokeMetrics`).
 public struct FleetStroke: Sendable, Equatable {
     public var index: Int
+    /// Session time of the catch (the message's `elapsed`).
+    public var catchTime: Seconds
     public var strokeRate: StrokesPerMinute?
     public var smoothedRate: StrokesPerMinute?
     public var driveTime: Seconds
@@ -63,10 +66,11 @@ public struct FleetStroke: Sendable, Equatable {
     /// Session distance at the catch.
     public var distance: Metres?
 
-    public init(index: Int, strokeRate: StrokesPerMinute?, smoothedRate: StrokesPerMinute?, driveTime: Seconds,
+    public init(index: Int, catchTime: Seconds, strokeRate: StrokesPerMinute?, smoothedRate: StrokesPerMinute?, driveTime: Seconds,
                 recoveryTime: Seconds?, peakAcceleration: MetresPerSecondSquared, split: SecondsPer500m?,
                 distancePerStroke: Metres?, distance: Metres?) {
         self.index = index
+        self.catchTime = catchTime
         self.strokeRate = strokeRate
         self.smoothedRate = smoothedRate
         self.driveTime = driveTime
@@ -78,10 +82,19 @@ public struct FleetStroke: Sendable, Equatable {
     }
 
     public init(_ m: StrokeMetrics) {
-        self.init(index: m.stroke.index, strokeRate: m.stroke.strokeRate, smoothedRate: m.smoothedRate,
+        self.init(index: m.stroke.index, catchTime: m.stroke.catchTime, strokeRate: m.stroke.strokeRate, smoothedRate: m.smoothedRate,
                   driveTime: m.stroke.driveDuration, recoveryTime: m.stroke.recoveryDuration,
                   peakAcceleration: m.stroke.peakAcceleration, split: m.split, distancePerStroke: m.distancePerStroke,
                   distance: m.distance)
+    }
+}
+
+extension FleetStroke {
+    /// The stroke as the pipeline had it.
+    public var metrics: StrokeMetrics {
+        StrokeMetrics(stroke: StrokeEvent(index: index, catchTime: catchTime, driveDuration: driveTime, recoveryDuration: recoveryTime,
+                                          peakAcceleration: peakAcceleration, strokeRate: strokeRate),
+                      smoothedRate: smoothedRate, split: split, distancePerStroke: distancePerStroke, distance: distance)
     }
 }
 
@@ -125,18 +138,32 @@ public struct FleetStatus: Sendable, Equatable {
     }
 }
 
-/// A fence, gate or course event, as a person reads it.
+/// A fence, gate or course event: as a session file keeps it (a dotted name and its fields, e.g.
+/// `fence.cross` with `gate`, `speed_mps`, …) and as a person reads it.
 public struct FleetFenceEvent: Sendable, Equatable {
-    /// enter, exit, dwell, cross, segment, piece or problem.
-    public var event: String
+    /// `fence.enter`, `fence.exit`, `fence.dwell`, `fence.cross`, `course.segment`, `course.piece`, `course.problem`, …
+    public var name: String
     /// The fence or gate (or the course, for a piece).
     public var fence: String
     /// The line a display prints ("crossed gate 500m at 1:49.3").
     public var text: String
-    public init(event: String, fence: String, text: String) {
-        self.event = event
+    /// The event's fields, in order, as text (numbers with their unit in the key).
+    public var fields: [Field]
+
+    public struct Field: Sendable, Equatable {
+        public var key: String
+        public var value: String
+        public init(_ key: String, _ value: String) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    public init(name: String, fence: String, text: String, fields: [Field] = []) {
+        self.name = name
         self.fence = fence
         self.text = text
+        self.fields = fields
     }
 }
 
@@ -159,11 +186,34 @@ public struct FleetSummary: Sendable, Equatable {
     public var elapsed: Seconds?
     public var averageStrokeRate: StrokesPerMinute?
     public var averageSplit: SecondsPer500m?
-    public init(strokes: Int, distance: Metres?, elapsed: Seconds?, averageStrokeRate: StrokesPerMinute?, averageSplit: SecondsPer500m?) {
+    public var maxStrokeRate: StrokesPerMinute?
+    public var bestSplit: SecondsPer500m?
+    public var distancePerStroke: Metres?
+    public var movingTime: Seconds?
+    public init(strokes: Int, distance: Metres?, elapsed: Seconds?, averageStrokeRate: StrokesPerMinute?, averageSplit: SecondsPer500m?,
+                maxStrokeRate: StrokesPerMinute? = nil, bestSplit: SecondsPer500m? = nil, distancePerStroke: Metres? = nil,
+                movingTime: Seconds? = nil) {
         self.strokes = strokes
         self.distance = distance
         self.elapsed = elapsed
         self.averageStrokeRate = averageStrokeRate
         self.averageSplit = averageSplit
+        self.maxStrokeRate = maxStrokeRate
+        self.bestSplit = bestSplit
+        self.distancePerStroke = distancePerStroke
+        self.movingTime = movingTime
+    }
+
+    public init(_ s: SessionSummary) {
+        self.init(strokes: s.strokes, distance: s.distance, elapsed: s.elapsed, averageStrokeRate: s.averageStrokeRate,
+                  averageSplit: s.averageSplit, maxStrokeRate: s.maxStrokeRate, bestSplit: s.bestSplit,
+                  distancePerStroke: s.distancePerStroke, movingTime: s.movingTime)
+    }
+
+    /// As the session's summary (the counts of rejected fixes and gaps are the boat's own business).
+    public var sessionSummary: SessionSummary {
+        SessionSummary(elapsed: elapsed, distance: distance, strokes: strokes, averageStrokeRate: averageStrokeRate,
+                       maxStrokeRate: maxStrokeRate, averageSplit: averageSplit, bestSplit: bestSplit,
+                       distancePerStroke: distancePerStroke, movingTime: movingTime)
     }
 }

@@ -19,7 +19,7 @@ public final class FleetPublisher: PipelineSink {
     public let positionInterval: Seconds
     private let title: String
     private let send: (String, FleetMessage) -> Void
-    private let fenceText: (FenceEvent) -> String
+    private let describeFence: (FenceEvent) -> FleetFenceEvent
     private let wallClock: () -> Double
 
     private var startUTC: Double?
@@ -37,7 +37,7 @@ public final class FleetPublisher: PipelineSink {
     ///   - send: called with the topic and the message, on the pipeline's thread.
     public init(boatName: String, topics: FleetTopics, title: String, startUTC: Double? = nil, statusInterval: Seconds = 5,
                 positionInterval: Seconds = 1, wallClock: @escaping () -> Double,
-                fenceText: @escaping (FenceEvent) -> String, send: @escaping (String, FleetMessage) -> Void) {
+                describeFence: @escaping (FenceEvent) -> FleetFenceEvent, send: @escaping (String, FleetMessage) -> Void) {
         self.boatName = boatName
         self.boat = FleetTopics.boatID(boatName)
         self.topics = topics
@@ -46,7 +46,7 @@ public final class FleetPublisher: PipelineSink {
         self.statusInterval = statusInterval
         // A little under a second, so that a 1 Hz receiver's every fix goes out despite jitter.
         self.positionInterval = positionInterval * 0.9
-        self.fenceText = fenceText
+        self.describeFence = describeFence
         self.wallClock = wallClock
         self.send = send
     }
@@ -88,7 +88,7 @@ public final class FleetPublisher: PipelineSink {
         case .fence(let event):
             startIfNeeded()
             if case .rejectedCrossing = event { return }
-            emit(at: event.time, .fence(FleetFenceEvent(event: Self.eventName(event), fence: Self.fenceName(event), text: fenceText(event))))
+            emit(at: event.time, .fence(describeFence(event)))
         }
     }
 
@@ -104,9 +104,7 @@ public final class FleetPublisher: PipelineSink {
             emit(at: end, .status(FleetStatus(state: .ended, strokes: summary.strokes, strokeRate: nil, split: nil, speed: nil,
                                               distance: summary.distance ?? 0)), name: true)
         }
-        emit(at: end, .session(FleetSessionEvent(started: false, title: title, summary: FleetSummary(
-            strokes: summary.strokes, distance: summary.distance, elapsed: summary.elapsed,
-            averageStrokeRate: summary.averageStrokeRate, averageSplit: summary.averageSplit))), name: true)
+        emit(at: end, .session(FleetSessionEvent(started: false, title: title, summary: FleetSummary(summary))), name: true)
     }
 
     private func startIfNeeded() {
@@ -128,33 +126,5 @@ public final class FleetPublisher: PipelineSink {
         let message = FleetMessage(boat: boat, boatName: name ? boatName : nil, session: session, sequence: sequence,
                                    utc: (startUTC ?? 0) + time, elapsed: time, content: content)
         send(topics.topic(boat: boat, message.kind), message)
-    }
-
-    static func eventName(_ e: FenceEvent) -> String {
-        switch e {
-        case .enter: "enter"
-        case .exit: "exit"
-        case .dwell: "dwell"
-        case .cross: "cross"
-        case .rejectedCrossing: "rejected"
-        case .segment: "segment"
-        case .piece: "piece"
-        case .courseProblem: "problem"
-        }
-    }
-
-    static func fenceName(_ e: FenceEvent) -> String {
-        switch e {
-        case .enter(let f, _), .exit(let f, _, _), .dwell(let f, _, _): "\(f)"
-        case .cross(let c): "\(c.gate)"
-        case .rejectedCrossing(let r): "\(r.gate)"
-        case .segment(let s): "\(s.to)"
-        case .piece(let p): p.course
-        case .courseProblem(let p):
-            switch p {
-            case .wrongWay(let g, _), .missedGate(let g, _), .notStarted(let g, _): "\(g)"
-            case .incomplete(_, let g, _): "\(g)"
-            }
-        }
     }
 }

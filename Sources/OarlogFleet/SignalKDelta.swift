@@ -53,12 +53,16 @@ public enum SignalKDelta {
         case .note(let text):
             add(rowing + "note", JSONString.quoted(text))
         case .fence(let f):
-            add(rowing + "fence", "{\"event\":\(JSONString.quoted(f.event)),\"fence\":\(JSONString.quoted(f.fence)),\"text\":\(JSONString.quoted(f.text))}")
+            var body = "{\"name\":\(JSONString.quoted(f.name)),\"fence\":\(JSONString.quoted(f.fence)),\"text\":\(JSONString.quoted(f.text)),\"fields\":{"
+            for (k, field) in f.fields.enumerated() { body += (k > 0 ? "," : "") + "\(JSONString.quoted(field.key)):\(JSONString.quoted(field.value))" }
+            add(rowing + "fence", body + "}}")
         case .session(let s):
             var body = "{\"state\":\"\(s.started ? "started" : "ended")\",\"title\":\(JSONString.quoted(s.title))"
             if let m = s.summary {
                 body += ",\"summary\":{\"strokeCount\":\(m.strokes),\"log\":\(number(m.distance)),\"elapsedTime\":\(number(m.elapsed))"
-                body += ",\"averageStrokeRate\":\(hertz(m.averageStrokeRate)),\"averageSplit\":\(number(m.averageSplit))}"
+                body += ",\"averageStrokeRate\":\(hertz(m.averageStrokeRate)),\"averageSplit\":\(number(m.averageSplit))"
+                body += ",\"maxStrokeRate\":\(hertz(m.maxStrokeRate)),\"bestSplit\":\(number(m.bestSplit))"
+                body += ",\"strokeDistance\":\(number(m.distancePerStroke)),\"movingTime\":\(number(m.movingTime))}"
             }
             add(rowing + "session", body + "}")
         }
@@ -127,7 +131,7 @@ public enum SignalKDelta {
         let content: FleetContent
         switch kind {
         case .stroke:
-            content = .stroke(FleetStroke(index: try count(rowing + "strokeCount"), strokeRate: spm(rowing + "strokeRate"),
+            content = .stroke(FleetStroke(index: try count(rowing + "strokeCount"), catchTime: elapsed, strokeRate: spm(rowing + "strokeRate"),
                                           smoothedRate: spm(rowing + "strokeRateSmoothed"), driveTime: try required(rowing + "driveTime"),
                                           recoveryTime: number(rowing + "recoveryTime"), peakAcceleration: MetresPerSecondSquared(try required(rowing + "peakAcceleration")),
                                           split: number(rowing + "split"), distancePerStroke: number(rowing + "strokeDistance"),
@@ -150,8 +154,17 @@ public enum SignalKDelta {
             content = .note(try text(values[rowing + "note"], "the note"))
         case .fence:
             let f = values[rowing + "fence"]
-            content = .fence(FleetFenceEvent(event: try text(f?["event"], "the fence event", limit: 32),
-                                             fence: try text(f?["fence"], "the fence", limit: 200), text: try text(f?["text"], "the fence text")))
+            var fields: [FleetFenceEvent.Field] = []
+            if case .object(let members)? = f?["fields"] {
+                guard members.count <= 32 else { throw FleetMessageError("more than 32 fence event fields") }
+                for (key, value) in members {
+                    guard key.utf8.count <= 64 else { throw FleetMessageError("a fence event field name of over 64 bytes") }
+                    fields.append(FleetFenceEvent.Field(key, try text(value, "the fence event field \(key)", limit: 400)))
+                }
+            }
+            content = .fence(FleetFenceEvent(name: try text(f?["name"], "the fence event", limit: 64),
+                                             fence: try text(f?["fence"], "the fence", limit: 200), text: try text(f?["text"], "the fence text"),
+                                             fields: fields))
         case .session:
             let s = values[rowing + "session"]
             let state = try text(s?["state"], "the session state", limit: 16)
@@ -161,7 +174,9 @@ public enum SignalKDelta {
                 func n(_ key: String) -> Double? { if case .number(let x)? = m[key], x.isFinite { return x } else { return nil } }
                 guard let strokes = n("strokeCount"), strokes >= 0, strokes <= 1e9 else { throw FleetMessageError("a summary without strokeCount") }
                 summary = FleetSummary(strokes: Int(strokes), distance: n("log"), elapsed: n("elapsedTime"),
-                                       averageStrokeRate: n("averageStrokeRate").map { $0 * 60 }, averageSplit: n("averageSplit"))
+                                       averageStrokeRate: n("averageStrokeRate").map { $0 * 60 }, averageSplit: n("averageSplit"),
+                                       maxStrokeRate: n("maxStrokeRate").map { $0 * 60 }, bestSplit: n("bestSplit"),
+                                       distancePerStroke: n("strokeDistance"), movingTime: n("movingTime"))
             }
             content = .session(FleetSessionEvent(started: state == "started", title: try text(s?["title"], "the title", limit: 400),
                                                  summary: summary))

@@ -46,16 +46,17 @@ public struct ServerConfiguration: Sendable {
 /// The boat's web server: the API (docs/API.md), the live WebSocket, the pages.
 public enum WebServer {
     /// Runs until SIGINT or SIGTERM. `ready` is called once the server listens.
-    public static func run(_ configuration: ServerConfiguration, station: LiveStation, access: ServerAccess,
+    /// `coach`: the fleet as a coach's launch hears it (`--coach`), served at `/api/fleet`.
+    public static func run(_ configuration: ServerConfiguration, station: LiveStation, access: ServerAccess, coach: FleetCoach? = nil,
                            ready: @escaping @Sendable (Int) -> Void) async throws {
-        let router = makeRouter(configuration, station: station, access: access)
+        let router = makeRouter(configuration, station: station, access: access, coach: coach)
         let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
                               configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "oarlog"),
                               onServerRunning: { channel in ready(channel.localAddress?.port ?? configuration.port) })
         try await app.runService()
     }
 
-    static func makeRouter(_ configuration: ServerConfiguration, station: LiveStation, access: ServerAccess)
+    static func makeRouter(_ configuration: ServerConfiguration, station: LiveStation, access: ServerAccess, coach: FleetCoach? = nil)
         -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.add(middleware: PathGuard())
@@ -67,6 +68,7 @@ public enum WebServer {
         api.add(to: router)
         BestsAPI(sessions: api).add(to: router)
         CompareAPI(api: api).add(to: router)
+        FleetAPI(coach: coach).add(to: router)
         router.ws("/api/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
             try await LiveSocket.serve(station: station, inbound: inbound, outbound: outbound)
         }

@@ -79,6 +79,9 @@ struct Record: ParsableCommand {
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
 
+    @OptionGroup(title: "Fleet (docs/FLEET.md)")
+    var fleet: PublishOptions
+
     func validate() throws {
         if !(0...60).contains(countdown) { throw ValidationError("--countdown must be 0–60 seconds") }
         if !(idle >= 10 && idle.isFinite) { throw ValidationError("--idle must be at least 10 seconds") }
@@ -88,6 +91,7 @@ struct Record: ParsableCommand {
         if !noGPS && LiveSensorChoice.hostPort(gps) == nil { throw ValidationError("--gps '\(gps)': expected HOST:PORT, e.g. localhost:2947") }
         if let rate, !(rate > 0 && rate <= 100_000) { throw ValidationError("--rate must be a positive number of Hz") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
+        try fleet.validate(boat: boat)
     }
 
     var plan: LiveRecordingPlan {
@@ -119,9 +123,11 @@ struct Record: ParsableCommand {
         hooks.durationElapsed = { SignalFlag.raise() }
         hooks.typedNotes = { readLine() }
         hooks.countdown = { k in StandardStreams.write(k > 0 ? "\(k)… " : "Go!\n") }
-        hooks.sinks = { _ in
+        let link = try fleet.link(boat: boat)
+        hooks.sinks = { metadata in
             var sinks: [any PipelineSink] = [LiveDisplay(inPlace: terminal, lineInterval: 10) { StandardStreams.write($0) }]
             if fences != nil && !terminal { sinks.append(FenceEventPrinter { StandardStreams.write($0 + "\n") }) }
+            if let link { sinks.append(link.publisher(title: SessionText.title(metadata), startUTC: metadata.startUTC)) }
             return sinks
         }
         hooks.started = { writer, outing in
@@ -142,6 +148,11 @@ struct Record: ParsableCommand {
             StandardStreams.error("stopped before Go: nothing recorded\n")
         case .recorded(let paths):
             if auto { StandardStreams.error("\(paths.count) outing(s) recorded\n") }
+        }
+        if let link {
+            // The session files are complete whatever the broker did; say what it did not take.
+            if let problem = link.finish() { throw CommandFailure("--publish: \(problem) (the session file has everything)") }
+            StandardStreams.error("published to \(link.connection.broker) as \(link.boat): \(link.client.status.acknowledged) message(s) delivered\n")
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import OarlogApp
 import OarlogPipeline
 import OarlogReport
@@ -52,9 +53,13 @@ struct Replay: ParsableCommand {
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
 
+    @OptionGroup(title: "Fleet (docs/FLEET.md)")
+    var fleet: PublishOptions
+
     func validate() throws {
         if title != nil && !save { throw ValidationError("--title names a saved session: add --save") }
-        if boat != nil && !save { throw ValidationError("--boat names a saved session's boat: add --save") }
+        if boat != nil && !save && fleet.publish == nil { throw ValidationError("--boat names a saved or published session's boat: add --save or --publish") }
+        try fleet.validate(boat: boat)
         if let speed, !(speed > 0 && speed.isFinite) {
             throw ValidationError("--speed must be a positive number, e.g. --speed 10")
         }
@@ -72,6 +77,10 @@ struct Replay: ParsableCommand {
         }
         if fences != nil && !json { sinks.append(FenceEventPrinter { StandardStreams.write($0 + "\n") }) }
         if let progress = ProgressReporter.ifTerminal() { sinks.append(progress) }
+        let link = try fleet.link(boat: boat)
+        if let link {
+            sinks.append(link.publisher(title: title ?? (trace as NSString).lastPathComponent, startUTC: replay.input.startUTCOrFileTime))
+        }
         let writer: SessionWriter?
         do {
             writer = save ? try SessionSaving.replayWriter(for: replay.input, title: title, boat: boat, settings: analysis.settings, fences: replay.fences) : nil
@@ -88,6 +97,10 @@ struct Replay: ParsableCommand {
         reportSkips(outcome.skipNote)
         if let writer {
             StandardStreams.error("saved as session \(SessionText.id(of: writer.path)) (\(writer.path))\n")
+        }
+        if let link {
+            if let problem = link.finish() { throw CommandFailure("--publish: \(problem)") }
+            StandardStreams.error("published to \(link.connection.broker) as \(link.boat): \(link.client.status.acknowledged) message(s) delivered\n")
         }
         if outcome.rejectedCrossings > 0 {
             StandardStreams.error("note: \(outcome.rejectedCrossings) gate crossings rejected (implausible gap or jump between fixes)\n")

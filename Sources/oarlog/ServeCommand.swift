@@ -64,11 +64,38 @@ struct Serve: ParsableCommand {
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
 
+    @Option(help: "The boat's name, with --publish (its topic and its sessions' boat).")
+    var boat: String?
+
+    @Flag(help: "A coach's launch: show every boat of the fleet live (with --subscribe), instead of this boat's sensors.")
+    var coach = false
+
+    @Option(help: "With --coach: the fleet's MQTT broker, mqtt://[USER[:PASSWORD]@]HOST[:PORT] or mqtts://….")
+    var subscribe: String?
+
+    @Option(help: "With --coach: a GeoJSON course (docs/FENCES.md): race mode, each boat along it, gaps at every gate, results.")
+    var course: String?
+
+    @Option(name: .customLong("meeting-distance"), help: "With --coach: boats closer than this many metres at the same time have crossed paths.")
+    var meetingDistance: Double = 10
+
+    @OptionGroup(title: "Fleet (docs/FLEET.md)")
+    var fleet: PublishOptions
+
     func validate() throws {
         if ServerConfiguration.listenAddress(listen) == nil { throw ValidationError("--listen '\(listen)': expected HOST:PORT, e.g. 127.0.0.1:8080") }
         if !(speed > 0 && speed <= 1000) { throw ValidationError("--speed must be more than 0 and at most 1000") }
+        if coach {
+            guard let subscribe else { throw ValidationError("--coach needs the fleet's broker: --subscribe mqtt://HOST:PORT") }
+            _ = try fleet.broker.connection(subscribe)
+            if fleet.publish != nil || replay != nil { throw ValidationError("--coach shows the fleet: it takes no --publish or --replay") }
+            if !(meetingDistance > 0 && meetingDistance <= 1000) { throw ValidationError("--meeting-distance must be more than 0 and at most 1000 metres") }
+            return
+        }
+        if subscribe != nil || course != nil { throw ValidationError("--subscribe and --course are for a coach's launch: add --coach") }
         if replay == nil && noGPS && noAccel { throw ValidationError("--no-gps and --no-accel leave nothing to show") }
         if replay == nil && !noGPS && LiveSensorChoice.hostPort(gps) == nil { throw ValidationError("--gps '\(gps)': expected HOST:PORT") }
+        try fleet.validate(boat: boat)
     }
 
     var source: LiveStation.Source {
@@ -86,19 +113,23 @@ struct Serve: ParsableCommand {
     func run() throws {
         let address = ServerConfiguration.listenAddress(listen)!
         let directory = SessionDirectory.default
-        let station = try LiveStation(source: source, settings: analysis.settings, directory: directory, fencesPath: fences,
+        let link = coach ? nil : try fleet.link(boat: boat)
+        let station = try LiveStation(source: coach ? .live(LiveSensorChoice(accelerometer: nil, gpsd: nil)) : source,
+                                      settings: analysis.settings, directory: directory, fencesPath: fences,
+                                      sinks: { utc in link.map { [$0.publisher(title: "\($0.boatName) (live)", startUTC: utc)] } ?? [] },
                                       log: { StandardStreams.error("oarlog serve: \($0)\n") })
+        let fleetCoach = try startCoach()
         let access = try ServerAccess(tokenFile: directory.path + "/../serve-token")
         var configuration = ServerConfiguration(host: address.host, port: address.port,
                                                 webRoot: webRoot ?? ServerConfiguration.defaultWebRoot, directory: directory)
         configuration.directory = directory
-        try station.start()
+        if !coach { try station.start() }
         let done = DispatchSemaphore(value: 0)
         let failure = ServeFailure()
         let shown = address.host == "0.0.0.0" || address.host == "::" ? "this board's address" : address.host
         Task { [configuration] in
             do {
-                try await WebServer.run(configuration, station: station, access: access) { port in
+                try await WebServer.run(configuration, station: station, access: access, coach: fleetCoach) { port in
                     StandardStreams.error("""
                         Oarlog web app: http://\(shown):\(port)/
                         control token: \(access.token)
@@ -113,7 +144,21 @@ struct Serve: ParsableCommand {
         }
         done.wait()
         station.stop()
+        fleetCoach?.stop()
+        if let link, let problem = link.finish() { StandardStreams.error("oarlog serve: --publish: \(problem)\n") }
         if let message = failure.message { throw CommandFailure("serving on \(listen) failed: \(message)") }
+    }
+}
+
+extension Serve {
+    /// The coach's link to the fleet, listening (nil without --coach).
+    func startCoach() throws -> FleetCoach? {
+        guard coach, let subscribe else { return nil }
+        let courseFile = try RowingPipeline.loadFences(course)
+        let fleetCoach = try FleetCoach(try fleet.broker.connection(subscribe), course: courseFile, meetingDistance: meetingDistance)
+        try fleetCoach.start()
+        StandardStreams.error("coach: listening to \(fleetCoach.connection.broker) for \(fleetCoach.connection.topics.everyBoat)\n")
+        return fleetCoach
     }
 }
 

@@ -1,0 +1,112 @@
+import Foundation
+import OarlogFences
+import OarlogFleet
+import OarlogMQTT
+import OarlogPipeline
+import OarlogReport
+import OarlogSession
+
+/// How a boat, a coach or a club reaches the fleet's broker.
+public struct FleetConnection: Sendable {
+    public var broker: BrokerAddress
+    public var topics: FleetTopics
+    public var tls: BrokerTLS?
+
+    /// - Parameters:
+    ///   - url: `mqtt://[USER[:PASSWORD]@]HOST[:PORT]` or `mqtts://…`.
+    ///   - passwordFile: a file whose first line is the password (instead of one in the URL).
+    ///   - caFile, certificateFile, keyFile: TLS with a club's own CA (implies TLS).
+    public init(url: String, topicPrefix: String = FleetTopics.defaultPrefix, passwordFile: String? = nil, caFile: String? = nil,
+                certificateFile: String? = nil, keyFile: String? = nil) throws {
+        do { broker = try BrokerAddress(parsing: url) } catch { throw FleetSetupError("\(error)") }
+        do { topics = try FleetTopics(prefix: topicPrefix) } catch { throw FleetSetupError("--topic-prefix: \(error)") }
+        if let passwordFile {
+            guard broker.username != nil else { throw FleetSetupError("--mqtt-password-file needs a user name in the address (mqtt://USER@HOST)") }
+            guard let text = try? String(contentsOfFile: passwordFile, encoding: .utf8) else {
+                throw FleetSetupError("cannot read the password file \(passwordFile)")
+            }
+            broker.password = String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        }
+        for file in [caFile, certificateFile, keyFile].compactMap({ $0 }) where !FileManager.default.isReadableFile(atPath: file) {
+            throw FleetSetupError("cannot read \(file)")
+        }
+        if (certificateFile == nil) != (keyFile == nil) { throw FleetSetupError("--mqtt-cert and --mqtt-key go together") }
+        if let caFile {
+            tls = BrokerTLS(caFile: caFile, certificateFile: certificateFile, keyFile: keyFile)
+            broker.usesTLS = true
+        } else if broker.usesTLS {
+            tls = BrokerTLS(caFile: "", certificateFile: certificateFile, keyFile: keyFile)
+        }
+    }
+}
+
+/// A fleet set-up that cannot work, said plainly.
+public struct FleetSetupError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ d: String) { description = d }
+}
+
+/// A boat's link to the fleet (`--publish`): one MQTT client for the whole run, and a
+/// `FleetPublisher` sink for each session (a new session id and sequence each time). Messages
+/// wait in the client's outbox while the broker cannot be reached and go when it can; at the end
+/// `finish` waits for them, up to `deliveryTimeout`.
+public final class FleetLink: @unchecked Sendable {
+    public let connection: FleetConnection
+    public let boatName: String
+    public let boat: String
+    public let deliveryTimeout: Double
+    public let client: MQTTClient
+
+    public init(_ connection: FleetConnection, boatName: String, deliveryTimeout: Double = 30) throws {
+        let name = boatName.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { throw FleetSetupError("--publish needs the boat's name: --boat NAME") }
+        self.connection = connection
+        self.boatName = name
+        self.boat = FleetTopics.boatID(name)
+        self.deliveryTimeout = deliveryTimeout
+        // The boat's outbox is its queue: a clean session at the broker, one client id per boat.
+        client = MQTTClient(address: connection.broker, options: MQTTClient.Options(
+            clientID: "oarlog-boat-\(boat)", cleanSession: true, tls: connection.tls))
+    }
+
+    public func start() throws {
+        do { try client.start() } catch { throw FleetSetupError("\(error)") }
+    }
+
+    /// A sink that publishes one session. `startUTC`: UTC at its time 0, when known.
+    public func publisher(title: String, startUTC: Double? = nil) -> FleetPublisher {
+        let client = self.client
+        return FleetPublisher(boatName: boatName, topics: connection.topics, title: title, startUTC: startUTC,
+                              wallClock: { Date().timeIntervalSince1970 }, describeFence: Self.fleetEvent,
+                              send: { topic, message in
+                                  client.publish(OutgoingMessage(topic: topic, payload: SignalKDelta.payload(of: message),
+                                                                 retain: message.kind == .status))
+                              })
+    }
+
+    /// A fence event as the fleet carries it: the session file's event (name and fields) and the display's line.
+    static func fleetEvent(_ event: FenceEvent) -> FleetFenceEvent {
+        let record = SessionEvent(event)
+        let fence = record.fields.first { ["fence", "gate", "course", "to"].contains($0.key) }?.value ?? ""
+        return FleetFenceEvent(name: record.name, fence: fence, text: FenceEventPrinter.line(event),
+                               fields: record.fields.map { FleetFenceEvent.Field($0.key, $0.value) })
+    }
+
+    /// Waits for the outbox to empty (up to `deliveryTimeout`) and disconnects. Returns what a
+    /// person should know if not everything arrived (nil when it did).
+    public func finish() -> String? {
+        let delivered = client.waitUntilDelivered(timeout: deliveryTimeout)
+        let status = client.status
+        client.stop()
+        var problems: [String] = []
+        if !delivered {
+            problems.append("\(status.undelivered) message(s) not delivered to \(connection.broker) within \(Int(deliveryTimeout)) s"
+                            + (status.problem.map { " (\($0))" } ?? ""))
+        }
+        if status.refused > 0 {
+            problems.append("the broker refused \(status.refused) message(s): \(status.refusal ?? "")")
+        }
+        if status.dropped > 0 { problems.append("\(status.dropped) message(s) dropped: the outbox was full") }
+        return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+}

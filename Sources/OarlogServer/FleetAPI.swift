@@ -1,0 +1,26 @@
+import Hummingbird
+import OarlogApp
+
+/// The coach's view of the fleet (`oarlog serve --coach`, docs/API.md): `GET /api/fleet` is every
+/// boat now (figures, last heard, track), the crossed paths, and with a course the race's gate
+/// times, gaps and results; `GET /api/fleet/boats/ID/strokes` is one boat's strokes this session,
+/// as `oarlog replay --json`'s `stroke_list`. Without `--coach` both are 404.
+struct FleetAPI: Sendable {
+    let coach: FleetCoach?
+
+    func add(to router: Router<SessionAPI.Context>) {
+        router.get("/api/fleet") { _, _ in
+            guard let coach else { throw HTTPError(.notFound, message: "not a coach's launch: start with oarlog serve --coach --subscribe URL") }
+            return json(coach.json())
+        }
+        router.get("/api/fleet/boats/:id/strokes") { _, context in
+            guard let coach else { throw HTTPError(.notFound, message: "not a coach's launch") }
+            let id = context.parameters.get("id") ?? ""
+            guard id.utf8.count <= 64, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                throw HTTPError(.badRequest, message: "a boat id is letters, digits, - and _")
+            }
+            guard let body = coach.strokesJSON(boat: id) else { throw HTTPError(.notFound, message: "no boat '\(id)' heard") }
+            return json(body)
+        }
+    }
+}
