@@ -144,12 +144,12 @@ extension SimulationConfiguration {
     /// (`constant`, `constant:24`, `workout`, `ladder` or a segment list), `--mounting` (a preset
     /// or `yaw=…,pitch=…,roll=…`), `--seed`, `--noise` (`none`, `low`, `normal`, `high` or a
     /// multiplier), `--start-utc` (ISO 8601), `--heading` (degrees), `--course` (`straight` or
-    /// `curving`), `--dropouts` (GPS outages per hour).
+    /// `curving`), `--dropouts` (GPS outages per hour), `--start` (`LAT,LON` in degrees).
     public static func fromOptions(minutes: Double, rate: StrokesPerMinute = 24, accelHz: Hertz = 100,
                                    gpsHz: Hertz = 1, profile: String? = nil, mounting: String? = nil,
                                    seed: UInt64? = nil, noise: String? = nil, startUTC: String? = nil,
                                    heading: Degrees? = nil, course: String? = nil,
-                                   dropoutsPerHour: Double? = nil) throws -> SimulationConfiguration {
+                                   dropoutsPerHour: Double? = nil, start: String? = nil) throws -> SimulationConfiguration {
         let duration = minutes * 60
         guard duration > 0, duration.isFinite else { throw SimulationConfigurationError("--minutes must be > 0") }
         var configuration = SimulationConfiguration(
@@ -166,6 +166,14 @@ extension SimulationConfiguration {
             configuration.startUTC = epoch
         }
         if let heading { configuration.heading = heading }
+        if let start {
+            let parts = start.split(separator: ",").map { Double($0.trimmingWhitespace()) }
+            guard parts.count == 2, let lat = parts[0], let lon = parts[1] else {
+                throw SimulationConfigurationError("--start '\(start)': expected LAT,LON in degrees, e.g. 51.4873,-0.2241")
+            }
+            configuration.startLatitude = lat
+            configuration.startLongitude = lon
+        }
         switch course?.trimmingWhitespace().lowercased() {
         case nil, "straight": break
         case "curving", "curved", "river": configuration.course = .curving(amplitude: 25, wavelength: 3000)

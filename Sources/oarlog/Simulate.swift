@@ -54,10 +54,13 @@ struct Simulate: ParsableCommand {
     @Option(help: "Course shape: straight or curving.")
     var course: String?
 
+    @Option(help: "Where the boat starts, LAT,LON in degrees (default 51.4873,-0.2241, the Tideway at Putney).")
+    var start: String?
+
     func run() throws {
         let configuration = try SimulationConfiguration.fromOptions(
             minutes: minutes, rate: rate, accelHz: accelHz, gpsHz: gpsHz, profile: profile, mounting: mounting,
-            seed: seed, noise: noise, startUTC: startUTC, heading: heading, course: course, dropoutsPerHour: gpsDropouts)
+            seed: seed, noise: noise, startUTC: startUTC, heading: heading, course: course, dropoutsPerHour: gpsDropouts, start: start)
         try configuration.validate()
         // Only the recent strokes are kept in memory: the truth file is written as the session goes.
         var simulator = try BoatSimulator(configuration: configuration, truthRetention: .recent(64))
