@@ -98,8 +98,8 @@ public enum SignalKDelta {
         }
         guard case .array(let updates)? = root["updates"], updates.count == 1 else { throw FleetMessageError("not one update") }
         let update = updates[0]
-        guard case .string(let stamp)? = update["timestamp"], let utc = UTCTime.parseISO8601(stamp) else {
-            throw FleetMessageError("no timestamp")
+        guard case .string(let stamp)? = update["timestamp"], stamp.hasSuffix("Z"), let utc = UTCTime.parseISO8601(stamp) else {
+            throw FleetMessageError("no timestamp in UTC (RFC 3339 ending in Z)")
         }
         guard case .array(let list)? = update["values"] else { throw FleetMessageError("no values") }
         var values: [String: JSONValue] = [:]

@@ -1,0 +1,163 @@
+import Foundation
+import OarlogCore
+import OarlogDSP
+import OarlogFences
+import OarlogFleet
+import OarlogPipeline
+import OarlogSimulator
+import OarlogTestSupport
+import XCTest
+
+/// The fleet's messages: what a boat's pipeline publishes over a simulated outing, read back
+/// exactly, and every payload valid against Signal K's delta schema (python3-jsonschema).
+final class SignalKDeltaTests: XCTestCase {
+    /// Every message a publisher makes from a simulated outing with a note and fence events.
+    func publishedOuting(minutes: Double = 4) throws -> (messages: [(String, FleetMessage)], summary: SessionSummary, strokes: [StrokeMetrics]) {
+        var configuration = SimulationConfiguration(minutes: minutes, rate: 28)
+        configuration.accelRate = 100
+        var simulator = try BoatSimulator(configuration: configuration)
+        var messages: [(String, FleetMessage)] = []
+        let publisher = FleetPublisher(boatName: "Women's 8+ \"A\"", topics: try FleetTopics(), title: "Morning — 4×500",
+                                       wallClock: { 0 }, describeFence: { e in
+                                           FleetFenceEvent(name: "fence.enter", fence: "dock", text: "entered dock at \(e.time)",
+                                                           fields: [.init("fence", "dock"), .init("lat_deg", "51.5")])
+                                       }, send: { messages.append(($0, $1)) })
+        let collector = Collector()
+        var pipeline = Pipeline(sinks: [publisher, collector])
+        let summary = try pipeline.run(&simulator)
+        // A note and a fence event, as a live session would have them.
+        publisher.receive(.record(.note(Note(time: 30, text: "Ratio: \"long\" recovery\nline two"))))
+        publisher.receive(.fence(.enter(fence: FenceID(index: 0, name: "dock"), time: 31.5)))
+        publisher.finish(summary: summary)
+        return (messages, summary, collector.strokes)
+    }
+
+    final class Collector: PipelineSink {
+        var strokes: [StrokeMetrics] = []
+        func receive(_ event: PipelineEvent) {
+            if case .analysis(.stroke(let m)) = event { strokes.append(m) }
+        }
+    }
+
+    func testAnOutingReadsBackExactly() throws {
+        let (messages, summary, strokes) = try publishedOuting()
+        XCTAssertGreaterThan(strokes.count, 100)
+        let topics = try FleetTopics()
+        XCTAssertEqual(messages.map(\.1.sequence), Array(1...messages.count), "one sequence over every kind")
+        XCTAssertEqual(Set(messages.map(\.1.boat)), ["women-s-8-a"])
+        var readStrokes: [StrokeMetrics] = []
+        for (topic, message) in messages {
+            guard let (boat, kind) = topics.parse(topic) else { return XCTFail("not a fleet topic: \(topic)") }
+            XCTAssertEqual(topic, "oarlog/women-s-8-a/\(message.kind.rawValue)")
+            let back = try SignalKDelta.message(boat: boat, kind: kind, payload: SignalKDelta.payload(of: message))
+            // UTC travels in milliseconds; everything else is exact (rates within rounding of spm/60·60).
+            XCTAssertEqual(back.utc, message.utc, accuracy: 0.0005)
+            var expected = message
+            expected.utc = back.utc
+            if case .stroke(let s) = back.content, case .stroke(var e) = expected.content {
+                XCTAssertEqual(s.strokeRate ?? -1, e.strokeRate ?? -1, accuracy: 1e-9)
+                XCTAssertEqual(s.smoothedRate ?? -1, e.smoothedRate ?? -1, accuracy: 1e-9)
+                e.strokeRate = s.strokeRate
+                e.smoothedRate = s.smoothedRate
+                expected.content = .stroke(e)
+                readStrokes.append(s.metrics)
+            }
+            if case .status(let s) = back.content, case .status(var e) = expected.content {
+                XCTAssertEqual(s.strokeRate ?? -1, e.strokeRate ?? -1, accuracy: 1e-9)
+                e.strokeRate = s.strokeRate
+                expected.content = .status(e)
+            }
+            if case .position(let p) = back.content, case .position(var e) = expected.content {
+                XCTAssertEqual(p.course ?? -1, e.course ?? -1, accuracy: 1e-9)
+                e.course = p.course
+                expected.content = .position(e)
+            }
+            if case .session(let s) = back.content, case .session(var e) = expected.content, var m = e.summary {
+                XCTAssertEqual(s.summary?.averageStrokeRate ?? -1, m.averageStrokeRate ?? -1, accuracy: 1e-9)
+                XCTAssertEqual(s.summary?.maxStrokeRate ?? -1, m.maxStrokeRate ?? -1, accuracy: 1e-9)
+                m.averageStrokeRate = s.summary?.averageStrokeRate
+                m.maxStrokeRate = s.summary?.maxStrokeRate
+                e.summary = m
+                expected.content = .session(e)
+            }
+            XCTAssertEqual(back, expected, "\(topic) #\(message.sequence)")
+        }
+        XCTAssertEqual(readStrokes.count, strokes.count)
+        for (a, b) in zip(readStrokes, strokes) {
+            XCTAssertEqual(a.stroke.index, b.stroke.index)
+            XCTAssertEqual(a.stroke.catchTime, b.stroke.catchTime)
+            XCTAssertEqual(a.distance, b.distance)
+            XCTAssertEqual(a.split, b.split)
+            XCTAssertEqual(a.stroke.driveDuration, b.stroke.driveDuration)
+            XCTAssertEqual(a.stroke.recoveryDuration, b.stroke.recoveryDuration)
+        }
+        // One position a second (a 1 Hz receiver: every fix), the session's start first and end last.
+        let positions = messages.filter { $0.1.kind == .position }.count
+        XCTAssertEqual(Double(positions), 4 * 60, accuracy: 12)
+        guard case .session(let first) = messages.first?.1.content, case .session(let last) = messages.last?.1.content else {
+            return XCTFail("the session's start and end frame the messages")
+        }
+        XCTAssertTrue(first.started)
+        XCTAssertEqual(last.summary?.strokes, summary.strokes)
+        XCTAssertEqual(last.summary?.distance, summary.distance)
+        XCTAssertEqual(messages.first?.1.boatName, "Women's 8+ \"A\"")
+        let statuses = messages.filter { $0.1.kind == .status }
+        XCTAssertEqual(Double(statuses.count), 4 * 60 / 5, accuracy: 3, "status every 5 s")
+    }
+
+    func testEveryPayloadIsAValidSignalKDelta() throws {
+        let (messages, _, _) = try publishedOuting(minutes: 2)
+        let kinds = Set(messages.map(\.1.kind))
+        XCTAssertEqual(kinds, Set(FleetMessageKind.allCases), "every kind of message is checked")
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let lines = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("oarlog-deltas-\(getpid()).jsonl")
+        defer { try? FileManager.default.removeItem(at: lines) }
+        var text = messages.map { String(decoding: SignalKDelta.payload(of: $0.1), as: UTF8.self) }.joined(separator: "\n") + "\n"
+        // A broken one, so the check is seen to catch what is wrong.
+        text += #"{"context":"vessels.urn:mrn:oarlog:boat:x","updates":[{"timestamp":"2026-05-02T07:00:00","values":[{"path":"a"}]}]}"# + "\n"
+        try text.write(to: lines, atomically: true, encoding: .utf8)
+        let run = try runCommand("/usr/bin/python3", [fixtures.appendingPathComponent("validate_signalk.py").path, lines.path],
+                                 in: NSTemporaryDirectory())
+        XCTAssertEqual(run.status, 0, run.err)
+        let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any], run.out)
+        XCTAssertEqual(result["checked"] as? Int, messages.count + 1)
+        let invalid = try XCTUnwrap(result["invalid"] as? [[String: Any]])
+        XCTAssertEqual(invalid.compactMap { $0["line"] as? Int }, [messages.count + 1], "only the broken one: \(invalid.prefix(3))")
+    }
+
+    func testBadPayloadsAreRefusedWithTheReason() throws {
+        let good = FleetMessage(boat: "alpha", session: "2026-05-02T07:00:00.000Z", sequence: 3, utc: 1_777_705_200, elapsed: 12,
+                                content: .note("easy"))
+        let payload = String(decoding: SignalKDelta.payload(of: good), as: UTF8.self)
+        XCTAssertEqual(try SignalKDelta.message(boat: "alpha", kind: .note, payload: Array(payload.utf8)), good)
+        func refusal(_ text: String, boat: String = "alpha", kind: FleetMessageKind = .note) -> String {
+            do {
+                _ = try SignalKDelta.message(boat: boat, kind: kind, payload: Array(text.utf8))
+                return "accepted"
+            } catch { return error.description }
+        }
+        XCTAssertTrue(refusal(payload, boat: "bravo").contains("names boat 'alpha' on boat 'bravo'"))
+        XCTAssertTrue(refusal(payload.replacingOccurrences(of: "\"seq\":3", with: "\"seq\":0")).contains("oarlog.seq"))
+        XCTAssertTrue(refusal(payload.replacingOccurrences(of: "\"seq\":3", with: "\"seq\":2.5")).contains("oarlog.seq"))
+        XCTAssertTrue(refusal(String(payload.dropLast())).contains("not JSON"))
+        XCTAssertTrue(refusal(payload, kind: .stroke).contains("no number at performance.rowing.strokeCount"))
+        XCTAssertTrue(refusal(String(repeating: " ", count: 70_000) + payload).contains("65536"))
+        XCTAssertTrue(refusal(payload.replacingOccurrences(of: "Z\",\"values", with: "\",\"values")).contains("timestamp"))
+    }
+
+    func testTopicsAndBoatIDs() throws {
+        XCTAssertEqual(FleetTopics.boatID("Women's 8+ A"), "women-s-8-a")
+        XCTAssertEqual(FleetTopics.boatID("  M1x_Ana  "), "m1x_ana")
+        XCTAssertEqual(FleetTopics.boatID("+#/"), "boat")
+        XCTAssertEqual(FleetTopics.boatID(String(repeating: "x", count: 100)).count, 64)
+        let topics = try FleetTopics(prefix: "club/thames/")
+        XCTAssertEqual(topics.topic(boat: "alpha", .stroke), "club/thames/alpha/stroke")
+        XCTAssertEqual(topics.everyBoat, "club/thames/+/+")
+        XCTAssertEqual(topics.parse("club/thames/alpha/position")?.kind, .position)
+        XCTAssertNil(topics.parse("club/thames/alpha/other"))
+        XCTAssertNil(topics.parse("club/thames/alpha/x/stroke"))
+        XCTAssertNil(topics.parse("oarlog/alpha/stroke"))
+        XCTAssertThrowsError(try FleetTopics(prefix: "a/+/b"))
+        XCTAssertThrowsError(try FleetTopics(prefix: "/"))
+    }
+}
