@@ -70,6 +70,7 @@ public final class FleetCoach: @unchecked Sendable {
             w.beginObject(key: "broker")
             w.field("address", connection.broker.description)
             w.field("connected", broker?.connected ?? false)
+            w.field("subscribed", broker?.subscribed ?? false)
             w.field("problem", broker?.problem)
             w.field("messages", broker?.received ?? 0)
             w.field("unreadable", s.board.unreadable)

@@ -30,3 +30,9 @@ func oarlogMQTTMessage(_ m: OpaquePointer?, _ userData: UnsafeMutableRawPointer?
         ? Array(UnsafeRawBufferPointer(start: message.pointee.payload, count: count)) : []
     client(userData)?.didReceive(topic: String(cString: topic), payload: payload)
 }
+
+func oarlogMQTTSubscribed(_ m: OpaquePointer?, _ userData: UnsafeMutableRawPointer?, _ mid: Int32, _ count: Int32,
+                          _ granted: UnsafePointer<Int32>?, _ properties: OpaquePointer?) {
+    let qos = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(0, count)))) } ?? []
+    client(userData)?.didSubscribe(id: mid, grantedQoS: qos)
+}

@@ -51,6 +51,8 @@ public final class MQTTClient: @unchecked Sendable {
         public var dropped: Int
         public var resent: Int
         public var received: Int
+        /// The broker has confirmed every subscription of the current connection.
+        public var subscribed: Bool
     }
 
     public let address: BrokerAddress
@@ -64,6 +66,8 @@ public final class MQTTClient: @unchecked Sendable {
     private var connections = 0
     private var problem: String?
     private var received = 0
+    private var subscriptionsPending: Set<Int32> = []
+    private var subscribed = false
     private var retainedUserData: Unmanaged<MQTTClient>?
 
     public init(address: BrokerAddress, options: Options, onMessage: (@Sendable (String, [UInt8]) -> Void)? = nil) {
@@ -109,6 +113,7 @@ public final class MQTTClient: @unchecked Sendable {
         mosquitto_disconnect_v5_callback_set(m, oarlogMQTTDisconnected)
         mosquitto_publish_v5_callback_set(m, oarlogMQTTPublished)
         mosquitto_message_v5_callback_set(m, oarlogMQTTMessage)
+        mosquitto_subscribe_v5_callback_set(m, oarlogMQTTSubscribed)
         _ = mosquitto_reconnect_delay_set(m, 1, 8, true)
         let rc = mosquitto_connect_bind_async(m, address.host, Int32(address.port), options.keepAliveSeconds, nil)
         if rc != MOSQ_ERR_SUCCESS.rawValue {
@@ -159,7 +164,7 @@ public final class MQTTClient: @unchecked Sendable {
         return Status(connected: connected, connections: connections, problem: problem, undelivered: outbox.undelivered,
                       acknowledged: outbox.acknowledged, refused: outbox.refused,
                       refusal: outbox.lastRefusal.map { "\($0.topic): \($0.reason)" }, dropped: outbox.dropped,
-                      resent: outbox.resent, received: received)
+                      resent: outbox.resent, received: received, subscribed: subscribed)
     }
 
     /// Disconnects and stops the network thread. Undelivered messages are lost with the client
@@ -186,8 +191,13 @@ public final class MQTTClient: @unchecked Sendable {
             connected = true
             connections += 1
             problem = nil
+            subscribed = options.subscriptions.isEmpty
+            subscriptionsPending = []
             if let m = handle {
-                for filter in options.subscriptions { _ = mosquitto_subscribe_v5(m, nil, filter, 1, 0, nil) }
+                for filter in options.subscriptions {
+                    var id: Int32 = 0
+                    if mosquitto_subscribe_v5(m, &id, filter, 1, 0, nil) == MOSQ_ERR_SUCCESS.rawValue { subscriptionsPending.insert(id) }
+                }
             }
             pump()
         } else {
@@ -201,8 +211,32 @@ public final class MQTTClient: @unchecked Sendable {
         defer { lock.unlock() }
         if connected && reasonCode != 0 { problem = "lost the connection to \(address): \(MQTTLibrary.describe(reasonCode))" }
         connected = false
+        subscribed = false
         outbox.connectionLost()
         lock.broadcast()
+    }
+
+    func didSubscribe(id: Int32, grantedQoS: [Int32]) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let refused = grantedQoS.first(where: { $0 >= 0x80 }) {
+            problem = "the broker at \(address) refused a subscription: \(MQTTLibrary.reason(refused))"
+        }
+        subscriptionsPending.remove(id)
+        if subscriptionsPending.isEmpty && connected && problem == nil { subscribed = true }
+        lock.broadcast()
+    }
+
+    /// Waits until the broker has confirmed the subscriptions (or `timeout` seconds).
+    @discardableResult
+    public func waitUntilSubscribed(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while !subscribed {
+            if !lock.wait(until: deadline) { return subscribed }
+        }
+        return true
     }
 
     func didPublish(id: Int32, reasonCode: Int32) {

@@ -55,6 +55,7 @@ struct ArchiveCommand: ParsableCommand {
         let start = Date()
         var reported = 0
         var problem: String?
+        var subscribed = false
         while !SignalFlag.interrupted {
             if let duration, Date().timeIntervalSince(start) >= duration { break }
             Thread.sleep(forTimeInterval: 0.2)
@@ -62,6 +63,8 @@ struct ArchiveCommand: ParsableCommand {
             let written = archive.written
             for path in written.dropFirst(reported) { print("session \(SessionText.id(of: path)): \(path)") }
             reported = written.count
+            if archive.brokerStatus?.subscribed == true, !subscribed { print("subscribed to \(archive.connection.topics.everyBoat)") }
+            subscribed = archive.brokerStatus?.subscribed ?? false
             let now = archive.brokerStatus?.problem
             if now != problem, let now { print("oarlog archive: \(now)") }
             problem = now
