@@ -125,13 +125,17 @@ final class MQTTClientTests: XCTestCase {
         for n in numbers where seen.insert(n).inserted { firstSeen.append(n) }
         let missing = Set(0..<total).subtracting(seen).sorted()
         XCTAssertTrue(all && missing.isEmpty, "missing \(missing.count): \(missing.prefix(20)); coach \(coach.status)\n\(broker.logText)")
-        XCTAssertEqual(firstSeen.sorted(), Array(0..<total), "after dropping duplicates every number is there once")
-        XCTAssertEqual(firstSeen.count, total)
+        XCTAssertEqual(firstSeen.count, total, "after dropping duplicates every number is there once")
+        XCTAssertEqual(firstSeen.first, 0)
+        XCTAssertEqual(firstSeen.last, total - 1)
         XCTAssertTrue(seen.isSubset(of: Set(0..<total)), "nothing that was not sent")
         XCTAssertGreaterThan(sentBeforeStop, 0, "some arrived before the broker stopped")
         XCTAssertLessThan(sentBeforeStop, total, "and some after")
 
         let boatStatus = boat.status
+        print("store and forward: \(numbers.count) received for \(total) sent (\(numbers.count - seen.count) duplicates),",
+              "\(sentBeforeStop) before the stop; boat \(boatStatus.connections) connections, \(boatStatus.resent) resent;",
+              "coach \(coach.status.connections) connections")
         XCTAssertGreaterThanOrEqual(boatStatus.connections, 2, "the boat reconnected")
         XCTAssertGreaterThanOrEqual(coach.status.connections, 2, "the coach reconnected")
         XCTAssertEqual(boatStatus.undelivered, 0)
@@ -243,6 +247,50 @@ final class MQTTClientTests: XCTestCase {
         XCTAssertEqual(status.undelivered, 1)
         XCTAssertFalse(inbox.messages.contains { $0.topic.hasPrefix("oarlog/stranger/") })
         XCTAssertFalse(broker.logText.isEmpty)
+    }
+
+    /// The launch's bridge (as in hardware/mosquitto/launch.conf: `topic oarlog/# out 1`,
+    /// cleansession false) with the shipped ACL on both brokers: what a boat publishes while the
+    /// club is down is queued on the launch and reaches the club's archive when the club returns.
+    func testBridgeQueuesForTheClubWhileItIsDown() throws {
+        let acl = try String(contentsOf: Self.shippedACL, encoding: .utf8)
+        let club = try MosquittoBroker(users: [("archive", "archive-pw"), ("launch-bridge", "bridge-pw"), ("charlie", "charlie-pw")],
+                                       acl: acl, persistence: true)
+        try club.start()
+        let inbox = Inbox()
+        let archive = MQTTClient(address: try address("mqtt://archive:archive-pw@127.0.0.1:\(club.port)"),
+                                 options: .init(clientID: "archive-bridge", cleanSession: false, subscriptions: ["oarlog/#"]),
+                                 onMessage: inbox.handler)
+        defer { archive.stop() }
+        try archive.start()
+        XCTAssertTrue(archive.waitUntilConnected(timeout: 10), "archive: \(archive.status) \(club.logText)")
+        let charlie = MQTTClient(address: try address("mqtt://charlie:charlie-pw@127.0.0.1:\(club.port)"), options: .init(clientID: "charlie"))
+        try charlie.start()
+        waitForSubscription(publisher: charlie, inbox: inbox, probe: "oarlog/charlie/probe")
+        charlie.stop()
+        club.stop()
+
+        let launch = try MosquittoBroker(users: [("alpha", "alpha-pw")], acl: acl, persistence: true,
+                                         bridge: .init(name: "club", port: club.port, username: "launch-bridge", password: "bridge-pw"))
+        try launch.start()
+        let boat = MQTTClient(address: try address("mqtt://alpha:alpha-pw@127.0.0.1:\(launch.port)"), options: .init(clientID: "alpha-bridge"))
+        defer { boat.stop() }
+        try boat.start()
+        XCTAssertTrue(boat.waitUntilConnected(timeout: 10), "boat: \(boat.status) \(launch.logText)")
+        for k in 0..<30 { boat.publish(OutgoingMessage(topic: "oarlog/alpha/stroke", payload: sequencePayload(k))) }
+        boat.publish(OutgoingMessage(topic: "oarlog/bravo/stroke", payload: sequencePayload(99)))
+        XCTAssertTrue(boat.waitUntilDelivered(timeout: 10), "the launch acknowledged them with the club down: \(boat.status)")
+        XCTAssertEqual(boat.status.refused, 1, "the launch's ACL holds the boat to its own topic")
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertFalse(inbox.messages.contains { $0.topic.hasPrefix("oarlog/alpha/") }, "nothing can reach the archive yet")
+
+        try club.start()
+        XCTAssertTrue(inbox.wait(timeout: 20) { $0.filter { $0.topic.hasPrefix("oarlog/alpha/") }.count >= 30 }, "archive: \(archive.status)\nlaunch:\n\(launch.logText)\nclub:\n\(club.logText)")
+        usleep(300_000)
+        let forwarded = inbox.messages.filter { $0.topic != "oarlog/charlie/probe" }
+        XCTAssertEqual(forwarded.map(\.topic), Array(repeating: "oarlog/alpha/stroke", count: 30), "in order, once, and nothing of bravo's")
+        XCTAssertEqual(forwarded.compactMap { sequenceNumber($0.payload) }, Array(0..<30))
+        XCTAssertTrue(club.logText.contains("launch-bridge"), "the bridge logged in as launch-bridge")
     }
 
     func testBrokerRefusesToStartWithABadConfigurationAndSaysWhy() throws {

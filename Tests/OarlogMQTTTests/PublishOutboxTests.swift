@@ -171,7 +171,9 @@ final class PublishOutboxTests: XCTestCase {
                 delivered.append(s.number)
             }
         }
-        XCTAssertEqual(delivered, Array(0..<10_000))
+        let firstWrong = zip(delivered, 0...).first { $0.0 != $0.1 }
+        XCTAssertTrue(delivered.count == 10_000 && firstWrong == nil,
+                      "\(delivered.count) delivered; first out of place: \(firstWrong.map { "\($0.0) at \($0.1)" } ?? "none")")
         XCTAssertEqual(outbox.acknowledged, 10_000)
         XCTAssertGreaterThan(outbox.resent, 0)
     }

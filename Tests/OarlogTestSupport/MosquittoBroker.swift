@@ -146,7 +146,7 @@ public final class MosquittoBroker: @unchecked Sendable {
         guard process == nil else { return }
         starts += 1
         let output = "\(directory.path)/mosquitto.out"
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         handle.seekToEndOfFile()
         let p = Process()
