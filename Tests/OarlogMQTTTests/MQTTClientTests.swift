@@ -144,6 +144,39 @@ final class MQTTClientTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(boatStatus.acknowledged, total)
     }
 
+    /// A coach or an archive (cleanSession false, a fixed client id) that stops and comes back
+    /// gets what was published while it was away: the broker kept its session. (MQTT 5: only if
+    /// the client asks for a session expiry interval; 0, the default, ends the session at once.)
+    func testPersistentSessionKeepsMessagesWhileTheSubscriberIsAway() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let options = MQTTClient.Options(clientID: "coach-away", cleanSession: false, subscriptions: ["oarlog/#"])
+        let first = Inbox()
+        let coach = MQTTClient(address: try address(url), options: options, onMessage: first.handler)
+        let boat = MQTTClient(address: try address(url), options: .init(clientID: "alpha-away"))
+        defer { boat.stop() }
+        try coach.start()
+        try boat.start()
+        XCTAssertTrue(coach.waitUntilConnected(timeout: 10))
+        XCTAssertTrue(boat.waitUntilConnected(timeout: 10))
+        waitForSubscription(publisher: boat, inbox: first, probe: "oarlog/alpha/probe")
+        coach.stop()
+
+        for k in 0..<10 { boat.publish(OutgoingMessage(topic: "oarlog/alpha/stroke", payload: sequencePayload(k))) }
+        XCTAssertTrue(boat.waitUntilDelivered(timeout: 10))
+
+        let second = Inbox()
+        let back = MQTTClient(address: try address(url), options: options, onMessage: second.handler)
+        defer { back.stop() }
+        try back.start()
+        XCTAssertTrue(back.waitUntilConnected(timeout: 10))
+        let all = second.wait(timeout: 5) { $0.filter { $0.topic == "oarlog/alpha/stroke" }.count >= 10 }
+        let numbers = second.messages.filter { $0.topic == "oarlog/alpha/stroke" }.compactMap { sequenceNumber($0.payload) }
+        XCTAssertTrue(all, "the coach got \(numbers) of what was published while it was away")
+        XCTAssertEqual(numbers, Array(0..<10))
+    }
+
     /// The club's ACL as shipped: a boat publishes under its own topic only; the coach reads all.
     func testShippedACLHoldsABoatToItsOwnTopic() throws {
         let acl = try String(contentsOf: Self.shippedACL, encoding: .utf8)
