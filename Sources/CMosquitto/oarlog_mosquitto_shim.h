@@ -7,4 +7,5 @@
 
 static inline int oarlog_mqtt_protocol_v5(void) { return MQTT_PROTOCOL_V5; }
 static inline int oarlog_mqtt_opt_protocol_version(void) { return MOSQ_OPT_PROTOCOL_VERSION; }
+static inline int oarlog_mqtt_prop_session_expiry_interval(void) { return MQTT_PROP_SESSION_EXPIRY_INTERVAL; }
 #endif

@@ -22,6 +22,9 @@ public final class MQTTClient: @unchecked Sendable {
         /// Unacknowledged messages at a time.
         public var window: Int
         public var outboxLimit: Int
+        /// With `cleanSession` false: how long the broker keeps the session (its subscriptions and
+        /// the messages queued for it) after this client is gone.
+        public var sessionExpirySeconds: UInt32 = 7 * 24 * 3600
         /// Retained message the broker publishes for this client if it vanishes (its status: offline).
         public var will: OutgoingMessage?
 
@@ -115,7 +118,18 @@ public final class MQTTClient: @unchecked Sendable {
         mosquitto_message_v5_callback_set(m, oarlogMQTTMessage)
         mosquitto_subscribe_v5_callback_set(m, oarlogMQTTSubscribed)
         _ = mosquitto_reconnect_delay_set(m, 1, 8, true)
-        let rc = mosquitto_connect_bind_async(m, address.host, Int32(address.port), options.keepAliveSeconds, nil)
+        let rc: Int32
+        if options.cleanSession {
+            rc = mosquitto_connect_bind_async(m, address.host, Int32(address.port), options.keepAliveSeconds, nil)
+        } else {
+            // A kept session: MQTT 5 ends a session when its client disconnects unless CONNECT
+            // gives it an expiry. libmosquitto 2.0 takes CONNECT properties only in its blocking
+            // connect; it keeps them for every reconnect of the network thread.
+            var properties: OpaquePointer?
+            _ = mosquitto_property_add_int32(&properties, oarlog_mqtt_prop_session_expiry_interval(), options.sessionExpirySeconds)
+            rc = mosquitto_connect_bind_v5(m, address.host, Int32(address.port), options.keepAliveSeconds, nil, properties)
+            mosquitto_property_free_all(&properties)
+        }
         if rc != MOSQ_ERR_SUCCESS.rawValue {
             // Not reachable now (no route, broker down): the loop thread keeps trying.
             lock.lock()
