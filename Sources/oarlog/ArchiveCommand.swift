@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OarlogApp
+import OarlogReport
 import OarlogSession
 
 /// `oarlog archive`: the club's server keeps every boat's outing from the fleet's stream, as
@@ -49,9 +50,9 @@ struct ArchiveCommand: ParsableCommand {
         SignalFlag.install()
         let directory = dataDir.map { SessionDirectory(path: $0) } ?? .default
         let archive = FleetArchive(try broker.connection(subscribe), directory: directory, idleClose: idleClose, clientID: clientID,
-                                   log: { print("oarlog archive: \($0)") })
+                                   log: { StandardStreams.write("oarlog archive: \($0)\n") })
         try archive.start()
-        print("archiving \(archive.connection.topics.everyBoat) from \(archive.connection.broker) into \(directory.path)")
+        StandardStreams.write("archiving \(archive.connection.topics.everyBoat) from \(archive.connection.broker) into \(directory.path)\n")
         let start = Date()
         var reported = 0
         var problem: String?
@@ -61,15 +62,15 @@ struct ArchiveCommand: ParsableCommand {
             Thread.sleep(forTimeInterval: 0.2)
             archive.tick()
             let written = archive.written
-            for path in written.dropFirst(reported) { print("session \(SessionText.id(of: path)): \(path)") }
+            for path in written.dropFirst(reported) { StandardStreams.write("session \(SessionText.id(of: path)): \(path)\n") }
             reported = written.count
-            if archive.brokerStatus?.subscribed == true, !subscribed { print("subscribed to \(archive.connection.topics.everyBoat)") }
+            if archive.brokerStatus?.subscribed == true, !subscribed { StandardStreams.write("subscribed to \(archive.connection.topics.everyBoat)\n") }
             subscribed = archive.brokerStatus?.subscribed ?? false
             let now = archive.brokerStatus?.problem
-            if now != problem, let now { print("oarlog archive: \(now)") }
+            if now != problem, let now { StandardStreams.write("oarlog archive: \(now)\n") }
             problem = now
         }
         archive.stop()
-        print("\(archive.written.count) session(s) written")
+        StandardStreams.write("\(archive.written.count) session(s) written\n")
     }
 }
