@@ -49,6 +49,18 @@ let package = Package(
                 .product(name: "OarlogTrace", package: "Oarlog"),
             ]
         ),
+        // The fleet at scale (docs/BENCHMARKS.md "The fleet"): N boats, each its own MQTT client,
+        // through a real mosquitto (and a launch→club bridge) to a coach; messages per second and
+        // latency from publish to the coach, beside a bare libmosquitto subscriber.
+        .executableTarget(
+            name: "oarlog-fleet-bench",
+            dependencies: [
+                .product(name: "OarlogApp", package: "Oarlog"),
+                .product(name: "OarlogCore", package: "Oarlog"),
+                .product(name: "OarlogFleet", package: "Oarlog"),
+                .product(name: "OarlogMQTT", package: "Oarlog"),
+            ]
+        ),
         // The package-benchmark suite: detector, analyzer and CSV replay throughput, mallocs.
         .executableTarget(
             name: "OarlogThroughput",

@@ -96,7 +96,7 @@ final class FleetTests: XCTestCase {
         let strokes = try XCTUnwrap(try jsonObject(answer.body) as? [String: Any])
         let theirs = strokes["stroke_list"] as? [[String: Any]] ?? []
         let own = boat.reference["stroke_list"] as? [[String: Any]] ?? []
-        XCTAssertGreaterThan(own.count, 50, file: file, line: line)
+        XCTAssertGreaterThan(own.count, 30, file: file, line: line)
         XCTAssertEqual(theirs.count, own.count, "\(boat.name): every stroke, once", file: file, line: line)
         XCTAssertEqual(theirs as NSArray, own as NSArray, "\(boat.name): the coach's strokes are the boat's", file: file, line: line)
         XCTAssertEqual(strokes["strokes_in_order"] as? Bool, true, file: file, line: line)
@@ -218,6 +218,21 @@ final class FleetTests: XCTestCase {
         let shown = try XCTUnwrap(try jsonObject(own.out) as? [String: Any])
         XCTAssertEqual(shown["stroke_list"] as? NSArray, boat.reference["stroke_list"] as? NSArray)
         XCTAssertEqual(shown["distance_m"] as? Double, boat.reference["distance_m"] as? Double)
+    }
+
+    func testTheBoatsWebAppPublishesWhatItShows() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        defer { broker.stop() }
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let boat = try boats(1, minutes: 2)[0]
+        let coach = try startCoach(url)
+        defer { coach.stop() }
+        // The boat's own `oarlog serve`, its trace replayed as if live at 20×, publishing.
+        let server = try ServerProcess(arguments: ["--replay", boat.trace, "--speed", "20", "--publish", url, "--boat", boat.name])
+        defer { server.stop() }
+        try waitFor("the boat's end at the coach", timeout: 60) { (try self.fleetBoats(coach)[boat.id]?["state"] as? String) == "ended" }
+        try checkCoach(coach, has: boat)
     }
 
     func testABoatMayPublishOnlyUnderItsOwnNameAndOnlyWithItsPassword() throws {
