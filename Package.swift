@@ -105,6 +105,7 @@ let package = Package(
             dependencies: [
                 "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS",
                 "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogSession", "OarlogAPI", "OarlogApp", "OarlogArchive", "OarlogServer",
+                "OarlogFleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

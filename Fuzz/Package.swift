@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "OarlogCore", package: "Oarlog"),
                 .product(name: "OarlogTrace", package: "Oarlog"),
                 .product(name: "OarlogFences", package: "Oarlog"),
+                .product(name: "OarlogFleet", package: "Oarlog"),
                 .product(name: "OarlogPipeline", package: "Oarlog"),
                 .product(name: "OarlogReport", package: "Oarlog"),
                 .product(name: "OarlogSession", package: "Oarlog"),

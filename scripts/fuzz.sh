@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET="${1:-60}"
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(native speedcoach nk-logbook talos quiske fences session recovery web-request)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(native speedcoach nk-logbook talos quiske fences session recovery web-request fleet-message)
 WORK="${OARLOG_FUZZ_DIR:-/tmp/oarlog-fuzz}"
 mkdir -p "$WORK"
 
@@ -53,6 +53,11 @@ make_seeds() {
             printf '/api/record/start\nBearer x\n{"title": "Head race"}' > "$WORK/corpus/web-request/seed-start"
             printf '/api/sessions/%%2E%%2E\nbearer  y \n{"title": null, "code": "042137"}' > "$WORK/corpus/web-request/seed-pair"
             printf '/api/sessions/2026-11-24_head-race/playback\n\n{"seek": 754.5, "speed": 10, "pause": false}' > "$WORK/corpus/web-request/seed-playback" ;;
+        fleet-message)  # the topic, then a Signal K delta as a boat publishes it
+            mkdir -p "$WORK/corpus/fleet-message"
+            printf '%s\n%s' 'oarlog/alpha/stroke' '{"context":"vessels.urn:mrn:oarlog:boat:alpha","updates":[{"source":{"label":"oarlog","type":"oarlog","src":"alpha"},"timestamp":"2026-06-06T09:03:12.480Z","values":[{"path":"","value":{"name":"Alpha"}},{"path":"performance.rowing.elapsedTime","value":192.48},{"path":"performance.rowing.strokeCount","value":71},{"path":"performance.rowing.strokeRate","value":0.455},{"path":"performance.rowing.strokeRateSmoothed","value":null},{"path":"performance.rowing.driveTime","value":0.8},{"path":"performance.rowing.recoveryTime","value":1.4},{"path":"performance.rowing.peakAcceleration","value":3.1},{"path":"performance.rowing.split","value":111.2},{"path":"performance.rowing.strokeDistance","value":9.9},{"path":"navigation.log","value":871.4}]}],"oarlog":{"session":"2026-06-06T09:00:00.000Z","seq":312,"kind":"stroke"}}' > "$WORK/corpus/fleet-message/seed-stroke"
+            printf '%s\n%s' 'oarlog/alpha/position' '{"context":"vessels.urn:mrn:oarlog:boat:alpha","updates":[{"source":{"label":"oarlog"},"timestamp":"2026-06-06T09:03:13.000Z","values":[{"path":"performance.rowing.elapsedTime","value":193},{"path":"navigation.position","value":{"latitude":51.4873,"longitude":-0.2241}},{"path":"navigation.speedOverGround","value":4.5},{"path":"navigation.courseOverGroundTrue","value":1.57},{"path":"navigation.log","value":875}]}],"oarlog":{"session":"2026-06-06T09:00:00.000Z","seq":313,"kind":"position"}}' > "$WORK/corpus/fleet-message/seed-position"
+            printf '%s\n%s' 'oarlog/alpha/fence' '{"context":"vessels.urn:mrn:oarlog:boat:alpha","updates":[{"timestamp":"2026-06-06T09:03:14.000Z","values":[{"path":"performance.rowing.elapsedTime","value":194},{"path":"performance.rowing.fence","value":{"name":"fence.cross","fence":"500 m","text":"crossed","fields":{"gate":"500 m","speed_mps":"4.5"}}},{"path":"performance.rowing.session","value":{"state":"ended","title":"t","summary":{"strokeCount":3}}}]}],"oarlog":{"session":"2026-06-06T09:00:00.000Z","seq":314,"kind":"fence"}}' > "$WORK/corpus/fleet-message/seed-fence" ;;
         session|recovery)
             mkdir -p "$WORK/corpus/$t"
             if [ ! -s "$WORK/seed-session.oarlog" ]; then

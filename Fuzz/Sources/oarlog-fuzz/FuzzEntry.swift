@@ -5,6 +5,7 @@ import OarlogAPI
 import OarlogCore
 import OarlogDSP
 import OarlogFences
+import OarlogFleet
 import OarlogPipeline
 import OarlogReport
 import OarlogSession
@@ -12,7 +13,7 @@ import OarlogTrace
 
 /// The parser a run exercises, from `OARLOG_FUZZ_TARGET`.
 enum FuzzTarget: String, CaseIterable {
-    case native, speedcoach, nkLogbook = "nk-logbook", talos, quiske, fences, session, recovery, webRequest = "web-request"
+    case native, speedcoach, nkLogbook = "nk-logbook", talos, quiske, fences, session, recovery, webRequest = "web-request", fleetMessage = "fleet-message"
 
     static let current: FuzzTarget = {
         guard let name = getenv("OARLOG_FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
@@ -51,6 +52,10 @@ public func fuzzOne(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
         webRequest(Array(bytes))
         return 0
     }
+    if FuzzTarget.current == .fleetMessage {
+        fleetMessage(Array(bytes))
+        return 0
+    }
     writeInput(bytes)
     switch FuzzTarget.current {
     case .native: replay(format: .native)
@@ -61,9 +66,30 @@ public func fuzzOne(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
     case .fences: fences()
     case .session: session()
     case .recovery: recovery()
-    case .webRequest: break
+    case .webRequest, .fleetMessage: break
     }
     return 0
+}
+
+/// What a coach and a club do with a message off the broker (anyone on the network may publish
+/// one): the input's first line is the topic, the rest the payload. Read, then applied to a
+/// coach's board (ordering, crossed paths) twice. Refusals are fine; a trap is a finding.
+nonisolated(unsafe) var fuzzBoard = FleetBoard(strokeLimit: 64, trackLimit: 64)
+nonisolated(unsafe) var fuzzPaths = CrossedPaths()
+func fleetMessage(_ input: [UInt8]) {
+    let parts = input.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false)
+    let topic = String(decoding: parts.first ?? [], as: UTF8.self)
+    let payload = Array(parts.count > 1 ? parts[1] : [])
+    let topics = try! FleetTopics()
+    if let (boat, kind) = topics.parse(topic), let m = try? SignalKDelta.message(boat: boat, kind: kind, payload: payload) {
+        precondition(m.boat == boat && m.kind == kind && m.sequence >= 1 && m.utc.isFinite && m.elapsed.isFinite, "\(m)")
+        // What it reads, written again, reads back as the same message.
+        let again = try? SignalKDelta.message(boat: boat, kind: kind, payload: SignalKDelta.payload(of: m))
+        precondition(again?.sequence == m.sequence && again?.session == m.session && again?.kind == m.kind, "round trip of \(m)")
+        if case .position(let p) = m.content { fuzzPaths.add(boat: boat, utc: m.utc, latitude: p.latitude, longitude: p.longitude) }
+    }
+    for _ in 0..<2 { _ = fuzzBoard.receive(topic: topic, payload: payload, topics: topics, now: 0) }
+    if fuzzBoard.boats.count > 200 { fuzzBoard = FleetBoard(strokeLimit: 64, trackLimit: 64) }
 }
 
 /// What `oarlog serve` does with a phone's request before it touches anything (OarlogAPI): the
