@@ -8,6 +8,7 @@ import { BestsPage } from './bests-page.js';
 import { Playback } from './playback.js';
 import { ComparePage } from './compare-page.js';
 import { FleetPage } from './fleet-page.js';
+import { getJSON } from './api.js';
 
 const live = new LivePage();
 const races = new RaceList();
@@ -62,13 +63,13 @@ window.addEventListener('resize', () => {
   fleet.resized();
 });
 
-// A coach's launch answers /api/fleet: the Fleet tab, and the app opens on it (when no page is asked
-// for) instead of the live screen of a boat it is not on.
+// On a coach's launch (GET /api/coach: /api/fleet answers) the Fleet tab, and the app opens on it
+// (when no page is asked for) instead of the live screen of a boat it is not on.
 async function start() {
   const opening = location.hash === '' || location.hash === '#';
   if (!opening) route();
   let coach = false;
-  try { coach = (await fetch('/api/fleet', { cache: 'no-store' })).ok; } catch (e) { /* no server: the boat's pages */ }
+  try { coach = (await getJSON('/api/coach')).coach === true; } catch (e) { /* an older server: the boat's pages */ }
   document.body.classList.toggle('coach', coach);
   document.getElementById('nav-fleet').hidden = !coach;
   if (opening) {

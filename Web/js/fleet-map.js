@@ -72,9 +72,6 @@ export class FleetMap {
     if (!this.fitted && this.boats.size > 0) {
       this.fit();
       this.fitted = true;
-    } else if (!this.fitted && !this.fittedCourse && this.courseBounds) {
-      this.map.fitBounds(this.courseBounds, { padding: [20, 20], maxZoom: 17 });
-      this.fittedCourse = true;
     }
     this.declutter();
   }
@@ -94,8 +91,26 @@ export class FleetMap {
     this.courseBounds = null;
     if (!text) return;
     try {
-      const layer = fencesLayer(JSON.parse(text)).addTo(this.courseLayer);
+      const layer = fencesLayer(JSON.parse(text));
       this.courseBounds = layer.getBounds();
+      // The course in view before the boats are heard.
+      if (!this.fitted && !this.fittedCourse) {
+        this.map.fitBounds(this.courseBounds, { padding: [20, 20], maxZoom: 17, animate: false });
+        this.fittedCourse = true;
+      }
+      layer.addTo(this.courseLayer);
+      // Each gate's name above its line's north end, off the lanes where the boats' names are.
+      layer.eachLayer(line => {
+        const label = line.getTooltip && line.getTooltip();
+        if (!label || !(line instanceof L.Polyline) || line instanceof L.Polygon) return;
+        const name = label.getContent();
+        line.unbindTooltip();
+        const top = line.getLatLngs().flat(Infinity).reduce((a, b) => (b.lat > a.lat ? b : a));
+        L.marker(top, {
+          icon: L.divIcon({ className: 'gate-label fleet-gate-label', html: `<span>${name}</span>`, iconSize: [0, 0] }),
+          interactive: false, keyboard: false,
+        }).addTo(this.courseLayer);
+      });
     } catch (e) {
       console.warn('the course could not be drawn', e);
     }
@@ -109,7 +124,7 @@ export class FleetMap {
       const b = track.getLatLngs().length ? track.getBounds() : L.latLngBounds([marker.getLatLng()]);
       bounds = bounds ? bounds.extend(b) : b;
     }
-    if (bounds) this.map.fitBounds(bounds, { paddingTopLeft: [20, 20], paddingBottomRight: [90, 20], maxZoom: 17 });
+    if (bounds) this.map.fitBounds(bounds, { paddingTopLeft: [20, 20], paddingBottomRight: [90, 20], maxZoom: 17, animate: false });
   }
 
   centre(lat, lon) {

@@ -109,8 +109,8 @@ export class FleetPage {
     return s;
   }
 
-  // One row per boat: the name (its colour as on the map) with the state under it, the figures,
-  // when last heard. A tap centres the map on the boat.
+  // One row per boat: the name (its colour as on the map) with its state and when it was last
+  // heard under it (room for big figures at phone width), the figures. A tap centres the map on the boat.
   renderBoats(boats) {
     const body = $('fleet-boats').tBodies[0];
     body.replaceChildren();
@@ -120,7 +120,7 @@ export class FleetPage {
       tr.classList.toggle('stale', b.stale);
       const name = document.createElement('th');
       name.className = 'boat';
-      name.innerHTML = '<span class="boat-name"></span><span class="boat-state"></span>';
+      name.innerHTML = '<span class="boat-name"></span><span class="boat-line"><span class="boat-state"></span> · <span class="heard"></span></span>';
       name.prepend(this.swatch(b.id));
       name.querySelector('.boat-name').textContent = b.name;
       const state = name.querySelector('.boat-state');
@@ -131,7 +131,9 @@ export class FleetPage {
       FleetPage.cell(tr, 'split', split(b.split_s_per_500m), b.split_s_per_500m);
       FleetPage.cell(tr, 'distance', metres(b.distance_m), b.distance_m);
       FleetPage.cell(tr, 'strokes', count(b.strokes), b.strokes);
-      const heard = FleetPage.cell(tr, 'heard', heardText(b.heard_s_ago), b.heard_s_ago);
+      const heard = name.querySelector('.heard');
+      heard.textContent = heardText(b.heard_s_ago);
+      heard.dataset.value = b.heard_s_ago == null ? '' : String(b.heard_s_ago);
       if (b.stale) heard.title = `not heard for over ${STALE_S} s`;
       if (b.lat != null && b.lon != null) {
         tr.classList.add('located');
@@ -178,7 +180,8 @@ export class FleetPage {
       head.className = 'gate';
       head.innerHTML = '<th colspan="4"><span class="gate-name"></span> <span class="unit gate-distance"></span></th>';
       head.querySelector('.gate-name').textContent = g.name;
-      head.querySelector('.gate-distance').textContent = metres(g.distance_m);
+      // "Start · 0 m"; a gate named by its distance ("500 m") once.
+      head.querySelector('.gate-distance').textContent = g.name === metres(g.distance_m) ? '' : metres(g.distance_m);
       section.appendChild(head);
       if (!g.times.length) {
         const none = document.createElement('tr');

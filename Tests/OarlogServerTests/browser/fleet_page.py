@@ -41,7 +41,8 @@ return {
   broker: document.getElementById('fleet-broker').textContent,
   boats: [...document.querySelectorAll('#fleet-boats tbody tr')].map(tr => ({
     id: tr.dataset.id, stale: tr.classList.contains('stale'),
-    name: tr.querySelector('.boat-name').textContent, state: tr.querySelector('.boat-state').textContent, cells: cells(tr) })),
+    name: tr.querySelector('.boat-name').textContent, state: tr.querySelector('.boat-state').textContent,
+    heard: tr.querySelector('.heard').textContent, heard_value: tr.querySelector('.heard').dataset.value, cells: cells(tr) })),
   race_shown: !document.getElementById('fleet-race').hidden,
   race_name: document.getElementById('fleet-race-name').textContent,
   results: [...document.querySelectorAll('#fleet-results tbody tr')].map(tr => ({ id: tr.dataset.id, cells: cells(tr) })),
