@@ -17,7 +17,7 @@ export class FleetMap {
     this.element = element;
     this.boats = new Map();  // id → { marker, track }
     this.fitted = false;     // fitted to the boats once
-    this.fences = null;      // the GeoJSON text drawn
+    this.fences = null;      // the course's GeoJSON drawn, as text
   }
 
   ensure() {
@@ -84,7 +84,9 @@ export class FleetMap {
     });
   }
 
-  drawCourse(text) {
+  // The course file's GeoJSON (race.fences_geojson: the object; text is parsed too), drawn again only when it changes.
+  drawCourse(fences) {
+    const text = fences == null ? null : typeof fences === 'string' ? fences : JSON.stringify(fences);
     if (text === this.fences) return;
     this.fences = text;
     this.courseLayer.clearLayers();
