@@ -107,7 +107,7 @@ public struct RaceStandings: Sendable {
                     }
                 }
             }
-            return Gate(name: "\(course.gates[k])", distance: course.distances[k], times: times)
+            return Gate(name: course.gates[k].name, distance: course.distances[k], times: times)
         }
     }
 
@@ -119,7 +119,7 @@ public struct RaceStandings: Sendable {
             var row = Result(boat: boat)
             if let start = mine[0] {
                 let lastGate = mine.keys.max() ?? 0
-                row.lastGate = "\(course.gates[lastGate])"
+                row.lastGate = course.gates[lastGate].name
                 if let finish = mine[last] {
                     row.time = finish - start
                     row.alongCourse = course.length

@@ -100,10 +100,12 @@ def wait_renders(n):
 
 
 def stable(d):
-    """An answer without what changes while nothing happens (how long ago each boat was heard)."""
-    d = json.loads(json.dumps(d))
+    """What the page shows of an answer, without what changes while nothing happens (how long ago
+    each boat was heard)."""
+    d = {k: json.loads(json.dumps(d[k])) for k in ("boats", "race", "meetings")}
     for b in d["boats"]:
         b.pop("heard_s_ago", None)
+        b.pop("stale", None)  # the page marks the silent boats
     return json.dumps(d, sort_keys=True)
 
 
@@ -119,6 +121,7 @@ try:
         race = data and data["race"]
         return (race and len(data["boats"]) == 3 and all(b["lat"] is not None for b in data["boats"])
                 and len(race["gates"][1]["times"]) >= 1 and any(r["time_s"] is None for r in race["results"]))
+    result["step"] = "racing"
     wait.until(racing)
     time.sleep(0.2)
     result["during"] = read()
@@ -145,7 +148,9 @@ try:
         data = d.execute_script("return window.oarlog.fleet.data")
         return (len(data["boats"]) == 3 and all(b["state"] == "ended" for b in data["boats"])
                 and all(r["time_s"] is not None for r in data["race"]["results"]))
+    result["step"] = "ended"
     wait.until(ended)
+    result["step"] = "stable"
     wait.until(lambda d: stable(d.execute_script("return window.oarlog.fleet.data")) == stable(api()))
     result["api_end"] = api()
     result["end"] = read()
@@ -200,4 +205,6 @@ except Exception as e:
     chromium.report_failure(driver, result, e, f"{shots}/fleet-failure.png")
 finally:
     driver.quit()
+with open(f"{shots}/fleet-result.json", "w") as f:  # what was seen, to read when a check fails
+    json.dump(result, f)
 print(json.dumps(result))
