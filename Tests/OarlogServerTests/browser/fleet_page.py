@@ -106,7 +106,7 @@ def stable(d):
     for b in d["boats"]:
         b.pop("heard_s_ago", None)
         b.pop("stale", None)  # the page marks the silent boats
-    return json.dumps(d, sort_keys=True)
+    return d  # compared as values: the browser gives 250.0 as 250
 
 
 try:
@@ -151,7 +151,13 @@ try:
     result["step"] = "ended"
     wait.until(ended)
     result["step"] = "stable"
-    wait.until(lambda d: stable(d.execute_script("return window.oarlog.fleet.data")) == stable(api()))
+    def shows_the_api(d):
+        shown, now = stable(d.execute_script("return window.oarlog.fleet.data")), stable(api())
+        result["unstable"] = None if shown == now else [shown, now]
+        return shown == now
+    wait.until(shows_the_api)
+    del result["unstable"]
+    result["step"] = "after the race"
     result["api_end"] = api()
     result["end"] = read()
     driver.find_element("id", "fleet-fit").click()
