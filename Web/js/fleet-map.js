@@ -10,7 +10,7 @@ import { fencesLayer, escapeHTML } from './session-map.js';
 // Boat colours: bright on the dark map and apart from the gates (white) and meetings (magenta).
 export const BOAT_COLOURS = ['#ffd200', '#00c8ff', '#2ecc40', '#ff9500', '#ff6b6b', '#b48cff', '#7fffd4', '#f0a0ff'];
 const MEETING_COLOUR = '#ff4fd8';
-const LABEL_H = 24;  // a name label's height, px: labels closer than this are pushed apart
+const LABEL_H = 26;  // a name label's height (24.5 px) and a gap: labels closer than this are pushed apart
 
 export class FleetMap {
   constructor(element) {
