@@ -4,11 +4,16 @@ import OarlogApp
 /// The coach's view of the fleet (`oarlog serve --coach`, docs/API.md): `GET /api/fleet` is every
 /// boat now (figures, last heard, track), the crossed paths, and with a course the race's gate
 /// times, gaps and results; `GET /api/fleet/boats/ID/strokes` is one boat's strokes this session,
-/// as `oarlog replay --json`'s `stroke_list`. Without `--coach` both are 404.
+/// as `oarlog replay --json`'s `stroke_list`. Without `--coach` both are 404. `GET /api/coach`
+/// says which it is (`{"coach": true}` or false), always 200: the web app asks it at start to
+/// open on the fleet page, where asking `/api/fleet` would put a 404 in every boat's browser console.
 struct FleetAPI: Sendable {
     let coach: FleetCoach?
 
     func add(to router: Router<SessionAPI.Context>) {
+        router.get("/api/coach") { _, _ in
+            json(coach == nil ? #"{"coach":false}"# : #"{"coach":true}"#)
+        }
         router.get("/api/fleet") { _, _ in
             guard let coach else { throw HTTPError(.notFound, message: "not a coach's launch: start with oarlog serve --coach --subscribe URL") }
             return json(coach.json())

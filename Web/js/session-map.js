@@ -148,19 +148,9 @@ export class SessionMap {
     const c = this.course;
     if (!c) return;
     if (c.fences && c.fences.features) {
-      L.geoJSON(c.fences, {
-        style: f => f.geometry.type === 'LineString' || f.geometry.type === 'MultiLineString'
-          ? { color: '#ffffff', weight: 6, opacity: 0.95 }
-          : { color: '#b48cff', weight: 2, fillOpacity: 0.12 },
-        pointToLayer: (f, latlng) => L.circle(latlng, { radius: Number(f.properties && f.properties.radius_m) || 10 }),
-        onEachFeature: (f, layer) => {
-          const line = f.geometry.type.includes('LineString');
-          if (line) this.courseShown.gates++; else this.courseShown.areas++;
-          if (f.properties && f.properties.name) {
-            layer.bindTooltip(escapeHTML(f.properties.name), line ? { permanent: true, direction: 'right', className: 'gate-label' } : {});
-          }
-        },
-      }).addTo(this.layer);
+      const shown = fencesLayer(c.fences).addTo(this.layer).shown;
+      this.courseShown.gates = shown.gates;
+      this.courseShown.areas = shown.areas;
     }
     for (const x of c.crossings || []) {
       L.circleMarker([x.lat_deg, x.lon_deg], { radius: 5, color: '#000', weight: 1, fillColor: x.wrong_way ? '#ff3b30' : '#2ecc40', fillOpacity: 1 })
@@ -193,6 +183,27 @@ export class SessionMap {
     L.popup().setLatLng(latlng).setContent(text).openOn(this.map);
     $('trail-readout').textContent = text;
   }
+}
+
+// A GeoJSON of fences (docs/FENCES.md) as map layers: gates as white lines labelled with their
+// name, areas as shapes; `shown` counts the gates and areas drawn.
+export function fencesLayer(fences) {
+  const shown = { gates: 0, areas: 0 };
+  const layer = L.geoJSON(fences, {
+    style: f => f.geometry.type === 'LineString' || f.geometry.type === 'MultiLineString'
+      ? { color: '#ffffff', weight: 6, opacity: 0.95 }
+      : { color: '#b48cff', weight: 2, fillOpacity: 0.12 },
+    pointToLayer: (f, latlng) => L.circle(latlng, { radius: Number(f.properties && f.properties.radius_m) || 10 }),
+    onEachFeature: (f, layer) => {
+      const line = f.geometry.type.includes('LineString');
+      if (line) shown.gates++; else shown.areas++;
+      if (f.properties && f.properties.name) {
+        layer.bindTooltip(escapeHTML(f.properties.name), line ? { permanent: true, direction: 'right', className: 'gate-label' } : {});
+      }
+    },
+  });
+  layer.shown = shown;
+  return layer;
 }
 
 export function escapeHTML(s) {
