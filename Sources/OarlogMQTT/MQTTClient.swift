@@ -150,27 +150,22 @@ public final class MQTTClient: @unchecked Sendable {
     /// Waits until every queued message is acknowledged (or refused), up to `timeout` seconds.
     /// - Returns: whether the outbox is empty.
     @discardableResult
-    public func waitUntilDelivered(timeout: Double) -> Bool {
+    public func waitUntilDelivered(timeout: Double) -> Bool { wait(timeout: timeout) { $0.outbox.isEmpty } }
+
+    /// Waits, up to `timeout` seconds, until `condition` holds (checked under the lock at every change).
+    private func wait(timeout: Double, until condition: (MQTTClient) -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         lock.lock()
         defer { lock.unlock() }
-        while !outbox.isEmpty {
-            if !lock.wait(until: deadline) { return outbox.isEmpty }
+        while !condition(self) {
+            if !lock.wait(until: deadline) { return condition(self) }
         }
         return true
     }
 
     /// Waits until connected (or `timeout` seconds).
     @discardableResult
-    public func waitUntilConnected(timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        lock.lock()
-        defer { lock.unlock() }
-        while !connected {
-            if !lock.wait(until: deadline) { return connected }
-        }
-        return true
-    }
+    public func waitUntilConnected(timeout: Double) -> Bool { wait(timeout: timeout) { $0.connected } }
 
     public var status: Status {
         lock.lock()
@@ -243,15 +238,7 @@ public final class MQTTClient: @unchecked Sendable {
 
     /// Waits until the broker has confirmed the subscriptions (or `timeout` seconds).
     @discardableResult
-    public func waitUntilSubscribed(timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        lock.lock()
-        defer { lock.unlock() }
-        while !subscribed {
-            if !lock.wait(until: deadline) { return subscribed }
-        }
-        return true
-    }
+    public func waitUntilSubscribed(timeout: Double) -> Bool { wait(timeout: timeout) { $0.subscribed } }
 
     func didPublish(id: Int32, reasonCode: Int32) {
         lock.lock()

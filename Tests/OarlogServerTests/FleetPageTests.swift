@@ -16,7 +16,7 @@ final class FleetPageTests: XCTestCase {
     static let boats = [("Alpha", "26", -15.0), ("Bravo", "31", 0.0), ("Charlie", "36", 15.0)]
     static let start = (lat: 51.4873, lon: -0.2241)
     static let metresPerDegreeLat = 111_320.0
-    private var broker: Broker?
+    private var broker: MosquittoBroker?
     private var replays: [Process] = []
 
     override func tearDown() {
@@ -30,7 +30,8 @@ final class FleetPageTests: XCTestCase {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-fleet-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        let broker = try Broker(directory: work)
+        let broker = try MosquittoBroker()
+        try broker.start()
         self.broker = broker
 
         // A 1000 m course with gates every 250 m, heading east, its start 20 m ahead of the boats
@@ -50,6 +51,12 @@ final class FleetPageTests: XCTestCase {
                                                    "--meeting-distance", "20"], dataDirectory: work.appendingPathComponent("coach"))
         defer { server.stop() }
         XCTAssertEqual(try server.request("GET", "/api/fleet").status, 200)
+        // The boats start once the coach's subscription stands.
+        let subscribed = Date().addingTimeInterval(30)
+        while ((try jsonObject(try server.request("GET", "/api/fleet").body) as? [String: Any])?["broker"] as? [String: Any])?["subscribed"] as? Bool != true {
+            guard Date() < subscribed else { throw ServerTestError("the coach did not subscribe: \(server.log)") }
+            usleep(100_000)
+        }
 
         for (name, rate, lane) in Self.boats {
             let trace = work.appendingPathComponent("\(name).csv").path
@@ -270,35 +277,5 @@ final class FleetPageTests: XCTestCase {
     static func emptyFile(_ url: URL) -> URL {
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         return url
-    }
-
-    /// A mosquitto of its own on a free loopback port (minimal configuration in `directory`),
-    /// stopped with the test.
-    private final class Broker {
-        let port = freeLoopbackPort()
-        let process = Process()
-
-        init(directory: URL) throws {
-            let config = directory.appendingPathComponent("mosquitto.conf")
-            var text = "listener \(port) 127.0.0.1\nallow_anonymous true\n"
-            if getuid() == 0 { text += "user root\n" }
-            try text.write(to: config, atomically: true, encoding: .utf8)
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
-            process.arguments = ["-c", config.path]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let deadline = Date().addingTimeInterval(10)
-            while !isListening(port: port) {
-                guard process.isRunning, Date() < deadline else { throw ServerTestError("mosquitto did not start on port \(port)") }
-                usleep(50_000)
-            }
-        }
-
-        func stop() {
-            guard process.isRunning else { return }
-            process.terminate()
-            process.waitUntilExit()
-        }
     }
 }

@@ -235,6 +235,40 @@ final class FleetTests: XCTestCase {
         try checkCoach(coach, has: boat)
     }
 
+    /// `oarlog record --publish`, with a real gpsd that has no receiver yet and no accelerometer:
+    /// the session starts and ends at the coach, under its title, named by the recorder's clock.
+    func testARecordingPublishesItsSession() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        defer { broker.stop() }
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let coach = try startCoach(url)
+        defer { coach.stop() }
+        let gpsdPort = freeLoopbackPort()
+        let gpsd = Process()
+        gpsd.executableURL = URL(fileURLWithPath: try findExecutable("gpsd", also: ["/usr/sbin/gpsd"]))
+        gpsd.arguments = ["-N", "-n", "-F", work.appendingPathComponent("gpsd.sock").path, "-S", "\(gpsdPort)"]
+        gpsd.standardOutput = FileHandle.nullDevice
+        gpsd.standardError = FileHandle.nullDevice
+        try gpsd.run()
+        defer { gpsd.terminate(); gpsd.waitUntilExit() }
+        try waitFor("gpsd", timeout: 10) { isListening(port: gpsdPort) }
+        let before = Date()
+        let record = try oarlogCLI(["record", "--no-accel", "--gps", "127.0.0.1:\(gpsdPort)", "--countdown", "0", "--duration", "3",
+                                    "--title", "Dock test", "--boat", "Delta", "--publish", url], dataDirectory: work)
+        XCTAssertEqual(record.status, 0, record.err)
+        XCTAssertTrue(record.err.contains("published to \(url) as delta"), record.err)
+        try waitFor("the recording at the coach", timeout: 20) { (try self.fleetBoats(coach)["delta"]?["state"] as? String) == "ended" }
+        let delta = try XCTUnwrap(try fleetBoats(coach)["delta"])
+        XCTAssertEqual(delta["name"] as? String, "Delta")
+        XCTAssertEqual(delta["title"] as? String, "Dock test")
+        XCTAssertEqual(delta["strokes"] as? Int, 0)
+        // The session is named by its start on the recorder's clock: now, not a trace's date.
+        let session = try XCTUnwrap(delta["session"] as? String)
+        let started = try XCTUnwrap(ISO8601DateFormatter.withFractions.date(from: session))
+        XCTAssertEqual(started.timeIntervalSince(before), 0, accuracy: 10, session)
+    }
+
     func testABoatMayPublishOnlyUnderItsOwnNameAndOnlyWithItsPassword() throws {
         let acl = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("hardware/mosquitto/acl"), encoding: .utf8)
         let broker = try MosquittoBroker(users: [("alpha", "a-secret"), ("bravo", "b-secret"), ("coach", "c-secret")], acl: acl)
@@ -263,4 +297,12 @@ final class FleetTests: XCTestCase {
         try waitFor("alpha at the coach", timeout: 20) { (try self.fleetBoats(coach)["alpha"]?["state"] as? String) == "ended" }
         XCTAssertEqual(Array(try fleetBoats(coach).keys), ["alpha"], "nothing under bravo reached the coach")
     }
+}
+
+extension ISO8601DateFormatter {
+    nonisolated(unsafe) static let withFractions: ISO8601DateFormatter = {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f
+    }()
 }

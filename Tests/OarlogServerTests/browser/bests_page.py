@@ -62,7 +62,7 @@ return {
   chart_area: chart ? {left: chart.chartArea.left, right: chart.chartArea.right, top: chart.chartArea.top, bottom: chart.chartArea.bottom} : null,
   canvas_rect: chart ? rect(document.getElementById('bests-chart')) : null,
   nav_active: [...document.querySelectorAll('nav a.active')].map(a => a.id),
-  nav_rects: [...document.querySelectorAll('nav a')].map(rect),
+  nav_rects: [...document.querySelectorAll('nav a')].filter(a => a.getClientRects().length).map(rect),  // the links shown (Fleet only on a coach's launch)
   sensors_rect: rect(document.querySelector('.sensors')),
   table_rect: shown('bests-grid') ? rect(document.getElementById('bests-table')) : null,
   overflow_x: document.documentElement.scrollWidth > window.innerWidth,
