@@ -269,6 +269,33 @@ final class FleetTests: XCTestCase {
         XCTAssertEqual(started.timeIntervalSince(before), 0, accuracy: 10, session)
     }
 
+    /// TLS with the club's own CA, as hardware/mosquitto sets it up: the boat and the coach with
+    /// `mqtts://` and `--mqtt-ca`; a boat given another CA does not connect, and says so.
+    func testTheClubsCAOverTLS() throws {
+        let club = try TestCertificateAuthority(directory: work.appendingPathComponent("club-ca"), name: "Test rowing club CA")
+        let other = try TestCertificateAuthority(directory: work.appendingPathComponent("other-ca"), name: "Some other CA")
+        let broker = try MosquittoBroker(tls: MosquittoBroker.TLS(club))
+        try broker.start()
+        defer { broker.stop() }
+        let url = "mqtts://localhost:\(try XCTUnwrap(broker.tlsPort))"
+        let coach = try ServerProcess(arguments: ["--coach", "--subscribe", url, "--mqtt-ca", club.caFile])
+        defer { coach.stop() }
+        try waitFor("the coach's subscription over TLS", timeout: 30) {
+            ((try fleet(coach))["broker"] as? [String: Any])?["subscribed"] as? Bool == true
+        }
+        let trace = work.appendingPathComponent("short.csv").path
+        XCTAssertEqual(try oarlogCLI(["simulate", "--minutes", "1", "-o", trace], dataDirectory: work).status, 0)
+        let stranger = try oarlogCLI(["replay", trace, "--publish", url, "--mqtt-ca", other.caFile, "--boat", "stranger", "--publish-wait", "3"],
+                                     dataDirectory: work)
+        XCTAssertNotEqual(stranger.status, 0)
+        XCTAssertTrue(stranger.err.contains("not delivered"), stranger.err)
+        let boat = try oarlogCLI(["replay", trace, "--publish", url, "--mqtt-ca", club.caFile, "--boat", "alpha"], dataDirectory: work)
+        XCTAssertEqual(boat.status, 0, boat.err)
+        try waitFor("alpha at the coach over TLS", timeout: 20) { (try self.fleetBoats(coach)["alpha"]?["state"] as? String) == "ended" }
+        XCTAssertNil(try fleetBoats(coach)["stranger"])
+        XCTAssertGreaterThan(try fleetBoats(coach)["alpha"]?["strokes"] as? Int ?? 0, 10)
+    }
+
     func testABoatMayPublishOnlyUnderItsOwnNameAndOnlyWithItsPassword() throws {
         let acl = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("hardware/mosquitto/acl"), encoding: .utf8)
         let broker = try MosquittoBroker(users: [("alpha", "a-secret"), ("bravo", "b-secret"), ("coach", "c-secret")], acl: acl)
