@@ -18,6 +18,7 @@ export class FleetMap {
     this.boats = new Map();  // id → { marker, track }
     this.fitted = false;     // fitted to the boats once
     this.fences = null;      // the course's GeoJSON drawn, as text
+    this.gateLabels = [];    // the gates' name markers
   }
 
   ensure() {
@@ -90,6 +91,7 @@ export class FleetMap {
     if (text === this.fences) return;
     this.fences = text;
     this.courseLayer.clearLayers();
+    this.gateLabels = [];
     this.courseBounds = null;
     if (!text) return;
     try {
@@ -108,11 +110,12 @@ export class FleetMap {
         const name = label.getContent();
         line.unbindTooltip();
         const top = line.getLatLngs().flat(Infinity).reduce((a, b) => (b.lat > a.lat ? b : a));
-        L.marker(top, {
+        this.gateLabels.push(L.marker(top, {
           icon: L.divIcon({ className: 'gate-label fleet-gate-label', html: `<span>${name}</span>`, iconSize: [0, 0] }),
           interactive: false, keyboard: false,
-        }).addTo(this.courseLayer);
+        }).addTo(this.courseLayer));
       });
+      this.declutter();
     } catch (e) {
       console.warn('the course could not be drawn', e);
     }
@@ -136,8 +139,20 @@ export class FleetMap {
 
   // Boats in lanes a few metres apart have their names on top of each other: the labels are
   // pushed down, in order from the top, until none overlaps another.
+  // Zoomed out, a course's gate names run into each other: the start and the finish keep theirs,
+  // a marker gate's name shows only where it has room.
   declutter() {
     if (!this.map) return;
+    const gates = this.gateLabels.map(m => ({ at: this.map.latLngToLayerPoint(m.getLatLng()), el: m.getElement()?.querySelector('span') }))
+      .filter(g => g.el);
+    const ends = gates.length > 1 ? [gates[0], gates[gates.length - 1]] : gates;
+    const shown = [];
+    for (const g of [...ends, ...gates.slice(1, -1)]) {
+      const w = g.el.offsetWidth || 40;
+      const room = shown.every(o => Math.abs(o.at.x - g.at.x) > (o.w + w) / 2 + 4 || Math.abs(o.at.y - g.at.y) > LABEL_H);
+      g.el.style.visibility = room ? '' : 'hidden';
+      if (room) shown.push({ at: g.at, w });
+    }
     const placed = [];
     const labels = [...this.boats.values()].map(({ marker }) => ({
       at: this.map.latLngToLayerPoint(marker.getLatLng()), el: marker.getElement().querySelector('.fleet-boat-name'),
