@@ -26,6 +26,8 @@ public final class FleetArchive: @unchecked Sendable {
     private var client: MQTTClient?
 
     struct Open {
+        /// The boat's session id (also kept in the file's metadata as `fleet_session`).
+        let session: String
         var writer: SessionWriter
         var order = MessageOrder()
         var lastHeard: Double
@@ -46,10 +48,9 @@ public final class FleetArchive: @unchecked Sendable {
         self.directory = directory
         self.idleClose = idleClose
         self.log = log
-        let id = clientID ?? "oarlog-archive-\(ProcessInfo.processInfo.hostName)"
-        client = MQTTClient(address: connection.broker, options: MQTTClient.Options(
-            clientID: String(id.prefix(64)), cleanSession: false, tls: connection.tls, subscriptions: [connection.topics.everyBoat])
-        ) { [weak self] topic, payload in self?.receive(topic: topic, payload: payload) }
+        client = connection.everyBoatSubscriber(role: "archive", clientID: clientID) { [weak self] topic, payload in
+            self?.receive(topic: topic, payload: payload)
+        }
     }
 
     public func start() throws {
@@ -78,7 +79,7 @@ public final class FleetArchive: @unchecked Sendable {
                 log("\(o.boatName): nothing heard for \(Int(idleClose)) s; session closed as it stands (\(o.writer.path))")
                 try? o.writer.close()
                 s.open.removeValue(forKey: boat)
-                s.closed[boat, default: []].insert(o.writer.metadata.extra.first { $0.key == "fleet_session" }?.value ?? "")
+                s.closed[boat, default: []].insert(o.session)
             }
         }
     }
@@ -96,18 +97,17 @@ public final class FleetArchive: @unchecked Sendable {
         state.withLock { s in
             if s.closed[boat]?.contains(message.session) == true { return }
             var entry: Open
-            if let o = s.open[boat], o.writer.metadata.extra.first(where: { $0.key == "fleet_session" })?.value == message.session {
+            if let o = s.open[boat], o.session == message.session {
                 entry = o
             } else {
                 if let o = s.open[boat] {
                     // The boat's previous session never said it ended: close it as it stands.
-                    let previous = o.writer.metadata.extra.first { $0.key == "fleet_session" }?.value ?? ""
-                    guard message.session > previous else { return }
+                    guard message.session > o.session else { return }
                     try? o.writer.close()
-                    s.closed[boat, default: []].insert(previous)
+                    s.closed[boat, default: []].insert(o.session)
                 }
                 do {
-                    entry = Open(writer: try makeWriter(for: message), lastHeard: now, boatName: message.boatName ?? boat)
+                    entry = Open(session: message.session, writer: try makeWriter(for: message), lastHeard: now, boatName: message.boatName ?? boat)
                 } catch {
                     log("\(boat): cannot create a session file: \(error)")
                     return

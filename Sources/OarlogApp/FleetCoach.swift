@@ -23,6 +23,7 @@ public final class FleetCoach: @unchecked Sendable {
         var board = FleetBoard()
         var paths: CrossedPaths
         var race: RaceStandings?
+        var lastTick = -Double.infinity
     }
 
     /// - Parameters:
@@ -33,10 +34,9 @@ public final class FleetCoach: @unchecked Sendable {
         self.connection = connection
         self.course = course
         state = Mutex(State(paths: CrossedPaths(distanceLimit: meetingDistance), race: course.flatMap { RaceStandings(file: $0) }))
-        let id = clientID ?? "oarlog-coach-\(ProcessInfo.processInfo.hostName)"
-        client = MQTTClient(address: connection.broker, options: MQTTClient.Options(
-            clientID: String(id.prefix(64)), cleanSession: false, tls: connection.tls, subscriptions: [connection.topics.everyBoat])
-        ) { [weak self] topic, payload in self?.receive(topic: topic, payload: payload) }
+        client = connection.everyBoatSubscriber(role: "coach", clientID: clientID) { [weak self] topic, payload in
+            self?.receive(topic: topic, payload: payload)
+        }
     }
 
     public func start() throws {
@@ -51,7 +51,11 @@ public final class FleetCoach: @unchecked Sendable {
     public func receive(topic: String, payload: [UInt8], now: Double = Date().timeIntervalSince1970) {
         state.withLock { s in
             var delivered = s.board.receive(topic: topic, payload: payload, topics: connection.topics, now: now)
-            delivered += s.board.tick(now: now)
+            // Gaps waiting too long are looked for once a second, not at every message.
+            if now - s.lastTick >= 1 {
+                s.lastTick = now
+                delivered += s.board.tick(now: now)
+            }
             for m in delivered {
                 guard case .position(let p) = m.content else { continue }
                 s.paths.add(boat: m.boat, utc: m.utc, latitude: p.latitude, longitude: p.longitude)

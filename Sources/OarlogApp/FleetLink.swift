@@ -40,6 +40,16 @@ public struct FleetConnection: Sendable {
     }
 }
 
+extension FleetConnection {
+    /// A client that reads every boat (a coach, an archive): a session kept at the broker under
+    /// `role`'s id on this host (or `clientID`), so what arrives while it is away is queued for it.
+    func everyBoatSubscriber(role: String, clientID: String?, onMessage: @escaping @Sendable (String, [UInt8]) -> Void) -> MQTTClient {
+        let id = clientID ?? "oarlog-\(role)-\(ProcessInfo.processInfo.hostName)"
+        return MQTTClient(address: broker, options: MQTTClient.Options(
+            clientID: String(id.prefix(64)), cleanSession: false, tls: tls, subscriptions: [topics.everyBoat]), onMessage: onMessage)
+    }
+}
+
 /// A fleet set-up that cannot work, said plainly.
 public struct FleetSetupError: Error, CustomStringConvertible {
     public var description: String

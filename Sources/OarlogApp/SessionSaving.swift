@@ -8,13 +8,17 @@ public enum SessionSaving {
     /// The oarlog version written into new sessions.
     public static let softwareVersion = "oarlog 0.6"
 
+    /// A replayed trace's title when none is given: its file name.
+    public static func defaultTitle(for input: TraceInput) -> String {
+        input.path.split(separator: "/").last.map(String.init) ?? input.path
+    }
+
     /// A session writer for a replayed trace: titled (default: the trace's file name), placed in
     /// UTC, with the analysis settings and the trace recorded; written in `directory`.
     public static func replayWriter(for input: TraceInput, title: String?, boat: String? = nil, settings: AnalysisSettings,
                                     fences: FenceFile? = nil, directory: SessionDirectory = .default) throws -> SessionWriter {
-        let name = input.path.split(separator: "/").last.map(String.init) ?? input.path
         var metadata = SessionMetadata(
-            title: title ?? name, startUTC: input.startUTCOrFileTime,
+            title: title ?? defaultTitle(for: input), startUTC: input.startUTCOrFileTime,
             devices: ["replay of \(input.path)" + (input.format.map { " (\($0.rawValue))" } ?? "")],
             softwareVersion: softwareVersion, settings: settings.sessionSettings + [.init("replayed_from", input.path)])
         metadata.fencesGeoJSON = fences?.sourceText

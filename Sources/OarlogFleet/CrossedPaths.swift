@@ -53,12 +53,13 @@ public struct CrossedPaths: Sendable {
     /// Takes a boat's fix and checks it against every other boat's track at that time.
     public mutating func add(boat: String, utc: Double, latitude: Degrees, longitude: Degrees) {
         let p = GeoPoint(latitude: latitude, longitude: longitude)
-        var mine = fixes[boat] ?? []
-        if let last = mine.last, utc <= last.utc { return }  // out of order or repeated
-        let previous = mine.last.flatMap { utc - $0.utc <= 5 ? $0 : nil }
-        mine.append((utc, p))
-        if mine.count > 256 || (mine.count > 2 && utc - mine[0].utc > memory) { mine.removeFirst() }
-        fixes[boat] = mine
+        let last = fixes[boat]?.last
+        if let last, utc <= last.utc { return }  // out of order or repeated
+        let previous = last.flatMap { utc - $0.utc <= 5 ? $0 : nil }
+        fixes[boat, default: []].append((utc, p))  // in place: not a copy of the track
+        if let track = fixes[boat], track.count > 256 || (track.count > 2 && utc - track[0].utc > memory) {
+            fixes[boat]?.removeFirst()
+        }
         for (other, track) in fixes where other != boat {
             let key = boat < other ? "\(boat)\u{1}\(other)" : "\(other)\u{1}\(boat)"
             guard let q = Self.position(in: track, at: utc) else {
@@ -98,11 +99,7 @@ public struct CrossedPaths: Sendable {
     /// its position at `end`: the distance, when, and where each was.
     static func closestApproach(from start: (utc: Double, a: GeoPoint, b: GeoPoint), to end: (utc: Double, a: GeoPoint, b: GeoPoint))
         -> (d: Metres, utc: Double, a: GeoPoint, b: GeoPoint) {
-        // The second boat relative to the first, in metres east and north (equirectangular).
-        func offset(_ a: GeoPoint, _ b: GeoPoint) -> (x: Double, y: Double) {
-            let r = 6_371_008.8, rad = Double.pi / 180
-            return ((b.longitude - a.longitude) * rad * cos((a.latitude + b.latitude) / 2 * rad) * r, (b.latitude - a.latitude) * rad * r)
-        }
+        // The second boat relative to the first.
         let r0 = offset(start.a, start.b), r1 = offset(end.a, end.b)
         let dx = r1.x - r0.x, dy = r1.y - r0.y
         let length = dx * dx + dy * dy
@@ -143,12 +140,16 @@ public struct CrossedPaths: Sendable {
         return lo == 0 ? track[0].point : between(track[lo - 1], track[lo])
     }
 
-    /// Metres between two nearby points (equirectangular: within 0.1 % under a few kilometres,
-    /// and cheap enough for every pair of 200 boats each second).
-    static func distance(_ a: GeoPoint, _ b: GeoPoint) -> Metres {
+    /// Metres east and north from `a` to `b`, nearby (equirectangular: within 0.1 % under a few
+    /// kilometres, and cheap enough for every pair of 200 boats each second).
+    static func offset(_ a: GeoPoint, _ b: GeoPoint) -> (x: Metres, y: Metres) {
         let r = 6_371_008.8, rad = Double.pi / 180
-        let x = (b.longitude - a.longitude) * rad * cos((a.latitude + b.latitude) / 2 * rad)
-        let y = (b.latitude - a.latitude) * rad
-        return (x * x + y * y).squareRoot() * r
+        return ((b.longitude - a.longitude) * rad * cos((a.latitude + b.latitude) / 2 * rad) * r, (b.latitude - a.latitude) * rad * r)
+    }
+
+    /// Metres between two nearby points.
+    static func distance(_ a: GeoPoint, _ b: GeoPoint) -> Metres {
+        let (x, y) = offset(a, b)
+        return (x * x + y * y).squareRoot()
     }
 }

@@ -68,13 +68,16 @@ public struct FleetBoard: Sendable {
     /// Applies one message (after ordering). Returns the messages delivered in order.
     @discardableResult
     public mutating func apply(_ message: FleetMessage, now: Double) -> [FleetMessage] {
-        var boat = boats[message.boat] ?? Boat(id: message.boat, name: message.boatName ?? message.boat, session: message.session)
-        if boat.session != message.session {
+        if let known = boats[message.boat]?.session, known != message.session {
             // A session that started after the one we have: the boat starts again. An older one
             // (a retained message from before) is passed over.
-            guard message.session > boat.session else { return [] }
-            boat = Boat(id: message.boat, name: message.boatName ?? boat.name, session: message.session)
+            guard message.session > known else { return [] }
+            let name = message.boatName ?? boats[message.boat]?.name ?? message.boat
+            boats[message.boat] = Boat(id: message.boat, name: name, session: message.session)
         }
+        // Taken out of the dictionary while it changes: a copy left in it would make every
+        // append copy the boat's strokes and track.
+        var boat = boats.removeValue(forKey: message.boat) ?? Boat(id: message.boat, name: message.boatName ?? message.boat, session: message.session)
         let delivered = boat.order.accept(message, now: now)
         for m in delivered { update(&boat, with: m, now: now) }
         boats[message.boat] = boat
@@ -84,10 +87,9 @@ public struct FleetBoard: Sendable {
     /// Gives up gaps that waited too long; returns what that delivered.
     public mutating func tick(now: Double) -> [FleetMessage] {
         var all: [FleetMessage] = []
-        for id in boats.keys {
-            guard var boat = boats[id] else { continue }
+        for id in boats.compactMap({ $0.value.order.waitingCount > 0 ? $0.key : nil }) {
+            guard var boat = boats.removeValue(forKey: id) else { continue }
             let delivered = boat.order.tick(now: now)
-            guard !delivered.isEmpty else { continue }
             for m in delivered { update(&boat, with: m, now: now) }
             boats[id] = boat
             all += delivered

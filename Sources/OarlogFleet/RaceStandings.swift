@@ -62,20 +62,16 @@ public struct RaceStandings: Sendable {
                              course heading: Degrees?, distance: Metres?) {
         let origin = self.origin ?? utc
         self.origin = origin
-        if let distance {
-            var log = logs[boat] ?? []
-            if log.last.map({ utc > $0.utc }) ?? true {
-                log.append((utc, distance))
-                if log.count > logLimit { log.removeFirst(logLimit / 10) }
-                logs[boat] = log
-            }
+        // Each changed where it stands in its dictionary (a copy would copy the whole log or monitor).
+        if let distance, logs[boat]?.last.map({ utc > $0.utc }) ?? true {
+            logs[boat, default: []].append((utc, distance))
+            if logs[boat]!.count > logLimit { logs[boat]!.removeFirst(logLimit / 10) }
         }
-        var monitor = monitors[boat] ?? FenceMonitor(fences: file.fences)
         var events: [FenceEvent] = []
-        monitor.process(GPSFix(time: utc - origin, latitude: latitude, longitude: longitude, speed: speed, course: heading, mode: .threeD)) {
+        monitors[boat, default: FenceMonitor(fences: file.fences)].process(
+            GPSFix(time: utc - origin, latitude: latitude, longitude: longitude, speed: speed, course: heading, mode: .threeD)) {
             events.append($0)
         }
-        monitors[boat] = monitor
         for case .cross(let c) in events where !c.wrongWay {
             guard let k = course.gates.firstIndex(of: c.gate) else { continue }
             let when = origin + c.time

@@ -266,8 +266,7 @@ public final class MQTTClient: @unchecked Sendable {
             if rc == MOSQ_ERR_NO_CONN.rawValue || rc == MOSQ_ERR_CONN_LOST.rawValue { return }  // back when reconnected
             if rc != MOSQ_ERR_SUCCESS.rawValue {
                 // A message libmosquitto will never send (a bad topic, too large): refuse it, do not block the rest.
-                outbox.sent(id: -1)
-                outbox.acknowledge(id: -1, reasonCode: 0x80, reason: MQTTLibrary.describe(rc))
+                outbox.refuseNext(reason: MQTTLibrary.describe(rc))
                 continue
             }
             outbox.sent(id: id)

@@ -67,6 +67,14 @@ public struct PublishOutbox: Sendable {
         }
     }
 
+    /// The message `next()` gave can never be sent (libmosquitto refused it: a bad topic, too
+    /// large): counted as refused, not kept.
+    public mutating func refuseNext(reason: String) {
+        refused += 1
+        lastRefusal = (queue[head].topic, reason)
+        head += 1
+    }
+
     /// The broker acknowledged message `id`; `reasonCode` ≥ 0x80 is a refusal (MQTT 5).
     public mutating func acknowledge(id: Int32, reasonCode: Int = 0, reason: @autoclosure () -> String = "") {
         guard let k = inflight.firstIndex(where: { $0.id == id }) else { return }

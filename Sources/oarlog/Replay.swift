@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import OarlogApp
 import OarlogPipeline
 import OarlogReport
@@ -79,7 +78,7 @@ struct Replay: ParsableCommand {
         if let progress = ProgressReporter.ifTerminal() { sinks.append(progress) }
         let link = try fleet.link(boat: boat)
         if let link {
-            sinks.append(link.publisher(title: title ?? (trace as NSString).lastPathComponent, startUTC: replay.input.startUTCOrFileTime))
+            sinks.append(link.publisher(title: title ?? SessionSaving.defaultTitle(for: replay.input), startUTC: replay.input.startUTCOrFileTime))
         }
         let writer: SessionWriter?
         do {
