@@ -48,9 +48,15 @@ public struct MountingEstimatorConfiguration: Sendable, Equatable {
     /// The sign is only decided after this much motion (two strokes or so: a first stroke
     /// from rest can look unlike the rest). Default 5 s.
     public var motionBeforeSign: Seconds = 5
-    /// How clearly the stroke's asymmetry must show before the sign is decided (see
-    /// `MountingEstimator`). Default 0.8.
-    public var signConfidence: Double = 0.8
+    /// How clearly the stroke's asymmetry (the jerk's skewness) must show before the sign is
+    /// decided (see `MountingEstimator`). Default 0.35: real strokes show +1.4 to +2.8, a stroke
+    /// whose fall into the catch is nearly as steep as its rise about +0.5; once settled, the
+    /// sign flips only on `signFlipConfidence`.
+    public var signConfidence: Double = 0.35
+    /// Once settled, the sign flips only when the jerk's skewness, tracked over about 30 s, falls
+    /// below minus this. Default 1.2: clear, lasting evidence (a long rest's sensor noise alone
+    /// took it below −0.5 in a 4-minute rest, `MountingRestTests`).
+    public var signFlipConfidence: Double = 1.2
     /// The asymmetry is measured over (and, once settled, the samples are replayed from) at most
     /// this much of the recent past. Default 10 s.
     public var settlingWindow: Seconds = 10

@@ -18,16 +18,17 @@ import OarlogCore
 ///   change of acceleration is the rise from the catch dip into the drive, while the fall into
 ///   the dip (the crew slowing on the slide) and the end of the drive are gradual. So the
 ///   skewness of the jerk (the derivative of the lightly smoothed surge) is strongly positive
-///   with the right sign (+2.3 on a real Talos phone trace, +2.6 on the real Quiske curves).
-///   The skewness of the acceleration itself is also used, weakly, negative when the catch
-///   dip is a sharp deep spike (it is ±0.2 on those traces): the sign is that of
-///   `jerkSkew − valueSkew`, decided once it exceeds `signConfidence`. After settling the same
-///   statistic is tracked over about 30 s and the sign flips only if it turns clearly the other
-///   way.
+///   with the right sign (+2.3 on a real Talos phone trace, +2.6 on the real Quiske curves,
+///   +0.5 on a signal whose fall into the catch is nearly as steep as the rise out of it). The
+///   sign is that of the jerk's skewness, decided once it exceeds `signConfidence`. (The
+///   skewness of the acceleration itself is no guide: it is −0.4 on the Quiske curves, whose
+///   check is deep, and +0.7 where the drive's lobe is the tallest part of the stroke.) After
+///   settling the same statistic is tracked over about 30 s and the sign flips only if it turns
+///   clearly the other way.
 ///
 /// `surge(of:)` returns `nil` while settling: gravity needs `gravitySettlingTime`, the axis
 /// needs motion (a boat sitting still has no surge axis), the sign a stroke or two. The samples
-/// seen meanwhile (up to `settlingWindow`) can be replayed with `drainSettlingHistory` so the
+/// seen meanwhile (from just before the motion began, as far as `historyCapacity` holds) can be replayed with `drainSettlingHistory` so the
 /// first strokes are not lost. With a configured axis only gravity has to settle.
 public struct MountingEstimator: Sendable {
     public let configuration: MountingEstimatorConfiguration
@@ -49,9 +50,16 @@ public struct MountingEstimator: Sendable {
     private var motionStart: Seconds? = nil
     private var history: MountingHistory
     private var replayAvailable = false
+    /// The replay after settling starts here (or `settlingWindow` before settling, if earlier):
+    /// from just before the motion began, as far as the history holds.
+    private var replayFrom: Seconds = .infinity
     // Sign evidence after settling.
     private var smooth1: Double = 0, smooth2: Double = 0
-    private var moments = SIMD4<Double>.zero      // E[s²], E[s³], E[j²], E[j³]
+    private var moments = SIMD2<Double>.zero      // E[j²], E[j³]
+    /// Whether the boat was moving at the last axis update (the sign's evidence is only taken then:
+    /// a rest's sensor noise says nothing of the bow, and must not outweigh the strokes before it
+    /// when the crew restarts).
+    private var moving = true
     // Per-interval constants, recomputed only when the sample interval changes (it rarely
     // does): the same values as computed per sample, without an exp() and four divisions each.
     // Timestamps in floating point make the interval wobble in its last bits from sample to
@@ -250,6 +258,10 @@ public struct MountingEstimator: Sendable {
                     return (p.x + p.y) + dynamicZ[k] * uZ
                 }
                 k = 0
+                // Whether the boat was moving at each sample (as `moving` is when `surge(of:)` takes
+                // it), 1 or 0, into the row of the axis weights as each is used.
+                let movingAt = axisWeights
+                var movingNow: Double = moving ? 1 : 0
                 while k < n {
                     var axisDue = false
                     while k < n {
@@ -261,6 +273,7 @@ public struct MountingEstimator: Sendable {
                         if times[k] - nextAxisUpdate >= axisInterval { axisDue = true; break }
                         let p = dXY * uXY
                         projected[k] = (p.x + p.y) + dZ * uZ
+                        movingAt[k] = movingNow  // (its axis weight is no longer needed)
                         k &+= 1
                     }
                     if axisDue {
@@ -271,6 +284,8 @@ public struct MountingEstimator: Sendable {
                         let axisNow = axis.unsafelyUnwrapped
                         uXY = SIMD2(axisNow.x, axisNow.y); uZ = axisNow.z
                         projected[k] = project(k)
+                        movingNow = moving ? 1 : 0
+                        movingAt[k] = movingNow
                         k &+= 1
                     }
                 }
@@ -304,35 +319,32 @@ public struct MountingEstimator: Sendable {
                 // (2b) `trackSign`'s moments and flip, and the signed surge. Nothing in (2a)
                 // depends on the sign: `(s2 − before) / dt · sign` is the jerk before the sign
                 // times the sign.
-                // The moments E[v²], E[v³] and E[j²], E[j³] lane by lane, as two SIMD2.
-                var mV = SIMD2(moments.x, moments.y), mJ = SIMD2(moments.z, moments.w)
+                // The moments E[j²], E[j³] as one SIMD2.
+                var mJ = moments
                 var sgn = sign, since = settledAt
-                let flipBelow = -1.5 * configuration.signConfidence
-                // A flip needs statistic = jerkSkew − valueSkew < flipBelow. With E[j³] ≥ 0 the
-                // jerk's skew is ≥ 0, so it needs valueSkew = E[v³] / E[v²]^1.5 > −flipBelow, i.e.
-                // E[v³] > 0 and E[v³]² > flipBelow² · E[v²]³: squares and cubes, no square root, no
-                // division. The 1 % margin covers their rounding and that of the exact statistic
-                // many times over; the range checks keep the cubes from underflowing or
+                let flipBelow = -configuration.signFlipConfidence
+                // A flip needs the jerk's skew E[j³] / E[j²]^1.5 < flipBelow (negative), i.e.
+                // E[j³] < 0 and E[j³]² > flipBelow² · E[j²]³: squares and cubes, no square root,
+                // no division. The 1 % margin covers their rounding and that of the exact
+                // statistic many times over; the range checks keep the cubes from underflowing or
                 // overflowing. When the bound does not rule a flip out, the statistic is computed
                 // exactly as `trackSign` does.
                 let bound = (0.99 * flipBelow) * (0.99 * flipBelow)
                 for k in 0..<n {
                     let s = projected[k]
-                    if intervals[k] > 0 {
+                    if intervals[k] > 0 && movingAt[k] != 0 {
                         let j = jerks[k] * sgn
-                        let v = s * sgn
                         let beta = momentWeights[k]
-                        let vv = v * v, jj = j * j
-                        mV += beta * (SIMD2(vv, vv * v) - mV)
+                        let jj = j * j
                         mJ += beta * (SIMD2(jj, jj * j) - mJ)
-                        let m0 = mV.x, m1 = mV.y, m2 = mJ.x, m3 = mJ.y
-                        if times[k] - since > 30, m0 > 0, m2 > 0 {
-                            let ruledOut = m3 >= 0 && (m1 <= 0 || (m0 > 1e-30 && m0 < 1e30 && m1 < 1e45 && m1 * m1 <= bound * (m0 * m0 * m0)))
+                        let m2 = mJ.x, m3 = mJ.y
+                        if times[k] - since > 30, m2 > 0 {
+                            let ruledOut = m3 >= 0 || (m2 > 1e-30 && m2 < 1e30 && m3 > -1e45 && m3 * m3 <= bound * (m2 * m2 * m2))
                             if !ruledOut {
-                                let statistic = m3 / (m2 * m2.squareRoot()) - m1 / (m0 * m0.squareRoot())
+                                let statistic = m3 / (m2 * m2.squareRoot())
                                 if statistic < flipBelow {
                                     sgn = -sgn
-                                    mV = .zero; mJ = .zero
+                                    mJ = .zero
                                     since = times[k]
                                 }
                             }
@@ -340,7 +352,7 @@ public struct MountingEstimator: Sendable {
                     }
                     values[k] = Float(sgn * s)
                 }
-                moments = SIMD4(mV.x, mV.y, mJ.x, mJ.y); sign = sgn; settledAt = since
+                moments = mJ; sign = sgn; settledAt = since
                 return i
             }
         }
@@ -383,7 +395,7 @@ public struct MountingEstimator: Sendable {
         intervalCache[slot + 1] = SIMD4(smoothingAlpha, momentAlpha, 0, 0)
     }
 
-    /// The samples that arrived while settling (at most `settlingWindow` before it), projected
+    /// The samples that arrived while settling (from just before the motion began, at least `settlingWindow` before settling, as far as the history holds), projected
     /// with the settled mounting, oldest first — without the sample that settled it, which
     /// `surge(of:)` has just returned. Available once, right after `surge(of:)` first returns a
     /// value; later calls give nothing.
@@ -392,7 +404,7 @@ public struct MountingEstimator: Sendable {
         replayAvailable = false
         let g = gravityEstimate
         let end = history.count - 1
-        var n = history.firstIndex(atOrAfter: settledAt - configuration.settlingWindow)
+        var n = history.firstIndex(atOrAfter: min(replayFrom, settledAt - configuration.settlingWindow))
         while n < end {
             body(history.time(n), Float(sign * ((history.vector(n) - g) * u).sum()))
             n += 1
@@ -467,7 +479,8 @@ public struct MountingEstimator: Sendable {
             // stern by the time the crew restarts. Keep the last axis until there is motion again.
             let candidate = principalHorizontalAxis(start: axis, iterations: 4)
             let minimum = Double(configuration.minimumMotion)
-            if axis == nil || variance(along: candidate) >= minimum * minimum { axis = candidate }
+            moving = variance(along: candidate) >= minimum * minimum
+            if axis == nil || moving { axis = candidate }
         case .fixed(let given):
             let g = unitGravity
             let h = given - (given * g).sum() * g
@@ -487,29 +500,31 @@ public struct MountingEstimator: Sendable {
             guard variance(along: u) >= minimum * minimum else { motionStart = nil; return }
             if motionStart == nil { motionStart = now }
             guard let start = motionStart, now - start >= configuration.motionBeforeSign else { return }
-            let statistic = asymmetry(along: u, since: max(now - configuration.settlingWindow, start - 2))
-            guard abs(statistic) >= configuration.signConfidence else { return }
-            sign = statistic > 0 ? 1 : -1
+            let since = max(now - configuration.settlingWindow, start - 2)
+            guard let bow = Self.bowSign(jerkSkew: asymmetry(along: u, since: since),
+                                         riseOverFall: riseOverFall(along: u, since: since),
+                                         confidence: configuration.signConfidence) else { return }
+            sign = bow
+            replayFrom = min(now - configuration.settlingWindow, start - 2)
 
         }
         settled = true
+        moving = true
         settledAt = now
         replayAvailable = true
         moments = .zero
     }
 
-    /// `jerkSkew − valueSkew` of the history projected on `u` (positive: `u` points to the bow).
+    /// The skewness of the jerk of the history projected on `u` (positive: `u` points to the bow).
     private func asymmetry(along u: SIMD3<Double>, since: Seconds) -> Double {
         let g = gravityEstimate
         let first = history.firstIndex(atOrAfter: since)
         guard history.count - first > 8 else { return 0 }
-        var sum = SIMD4<Double>.zero   // Σs, Σs², Σs³, n
         var jerk = SIMD3<Double>.zero  // Σj², Σj³, n
         var s1 = ((history.vector(first) - g) * u).sum(), s2 = s1
         var previousTime = history.time(first)
         for n in first..<history.count {
             let s = ((history.vector(n) - g) * u).sum()
-            sum += SIMD4(s, s * s, s * s * s, 1)
             let t = history.time(n)
             let dt = t - previousTime
             if dt > 0 {
@@ -522,14 +537,63 @@ public struct MountingEstimator: Sendable {
             }
             previousTime = t
         }
-        let m = sum.x / sum.w
-        let m2 = sum.y / sum.w - m * m
-        let m3 = sum.z / sum.w - 3 * m * sum.y / sum.w + 2 * m * m * m
-        guard m2 > 0, jerk.z > 0, jerk.x > 0 else { return 0 }
-        let valueSkew = m3 / (m2 * m2.squareRoot())
+        guard jerk.z > 0, jerk.x > 0 else { return 0 }
         let j2 = jerk.x / jerk.z, j3 = jerk.y / jerk.z
-        let jerkSkew = j3 / (j2 * j2.squareRoot())
-        return jerkSkew - valueSkew
+        return j3 / (j2 * j2.squareRoot())
+    }
+
+    /// The sign of the bow from the two signs of the stroke's asymmetry, or `nil` while they do
+    /// not say clearly: the jerk's skewness and how much more the surge rises out of the catch
+    /// than it falls anywhere (`riseOverFall`). Both must agree, the skewness by at least
+    /// `confidence`, the rise by 10 %; a skewness of 1.2 or more (every real stroke seen) is
+    /// enough unless the rise clearly says the opposite (25 %).
+    static func bowSign(jerkSkew: Double, riseOverFall: Double?, confidence: Double) -> Double? {
+        let r = riseOverFall.map { log($0) } ?? 0
+        if abs(jerkSkew) >= confidence, abs(r) >= log(1.1), (jerkSkew > 0) == (r > 0) { return jerkSkew > 0 ? 1 : -1 }
+        if abs(jerkSkew) >= 1.2, !(abs(r) >= log(1.25) && (jerkSkew > 0) != (r > 0)) { return jerkSkew > 0 ? 1 : -1 }
+        return nil
+    }
+
+    /// How much more the surge rises than it falls: over each 2 s of the history projected on
+    /// `u`, the largest rise and the largest fall within 0.2 s of its 30 ms means; the sum of the
+    /// rises over the sum of the falls (above 1: `u` points to the bow — the rise out of the
+    /// catch into the drive is the stroke's largest change, in every boat). `nil` with too little.
+    private func riseOverFall(along u: SIMD3<Double>, since: Seconds) -> Double? {
+        let g = gravityEstimate
+        let first = history.firstIndex(atOrAfter: since)
+        let n = history.count - first
+        guard n > 16 else { return nil }
+        let interval = (history.time(history.count - 1) - history.time(first)) / Double(n - 1)
+        guard interval > 0 else { return nil }
+        let box = max(1, Int((0.03 / interval).rounded()))       // samples in a 30 ms mean
+        let lag = max(1, Int((0.2 / interval).rounded()))        // samples in 0.2 s
+        guard n > box + lag + 1 else { return nil }
+        @inline(__always) func value(_ k: Int) -> Double { ((history.vector(k) - g) * u).sum() }
+        // Running sums of the 30 ms box ending at k and at k − lag.
+        var now = 0.0, then = 0.0
+        for k in first..<(first + box) { then += value(k) }
+        for k in (first + lag)..<(first + lag + box) { now += value(k) }
+        var rises = 0.0, falls = 0.0
+        var chunkStart = history.time(first + lag + box - 1)
+        var largestRise = -Double.infinity, largestFall = Double.infinity
+        var k = first + lag + box - 1
+        while true {
+            let change = (now - then) / Double(box)
+            largestRise = max(largestRise, change)
+            largestFall = min(largestFall, change)
+            let t = history.time(k)
+            if t - chunkStart >= 2 {
+                rises += max(0, largestRise); falls += max(0, -largestFall)
+                largestRise = -.infinity; largestFall = .infinity
+                chunkStart = t
+            }
+            k += 1
+            guard k < history.count else { break }
+            now += value(k) - value(k - box)
+            then += value(k - lag) - value(k - lag - box)
+        }
+        guard rises > 0, falls > 0 else { return nil }
+        return rises / falls
     }
 
     /// Follows the asymmetry after settling; flips the sign only on clear, lasting evidence.
@@ -539,13 +603,13 @@ public struct MountingEstimator: Sendable {
         let before = smooth2
         smooth1 += alpha * (s - smooth1)
         smooth2 += alpha * (smooth1 - smooth2)
+        guard moving else { return }
         let j = (smooth2 - before) / dt * sign
-        let v = s * sign
         let beta = momentAlpha
-        moments += beta * (SIMD4(v * v, v * v * v, j * j, j * j * j) - moments)
-        guard now - settledAt > 30, moments.x > 0, moments.z > 0 else { return }
-        let statistic = moments.w / (moments.z * moments.z.squareRoot()) - moments.y / (moments.x * moments.x.squareRoot())
-        if statistic < -1.5 * configuration.signConfidence {
+        moments += beta * (SIMD2(j * j, j * j * j) - moments)
+        guard now - settledAt > 30, moments.x > 0 else { return }
+        let statistic = moments.y / (moments.x * moments.x.squareRoot())
+        if statistic < -configuration.signFlipConfidence {
             sign = -sign
             moments = .zero
             settledAt = now

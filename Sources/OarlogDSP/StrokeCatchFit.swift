@@ -13,7 +13,8 @@ import OarlogCore
 ///
 /// Steps: the lowest sample of the lightly smoothed signal near the coarse estimate (a triangle
 /// 10 ms to each side: [1 2 1] at 100 Hz, none at 50 Hz and below); if the bottom is flat or
-/// double (within a tenth of the dip's depth), its last low point, and when the bottom outlasts
+/// double (within a tenth of the dip's depth, across ripples of up to 30 ms and 30 % of the
+/// depth), its last low point, and when the bottom outlasts
 /// `riseSpan` the fit reaches two samples past it. Then the corner within `max(1.5 samples,
 /// 20 ms)` of that point (to the bottom's end, if later) with the least squared error, exactly:
 /// per split of the samples into fall and rise, O(1) from running sums. Runs once per stroke;
@@ -29,6 +30,10 @@ enum StrokeCatchFit {
     /// The dip's bottom: within this fraction of its depth (below the running mean) of the
     /// lowest point.
     static let bottomBand: Float = 0.1
+    /// A ripple on the bottom shorter than this, that stays below `bottomRise` of the dip's
+    /// depth, does not end it.
+    static let bottomBridge: Seconds = 0.030
+    static let bottomRise: Float = 0.3
     /// The corner is searched this far either side of the lowest sample (at least 1.5 samples).
     static let cornerReach: Seconds = 0.020
 
@@ -83,11 +88,31 @@ enum StrokeCatchFit {
                 if v < lowestValue { lowestValue = v; lowest = n }
             }
         }
-        let bottom = lowestValue + bottomBand * max(0, level - lowestValue)
+        let depth = max(0, level - lowestValue)
+        let bottom = lowestValue + bottomBand * depth
+        let risen = lowestValue + bottomRise * depth
+        let bridge = max(1, Int(bottomBridge / interval + 0.5))
         var n = lowest + 1
         var previous = lowestValue
         var current = n <= newest ? smoothed(raw, n, k) : .infinity
-        while n < newest, current <= bottom {
+        while n < newest {
+            if current > bottom {
+                // A ripple on a flat bottom (light pressure, noise): the bottom goes on if it comes
+                // back within `bottomBridge` without the rise out of the catch having begun.
+                var back = 0
+                var j = n + 1
+                while j <= min(newest, n + bridge) {
+                    let v = smoothed(raw, j, k)
+                    if v > risen { break }
+                    if v <= bottom { back = j; break }
+                    j += 1
+                }
+                guard back > 0, current <= risen else { break }
+                n = back
+                previous = current
+                current = smoothed(raw, n, k)
+                continue
+            }
             let next = smoothed(raw, n + 1, k)
             if current <= previous && current <= next { lowest = n }
             previous = current

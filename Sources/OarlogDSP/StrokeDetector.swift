@@ -68,6 +68,8 @@ public struct StrokeDetector: Sendable {
     private var triggerTime: Seconds = -.infinity
     private var pendingCatch: (time: Seconds, index: Int) = (0, 0)
     private var lastCatch: Seconds? = nil
+    private var lastDrivePeak: Float = 0           // band-passed, the last stroke's
+    private var rhythm: Seconds = 0                // the period of the strokes before, 0 = unknown (a pause breaks it)
     private var lastFinish: Seconds = -.infinity
     private var period: Seconds = 0                // recent catch-to-catch period, 0 = unknown
     private var overflow: StrokeEvent? = nil
@@ -349,6 +351,8 @@ public struct StrokeDetector: Sendable {
         driveAmplitude = 0; recoveryAmplitude = 0
         triggerTime = -.infinity
         lastCatch = nil
+        lastDrivePeak = 0
+        rhythm = 0
         lastFinish = -.infinity
         period = 0
         updateThresholds()
@@ -531,6 +535,28 @@ public struct StrokeDetector: Sendable {
 
     private mutating func completeStroke(now: Seconds, emit: (StrokeEvent) -> Void) {
         let catchTime = pendingCatch.time
+        // Not a stroke: a bump in the recovery (the crew's slide, a wash) far weaker than the last
+        // drive and far sooner than the rhythm allows. After a pause the remembered amplitudes
+        // have faded and the thresholds sit at their floor, so without this the first strokes of
+        // a restart would each count twice. A real change of rhythm (a sprint, a racing start)
+        // comes with drives at least as hard as before.
+        if let previous = lastCatch, lastDrivePeak > 0 {
+            let expected = rhythm > 0 ? rhythm : 60 / configuration.restartRate
+            if catchTime - previous < configuration.plausiblePeriodFraction * expected
+                && drivePeak < configuration.plausibleDriveFraction * lastDrivePeak {
+                phase = .recovery
+                armed = false
+                recoveryTrough = 0
+                return
+            }
+        }
+        // The first stroke after a pause (or at the start) sets the amplitudes it is remembered
+        // by, rather than nudging faded ones.
+        let restart = lastCatch.map { catchTime - $0 > 60 / configuration.minimumRate } ?? true
+        if restart {
+            driveAmplitude = max(driveAmplitude, 0.7 * drivePeak)
+            recoveryAmplitude = max(recoveryAmplitude, -0.7 * recoveryTrough)
+        }
         let peak = history.extremum(from: catchTime, to: now, sign: 1)
         let finish = peak.flatMap { history.downwardCrossing(of: level, after: $0.index) } ?? now
         let fraction: Float = 0.3
@@ -545,11 +571,14 @@ public struct StrokeDetector: Sendable {
             } else {
                 period = 0
             }
+            // The rhythm follows the period unless it jumped (a pause, a stop and restart).
+            rhythm = period > 0 && (rhythm == 0 || (period < 1.6 * rhythm && period > 0.5 * rhythm)) ? period : 0
         }
         strokeCount += 1
         emit(StrokeEvent(index: strokeCount, catchTime: catchTime, driveDuration: max(0, finish - catchTime),
                          recoveryDuration: nil, peakAcceleration: peak?.value ?? 0, strokeRate: rate))
         lastCatch = catchTime
+        lastDrivePeak = drivePeak
         lastFinish = finish
         phase = .recovery
         armed = false

@@ -35,6 +35,14 @@ public struct StrokeDetectorConfiguration: Sendable, Equatable {
     /// The catch (the minimum of the catch dip) is searched at most this far before the moment
     /// the drive is recognised. Default 1.2 s (and at most half the recent stroke period).
     public var catchSearchWindow: Seconds = 1.2
+    /// A drive recognised sooner than this fraction of the recent stroke period after the last
+    /// catch, and weaker than `plausibleDriveFraction` of the last drive, is a bump in the
+    /// recovery, not a stroke. Defaults 0.7 and 0.5.
+    public var plausiblePeriodFraction: Double = 0.7
+    public var plausibleDriveFraction: Float = 0.5
+    /// The rhythm assumed for that test right after a restart, before a period is known.
+    /// Default 30 spm (a racing start's second stroke comes sooner, and harder).
+    public var restartRate: StrokesPerMinute = 30
 
     public init() {}
 }

@@ -27,6 +27,7 @@ public enum Evaluation {
         var rows: [EvaluationRow] = []
         if includeTalos { rows += talos(dataDirectory: dataDirectory) }
         rows += quiske(dataDirectory: dataDirectory)
+        rows += chainedCurves(dataDirectory: dataDirectory)
         rows += nkLogbook(dataDirectory: dataDirectory)
         rows += speedCoach(dataDirectory: dataDirectory)
         if simulated {

@@ -1,0 +1,114 @@
+import OarlogCore
+import OarlogPipeline
+import OarlogReport
+import OarlogSimulator
+import OarlogTrace
+
+/// Real Quiske curves chained into outings with pauses, restarts, light strokes and changes of
+/// rate (`ChainedCurveSession`), at sensor rates from 25 Hz to 1.6 kHz and random mountings.
+extension Evaluation {
+    /// The outings: what a crew does that a steady piece does not.
+    public static let chainedPlans: [(name: String, plan: String)] = [
+        ("pauses 5–90 s", "20@22 p20 15@24 p5 12@26 p90 20@20 p45 10@22"),
+        ("racing start, sprint", "3@30-40 15@40-36 p60 15@24 4@26-36 15@36 p30 8@20"),
+        ("light paddling", "20@16x0.5 p30 15@18x0.6 10@22 p10 12@20x0.5"),
+    ]
+    /// Catch timing tolerance and rate error on the chained outings.
+    public static let chainedTolerance: Seconds = 0.050
+    public static let chainedRateTolerance: StrokesPerMinute = 0.3
+
+    /// Every plan at each sensor rate, each with `mountings` random orientations: exact counts,
+    /// every catch within 50 ms, none in a pause, the rate's mean absolute error.
+    public static func chainedCurves(dataDirectory: String, rates: [Hertz] = [25, 50, 100, 500],
+                                     mountings: Int = 3) -> [EvaluationRow] {
+        let curves: [(duration: Seconds, acceleration: [MetresPerSecondSquared])]
+        do {
+            let reader = try QuiskeCurveReader(path: dataDirectory + "/rowingdata/quiske_per_stroke_seat.csv")
+            curves = reader.strokes.map { ($0.duration, $0.acceleration) }
+        } catch {
+            return [.failure(dataset: "quiske chained outings", check: "strokes", "\(error)")]
+        }
+        var rows: [EvaluationRow] = []
+        for rate in rates {
+            for (name, text) in chainedPlans {
+                var sessions: [ChainedCurveSession] = []
+                for m in 0..<mountings {
+                    let seed = UInt64(rate) &* 7919 &+ UInt64(m) &* 104_729 &+ UInt64(name.utf8.count)
+                    sessions.append(chainedSession(curves: curves, plan: text, rate: rate, noise: adxl345Noise(at: rate), countSize: 0.0383, seed: seed))
+                }
+                rows += chainedRows(dataset: "quiske outing, \(name) @\(Int(rate)) Hz, \(mountings) mountings", sessions: sessions)
+            }
+        }
+        // An ADXL345 at its fast rates: more noise per sample.
+        for rate in [1000.0, 1600] {
+            let text = chainedPlans[0].plan
+            var sessions: [ChainedCurveSession] = []
+            for m in 0..<mountings {
+                sessions.append(chainedSession(curves: curves, plan: text, rate: rate, noise: adxl345Noise(at: rate), countSize: 0.0383,
+                                               seed: UInt64(rate) &+ UInt64(m) &* 31))
+            }
+            rows += chainedRows(dataset: "quiske outing, pauses, ADXL345 @\(Int(rate)) Hz, \(mountings) mountings", sessions: sessions)
+        }
+        return rows
+    }
+
+    /// The white noise per sample of an ADXL345-like chip at `rate` (m/s² RMS): 0.2 at 1 kHz, the
+    /// same noise density at every rate (so 0.063 at 100 Hz, 0.032 at 25 Hz). Counts of 0.0383.
+    public static func adxl345Noise(at rate: Hertz) -> MetresPerSecondSquared {
+        MetresPerSecondSquared(0.2 * (rate / 1000).squareRoot())
+    }
+
+    /// A session of `plan` with a random mounting drawn from `seed`.
+    public static func chainedSession(curves: [(duration: Seconds, acceleration: [MetresPerSecondSquared])], plan: String,
+                                      rate: Hertz, noise: MetresPerSecondSquared, countSize: MetresPerSecondSquared,
+                                      seed: UInt64) -> ChainedCurveSession {
+        var random = Xoshiro256StarStar(seed: seed, stream: 5)
+        let mounting = Mounting(yaw: random.uniform(-180, 180), pitch: random.uniform(-90, 90), roll: random.uniform(-180, 180))
+        let sensor = ChainedCurveSession.Sensor(sampleRate: rate, noise: noise, countSize: countSize,
+                                                mounting: mounting.sensorToBoat.transposed)
+        return ChainedCurveSession(curves: curves, plan: ChainedCurveSession.plan(plan) ?? [], sensor: sensor, seed: seed)
+    }
+
+    /// The rows for sessions of one kind taken together: strokes within 50 ms, the rate's MAE.
+    static func chainedRows(dataset: String, sessions: [ChainedCurveSession]) -> [EvaluationRow] {
+        var total = StrokeMatch()
+        var failures: [String] = []
+        var rateErrors: [Double] = []
+        var inPauses = 0
+        for (n, var session) in sessions.enumerated() {
+            do {
+                let (_, collector) = try Pipeline.collect(&session, configuration: accelerometerOnly)
+                let detected = collector.strokes.map(\.stroke)
+                let truth = session.truth
+                let match = StrokeMatch.match(detected: detected.map(\.catchTime), truth: truth.catches, tolerance: chainedTolerance)
+                total = total.combined(with: match)
+                if match.missed > 0 || match.extra > 0 { failures.append("#\(n + 1): \(match.missed) missed, \(match.extra) extra") }
+                for pause in truth.pauses {
+                    inPauses += detected.filter { $0.catchTime > pause.lowerBound + 0.5 && $0.catchTime < pause.upperBound - chainedTolerance }.count
+                }
+                // The rate of each truth stroke that has one against the detected stroke nearest its catch.
+                var j = 0
+                for (catchTime, rate) in zip(truth.catches, truth.rates) {
+                    guard let rate else { continue }
+                    while j + 1 < detected.count && abs(detected[j + 1].catchTime - catchTime) <= abs(detected[j].catchTime - catchTime) { j += 1 }
+                    guard j < detected.count, abs(detected[j].catchTime - catchTime) <= chainedTolerance else { continue }
+                    if let found = detected[j].strokeRate { rateErrors.append(abs(found - rate)) } else { rateErrors.append(rate) }
+                }
+            } catch {
+                failures.append("#\(n + 1): \(error)")
+            }
+        }
+        var strokes = strokeRow(dataset: dataset, match: total, tolerance: chainedTolerance)
+        if inPauses > 0 { failures.append("\(inPauses) in pauses") }
+        if !failures.isEmpty {
+            strokes.found += " [" + failures.joined(separator: "; ") + "]"
+            strokes.passed = false
+        }
+        let mae = rateErrors.isEmpty ? nil : rateErrors.reduce(0, +) / Double(rateErrors.count)
+        let rateRow = EvaluationRow(dataset: dataset, check: "stroke rate MAE (spm)", expected: "\(rateErrors.count) rates from the truth",
+                                    found: RowingFormat.decimal(mae, places: 3), error: RowingFormat.decimal(mae, places: 3),
+                                    tolerance: "≤ " + RowingFormat.decimal(chainedRateTolerance, places: 1),
+                                    passed: mae.map { $0 <= chainedRateTolerance } ?? false)
+        return [strokes, rateRow]
+    }
+}
