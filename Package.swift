@@ -142,7 +142,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "OarlogIIOTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogLive", "OarlogIIO"]),
         .testTarget(name: "OarlogSessionTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogSimulator", "OarlogSession"]),
-        .testTarget(name: "EvaluationTests", dependencies: ["OarlogTestSupport", "OarlogEvaluation", "OarlogCore", "OarlogTrace", "OarlogDSP", "OarlogPipeline"]),
+        .testTarget(name: "EvaluationTests", dependencies: ["OarlogTestSupport", "OarlogEvaluation", "OarlogCore", "OarlogTrace"]),
         .testTarget(name: "OarlogFencesTests", dependencies: [
             "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogFences", "OarlogReport",
             "OarlogTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),

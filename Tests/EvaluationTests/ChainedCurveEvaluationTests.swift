@@ -1,6 +1,5 @@
 import OarlogCore
 import OarlogEvaluation
-import OarlogPipeline
 import OarlogTrace
 import XCTest
 import OarlogTestSupport
