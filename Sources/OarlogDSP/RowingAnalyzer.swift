@@ -109,6 +109,9 @@ public struct RowingAnalyzer: Sendable {
     /// The newest stroke, whose next catch is not known yet.
     private var current: PendingStroke?
     private var referenceIndex = 0
+    /// Strokes found so far, as the display counts them: each as soon as it is detected, not
+    /// when GPS has covered it (the summary's count, `totals`, catches up at release).
+    private var strokesFound = 0
     private var lastReferenceTime: Seconds?
     private var accelerometerSeen = false
     private var gpsGaps = 0
@@ -342,7 +345,7 @@ public struct RowingAnalyzer: Sendable {
             rateNow = nil
         }
         return LiveFigures(time: now, elapsed: now - (firstTime ?? now), distance: distance.distance,
-                           speed: v, split: split.split(speed: v), strokeRate: rateNow, strokes: totals.strokes)
+                           speed: v, split: split.split(speed: v), strokeRate: rateNow, strokes: strokesFound)
     }
 
     private var usesReferenceStrokes: Bool {
@@ -382,6 +385,8 @@ public struct RowingAnalyzer: Sendable {
 
     private mutating func add(_ stroke: StrokeEvent, emit: (AnalyzerEvent) -> Void) {
         releaseWaitsUntil = -.infinity
+        strokesFound += 1
+        lastLive = -.infinity  // the display shows the stroke now, not at the next tick
         if var c = current {
             c.end = stroke.catchTime
             if c.stroke.recoveryDuration == nil, c.stroke.driveDuration > 0 {

@@ -67,9 +67,16 @@ final class AnalyzerGPSOnlyTests: XCTestCase {
         XCTAssertNil(strokes[0].stroke.strokeRate)
         XCTAssertNil(strokes[119].distancePerStroke)  // last stroke: no next catch
         XCTAssertEqual(strokes[10].smoothedRate ?? 0, 24, accuracy: 1e-9)
-        // Live figures at most every 0.5 s of trace time, with the right speed and split.
+        // Live figures at most every 0.5 s of trace time — and at once when a stroke is found,
+        // counted there — with the right speed and split.
         XCTAssertGreaterThan(live.count, 250)
-        for (a, b) in zip(live, live.dropFirst()) { XCTAssertGreaterThanOrEqual(b.time - a.time, 0.5) }
+        for (a, b) in zip(live, live.dropFirst()) {
+            if b.strokes == a.strokes { XCTAssertGreaterThanOrEqual(b.time - a.time, 0.5) } else { XCTAssertEqual(b.strokes, a.strokes + 1) }
+        }
+        for stroke in strokes {
+            let shown = try! XCTUnwrap(live.first { $0.strokes >= stroke.stroke.index })
+            XCTAssertEqual(shown.time, stroke.stroke.catchTime, accuracy: 1e-9, "a reference stroke is shown when it arrives")
+        }
         let mid = try! XCTUnwrap(live.first { $0.time >= 150 })
         XCTAssertEqual(mid.split ?? 0, 125, accuracy: 0.01)
         XCTAssertEqual(mid.strokeRate ?? 0, 24, accuracy: 1e-9)
