@@ -140,7 +140,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "OarlogExportTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogExport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "OarlogIIOTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogLive", "OarlogIIO"]),
+        .testTarget(name: "OarlogIIOTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogLive", "OarlogIIO"]),
         .testTarget(name: "OarlogSessionTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogSimulator", "OarlogSession"]),
         .testTarget(name: "EvaluationTests", dependencies: ["OarlogTestSupport", "OarlogEvaluation", "OarlogCore", "OarlogTrace"]),
         .testTarget(name: "OarlogFencesTests", dependencies: [

@@ -15,15 +15,28 @@ public struct StrokeEvent: Sendable, Equatable {
     /// Stroke rate from this stroke's catch to the previous catch, if there was one close enough
     /// (a first stroke after a pause has no rate).
     public var strokeRate: StrokesPerMinute?
+    /// How final the event is (a detector set to announce catches sends a stroke twice).
+    public var stage: Stage
+
+    public enum Stage: Sendable, Equatable {
+        /// Announced at its catch, while the drive is still on: its drive duration and peak are 0
+        /// until the same index comes again `.complete`.
+        case caught
+        /// Everything the detector will know of it.
+        case complete
+        /// A catch announced that turned out to be no stroke (its index is free again).
+        case withdrawn
+    }
 
     public init(index: Int, catchTime: Seconds, driveDuration: Seconds, recoveryDuration: Seconds?,
-                peakAcceleration: MetresPerSecondSquared, strokeRate: StrokesPerMinute?) {
+                peakAcceleration: MetresPerSecondSquared, strokeRate: StrokesPerMinute?, stage: Stage = .complete) {
         self.index = index
         self.catchTime = catchTime
         self.driveDuration = driveDuration
         self.recoveryDuration = recoveryDuration
         self.peakAcceleration = peakAcceleration
         self.strokeRate = strokeRate
+        self.stage = stage
     }
 }
 

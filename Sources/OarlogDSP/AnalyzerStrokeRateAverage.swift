@@ -20,6 +20,15 @@ public struct AnalyzerStrokeRateAverage: Sendable {
         return current
     }
 
+    /// What `add(rate)` would return, without adding it.
+    public func preview(adding rate: StrokesPerMinute?) -> StrokesPerMinute? {
+        guard let r = rate, r.isFinite, r > 0 else { return nil }
+        let keep = min(periods.count, periods.capacity - 1)
+        var sum = 60 / r
+        for i in (periods.count - keep)..<periods.count { sum += periods[i] }
+        return 60 * Double(keep + 1) / sum
+    }
+
     public var current: StrokesPerMinute? {
         guard !periods.isEmpty else { return nil }
         var sum = 0.0

@@ -112,6 +112,9 @@ public struct RowingAnalyzer: Sendable {
     /// Strokes found so far, as the display counts them: each as soon as it is detected, not
     /// when GPS has covered it (the summary's count, `totals`, catches up at release).
     private var strokesFound = 0
+    /// The stroke announced at its catch whose drive is still on (its index, catch, and the
+    /// smoothed rate it will have), shown until it is complete.
+    private var announced: (index: Int, catchTime: Seconds, smoothedRate: StrokesPerMinute?)? = nil
     private var lastReferenceTime: Seconds?
     private var accelerometerSeen = false
     private var gpsGaps = 0
@@ -128,7 +131,10 @@ public struct RowingAnalyzer: Sendable {
     public init(configuration: AnalyzerConfiguration = .init()) {
         self.configuration = configuration
         distance = DistanceAccumulator(configuration: configuration.distance)
-        strokeStage = SurgeStrokeDetector(mounting: configuration.mounting, detector: configuration.strokeDetection)
+        // The display shows each stroke at its catch: the detector announces catches.
+        var detection = configuration.strokeDetection
+        detection.announcesCatches = true
+        strokeStage = SurgeStrokeDetector(mounting: configuration.mounting, detector: detection)
         speed = SpeedEstimator(window: configuration.splitAveraging.windowSeconds ?? 5)
         split = SplitCalculator(averaging: configuration.splitAveraging, minimumSpeed: configuration.stoppedSpeed)
         rate = AnalyzerStrokeRateAverage(strokes: configuration.rateSmoothingStrokes)
@@ -339,7 +345,9 @@ public struct RowingAnalyzer: Sendable {
     private mutating func currentFigures() -> LiveFigures {
         let v = averagedSpeed()
         let rateNow: StrokesPerMinute?
-        if let c = current, now - c.stroke.catchTime <= configuration.maximumStrokePeriod {
+        if let a = announced {
+            rateNow = a.smoothedRate
+        } else if let c = current, now - c.stroke.catchTime <= configuration.maximumStrokePeriod {
             rateNow = c.smoothedRate
         } else {
             rateNow = nil
@@ -384,9 +392,22 @@ public struct RowingAnalyzer: Sendable {
     }
 
     private mutating func add(_ stroke: StrokeEvent, emit: (AnalyzerEvent) -> Void) {
-        releaseWaitsUntil = -.infinity
-        strokesFound += 1
         lastLive = -.infinity  // the display shows the stroke now, not at the next tick
+        switch stroke.stage {
+        case .caught:
+            strokesFound += 1
+            announced = (stroke.index, stroke.catchTime, rate.preview(adding: stroke.strokeRate))
+            return
+        case .withdrawn:
+            if announced?.index == stroke.index {
+                strokesFound -= 1
+                announced = nil
+            }
+            return
+        case .complete:
+            if announced?.index == stroke.index { announced = nil } else { strokesFound += 1 }
+        }
+        releaseWaitsUntil = -.infinity
         if var c = current {
             c.end = stroke.catchTime
             if c.stroke.recoveryDuration == nil, c.stroke.driveDuration > 0 {

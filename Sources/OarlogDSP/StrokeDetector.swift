@@ -70,6 +70,13 @@ public struct StrokeDetector: Sendable {
     private var lastCatch: Seconds? = nil
     private var lastDrivePeak: Float = 0           // band-passed, the last stroke's
     private var rhythm: Seconds = 0                // the period of the strokes before, 0 = unknown (a pause breaks it)
+    // Announcing the catch (`announcesCatches`).
+    private var runMin: Float = .infinity          // averaged surge, its lowest since the last drive ended
+    private var riseRange: Float = 0               // averaged surge, recent strokes' dip to peak; 0 = unknown
+    private var riseNeeded: Float = .infinity      // a rise above `runMin` that announces the catch (∞: not now)
+    private var dipOffset: Float = 0               // `runMin` must be this far below the mean
+    private var announced: (time: Seconds, index: Int)? = nil
+    private var announcing = true                  // false once this stroke's announcement was refused or withdrawn
     private var lastFinish: Seconds = -.infinity
     private var period: Seconds = 0                // recent catch-to-catch period, 0 = unknown
     private var overflow: StrokeEvent? = nil
@@ -171,6 +178,8 @@ public struct StrokeDetector: Sendable {
             let inDrive = phase == .drive
             let trigger = triggerTime, decayFrom = decayAfter, arm = armThreshold, drive = driveThreshold
             let refractory = minimumTriggerInterval
+            var lowest = runMin
+            let rise = riseNeeded, dip = dipOffset
             var event: (time: Seconds, band: Float)? = nil
             var plain = false  // sample `i` goes through `process(time:surge:emit:)`
             raw.withUnsafeRing { rawTimes, rawValues, rawCount in
@@ -221,7 +230,9 @@ public struct StrokeDetector: Sendable {
                             } else {
                                 if band < trough { trough = band }
                                 if band < arm { isArmed = true }
-                                special = isArmed && band > drive && boxTime - trigger >= refractory
+                                if boxValue < lowest { lowest = boxValue }
+                                special = isArmed && boxTime - trigger >= refractory
+                                    && (band > drive || (boxValue - lowest >= rise && lowest <= mean - dip))
                             }
                             if special {
                                 event = (boxTime, band)
@@ -236,6 +247,7 @@ public struct StrokeDetector: Sendable {
             highPass = hp; lowPass = lp
             level = mean
             recoveryTrough = trough; drivePeak = peak; armed = isArmed
+            runMin = lowest
             if let e = event {
                 let k = i - 1
                 decide(time: e.time, band: e.band) { emit(k, $0) }
@@ -302,6 +314,7 @@ public struct StrokeDetector: Sendable {
         if phase == .drive, let now = history.count > 0 ? history.time(history.count - 1) : nil {
             completeStroke(now: now, emit: emit)
         }
+        withdraw(emit: emit)
     }
 
     // MARK: Input stage
@@ -338,6 +351,9 @@ public struct StrokeDetector: Sendable {
     /// count carries on, the next stroke has no rate.
     private mutating func reset(emit: (StrokeEvent) -> Void) {
         if phase == .drive, history.count > 0 { completeStroke(now: history.time(history.count - 1), emit: emit) }
+        withdraw(emit: emit)
+        announcing = true
+        runMin = .infinity
         boxSum = 0; boxTimeSum = 0; boxCount = 0
         firstSample = nil
         intervalEstimate = 0
@@ -385,10 +401,16 @@ public struct StrokeDetector: Sendable {
                 recoveryAmplitude *= amplitudeDecay
                 updateThresholds()
             }
+            let value = history.value(history.count - 1)
+            if value < runMin { runMin = value }
             if band < recoveryTrough { recoveryTrough = band }
             if band < armThreshold { armed = true }
+            if let a = announced, time - a.time > 1 { withdraw(emit: emit) }  // no drive followed
+            if armed && time - triggerTime >= minimumTriggerInterval && value - runMin >= riseNeeded && runMin <= level - dipOffset {
+                announceCatch(now: time, emit: emit)
+            }
             if armed && band > driveThreshold && time - triggerTime >= minimumTriggerInterval {
-                recogniseDrive(now: time)
+                recogniseDrive(now: time, emit: emit)
             }
         case .drive:
             if band > drivePeak { drivePeak = band }
@@ -449,6 +471,8 @@ public struct StrokeDetector: Sendable {
             let inDrive = phase == .drive
             let trigger = triggerTime, decayFrom = decayAfter, arm = armThreshold, drive = driveThreshold
             let refractory = minimumTriggerInterval
+            var lowest = runMin
+            let rise = riseNeeded, dip = dipOffset
             var event: (time: Seconds, band: Float)? = nil
             history.withUnsafeRing { ringTimes, ringValues, count in
                 let mask = StrokeSignalHistory.mask
@@ -474,7 +498,9 @@ public struct StrokeDetector: Sendable {
                     } else {
                         if band < trough { trough = band }
                         if band < arm { isArmed = true }
-                        special = isArmed && band > drive && time - trigger >= refractory
+                        if pendingValue < lowest { lowest = pendingValue }
+                        special = isArmed && time - trigger >= refractory
+                            && (band > drive || (pendingValue - lowest >= rise && lowest <= mean - dip))
                     }
                     if special {
                         // The new sample was not taken after all: its high-pass is undone.
@@ -492,6 +518,7 @@ public struct StrokeDetector: Sendable {
             lowPass.z1 = z1[1]; lowPass.z2 = z2[1]
             level = mean
             recoveryTrough = trough; drivePeak = peak; armed = isArmed
+            runMin = lowest
             if let e = event {
                 decide(time: e.time, band: e.band, emit: emit)
             } else {
@@ -513,15 +540,26 @@ public struct StrokeDetector: Sendable {
         armThreshold = -max(0.5 * configuration.minimumDriveAmplitude, fraction * recoveryAmplitude)
         minimumTriggerInterval = max(0.8 * 60 / configuration.maximumRate, 0.5 * period)
         decayAfter = max(1.5 * period, 2)
+        let announces = configuration.announcesCatches && riseRange > 0 && announced == nil && announcing
+        riseNeeded = announces ? configuration.catchRiseFraction * riseRange : .infinity
+        dipOffset = configuration.catchDipFraction * riseRange
     }
 
-    private mutating func recogniseDrive(now: Seconds) {
+    private mutating func recogniseDrive(now: Seconds, emit: (StrokeEvent) -> Void) {
         phase = .drive
         triggerTime = now
         drivePeak = 0
         var window = configuration.catchSearchWindow
         if period > 0 { window = min(window, max(0.5 * period, 0.5)) }
         let from = max(now - window, lastFinish)
+        if let a = announced {
+            // The catch announced on the rise out of it: this drive's (the same dip, timed then).
+            if a.time >= from {
+                pendingCatch = a
+                return
+            }
+            withdraw(emit: emit)
+        }
         if let dip = history.extremum(from: from, to: now, sign: -1) {
             // Located on the averaged signal, timed on the raw samples.
             let rawInterval = intervalEstimate > 0 ? intervalEstimate : designedInterval
@@ -531,6 +569,41 @@ public struct StrokeDetector: Sendable {
         } else {
             pendingCatch = (now, history.count - 1)
         }
+    }
+
+    /// The rise out of the catch has begun: the catch is timed as `recogniseDrive` times it and
+    /// announced (`.caught`), unless it comes sooner than the rhythm allows a stroke (see
+    /// `completeStroke`'s test of a recovery's bump), when the stroke waits for its drive.
+    private mutating func announceCatch(now: Seconds, emit: (StrokeEvent) -> Void) {
+        announcing = false
+        riseNeeded = .infinity
+        var window = configuration.catchSearchWindow
+        if period > 0 { window = min(window, max(0.5 * period, 0.5)) }
+        let from = max(now - window, lastFinish)
+        guard let dip = history.extremum(from: from, to: now, sign: -1) else { return }
+        let rawInterval = intervalEstimate > 0 ? intervalEstimate : designedInterval
+        let catchTime = StrokeCatchFit.catchTime(in: raw, near: dip.time, margin: 2 * designedInterval * Double(decimation),
+                                                 from: from, to: now, interval: rawInterval, level: level) ?? dip.time
+        var rate: StrokesPerMinute? = nil
+        if let previous = lastCatch {
+            let expected = rhythm > 0 ? rhythm : 60 / configuration.restartRate
+            guard catchTime - previous >= configuration.plausiblePeriodFraction * expected else { return }
+            let p = catchTime - previous
+            if p > 0 && p <= 60 / configuration.minimumRate { rate = 60 / p }
+        }
+        announced = (catchTime, dip.index)
+        emit(StrokeEvent(index: strokeCount + 1, catchTime: catchTime, driveDuration: 0, recoveryDuration: nil,
+                         peakAcceleration: 0, strokeRate: rate, stage: .caught))
+    }
+
+    /// The catch announced was no stroke: its index is free again.
+    private mutating func withdraw(emit: (StrokeEvent) -> Void) {
+        guard let a = announced else { return }
+        announced = nil
+        announcing = false
+        riseNeeded = .infinity
+        emit(StrokeEvent(index: strokeCount + 1, catchTime: a.time, driveDuration: 0, recoveryDuration: nil,
+                         peakAcceleration: 0, strokeRate: nil, stage: .withdrawn))
     }
 
     private mutating func completeStroke(now: Seconds, emit: (StrokeEvent) -> Void) {
@@ -547,6 +620,7 @@ public struct StrokeDetector: Sendable {
                 phase = .recovery
                 armed = false
                 recoveryTrough = 0
+                withdraw(emit: emit)
                 return
             }
         }
@@ -574,6 +648,14 @@ public struct StrokeDetector: Sendable {
             // The rhythm follows the period unless it jumped (a pause, a stop and restart).
             rhythm = period > 0 && (rhythm == 0 || (period < 1.6 * rhythm && period > 0.5 * rhythm)) ? period : 0
         }
+        // The averaged surge's dip to peak, for announcing the next catches.
+        if let p = peak, pendingCatch.index < history.count, pendingCatch.index >= max(0, history.count - StrokeSignalHistory.mask) {
+            let range = p.value - history.value(pendingCatch.index)
+            if range > 0 { riseRange = riseRange == 0 || restart ? range : riseRange + fraction * (range - riseRange) }
+        }
+        announced = nil
+        announcing = true
+        runMin = .infinity
         strokeCount += 1
         emit(StrokeEvent(index: strokeCount, catchTime: catchTime, driveDuration: max(0, finish - catchTime),
                          recoveryDuration: nil, peakAcceleration: peak?.value ?? 0, strokeRate: rate))

@@ -43,6 +43,15 @@ public struct StrokeDetectorConfiguration: Sendable, Equatable {
     /// The rhythm assumed for that test right after a restart, before a period is known.
     /// Default 30 spm (a racing start's second stroke comes sooner, and harder).
     public var restartRate: StrokesPerMinute = 30
+    /// Announce each stroke at its catch (a `.caught` event as soon as the rise out of the catch
+    /// shows, about 0.1 s after it) before the `.complete` one at the end of its drive. Default
+    /// off; the analyzer turns it on for the display.
+    public var announcesCatches = false
+    /// A catch is announced once the surge (averaged to the internal rate) has risen this
+    /// fraction of the recent strokes' dip-to-peak range above the dip, from a dip this fraction
+    /// of it below the mean. Defaults 0.45 and 0.25.
+    public var catchRiseFraction: Float = 0.35
+    public var catchDipFraction: Float = 0.25
 
     public init() {}
 }

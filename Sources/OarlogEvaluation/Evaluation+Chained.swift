@@ -1,4 +1,5 @@
 import OarlogCore
+import OarlogDSP
 import OarlogPipeline
 import OarlogReport
 import OarlogSimulator
@@ -56,6 +57,60 @@ extension Evaluation {
     /// same noise density at every rate (so 0.063 at 100 Hz, 0.032 at 25 Hz). Counts of 0.0383.
     public static func adxl345Noise(at rate: Hertz) -> MetresPerSecondSquared {
         MetresPerSecondSquared(0.2 * (rate / 1000).squareRoot())
+    }
+
+    /// Display latency target: the stroke shown this soon after its catch (median).
+    public static let displayLatencyTolerance: Seconds = 0.150
+
+    /// How soon after each catch the display counts the stroke (the analyzer's live event), in
+    /// the trace's time (the sensor's own buffering comes on top live: see LiveCatchLatencyTests),
+    /// on every plan at 25, 100 and 1000 Hz; strokes the mounting's settling held back are left
+    /// out (they are shown together when it settles). Also: no stroke shown and then withdrawn.
+    public static func displayLatency(dataDirectory: String, rates: [Hertz] = [25, 100, 1000]) -> [EvaluationRow] {
+        let curves: [(duration: Seconds, acceleration: [MetresPerSecondSquared])]
+        do {
+            let reader = try QuiskeCurveReader(path: dataDirectory + "/rowingdata/quiske_per_stroke_seat.csv")
+            curves = reader.strokes.map { ($0.duration, $0.acceleration) }
+        } catch {
+            return [.failure(dataset: "quiske outings, display", check: "latency", "\(error)")]
+        }
+        var rows: [EvaluationRow] = []
+        for rate in rates {
+            var latencies: [Seconds] = []
+            var withdrawn = 0
+            for (n, (_, text)) in chainedPlans.enumerated() {
+                var session = chainedSession(curves: curves, plan: text, rate: rate, noise: adxl345Noise(at: rate), countSize: 0.0383,
+                                             seed: UInt64(rate) &+ UInt64(n) &* 977)
+                var analyzer = RowingAnalyzer(configuration: accelerometerOnly)
+                var shown: [Seconds] = []
+                var count = 0
+                let observe: (AnalyzerEvent) -> Void = { event in
+                    guard case .live(let figures) = event else { return }
+                    if figures.strokes > count { shown.append(figures.time) }
+                    if figures.strokes < count { withdrawn += 1 }
+                    count = figures.strokes
+                }
+                do {
+                    while let record = try session.next() { analyzer.process(record, emit: observe) }
+                } catch {
+                    return [.failure(dataset: "quiske outings, display @\(Int(rate)) Hz", check: "latency", "\(error)")]
+                }
+                let catches = session.truth.catches
+                for time in shown {
+                    guard let catchTime = catches.last(where: { $0 <= time }), time - catchTime < 1 else { continue }
+                    latencies.append(time - catchTime)
+                }
+            }
+            latencies.sort()
+            let median = latencies.isEmpty ? nil : latencies[latencies.count / 2]
+            rows.append(EvaluationRow(dataset: "quiske outings, display @\(Int(rate)) Hz", check: "stroke shown after its catch (median)",
+                                      expected: "≤ \(Int(displayLatencyTolerance * 1000)) ms",
+                                      found: "\(latencies.count) strokes, \(withdrawn) withdrawn",
+                                      error: median.map { "median \(Int(($0 * 1000).rounded())) ms, max \(Int(((latencies.last ?? 0) * 1000).rounded())) ms" } ?? "—",
+                                      tolerance: "≤ \(Int(displayLatencyTolerance * 1000)) ms, none withdrawn",
+                                      passed: median.map { $0 <= displayLatencyTolerance } == true && withdrawn == 0))
+        }
+        return rows
     }
 
     /// A session of `plan` with a random mounting drawn from `seed`.

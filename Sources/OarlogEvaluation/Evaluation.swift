@@ -28,6 +28,7 @@ public enum Evaluation {
         if includeTalos { rows += talos(dataDirectory: dataDirectory) }
         rows += quiske(dataDirectory: dataDirectory)
         rows += chainedCurves(dataDirectory: dataDirectory)
+        rows += displayLatency(dataDirectory: dataDirectory)
         rows += nkLogbook(dataDirectory: dataDirectory)
         rows += speedCoach(dataDirectory: dataDirectory)
         if simulated {

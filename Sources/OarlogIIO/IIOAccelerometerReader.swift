@@ -89,7 +89,7 @@ public final class IIOAccelerometerReader: @unchecked Sendable {
         timestampOriginNanoseconds = originNanoseconds
 
         let rate = inForce ?? configuration.samplingFrequency
-        let samples = configuration.bufferSamples ?? max(1, Int(((rate ?? 100) / 10).rounded()))
+        let samples = configuration.bufferSamples ?? max(1, Int(((rate ?? 100) / 50).rounded()))
         let pollingRate = configuration.samplingFrequency ?? inForce ?? configuration.pollingRate
         pollInterval = 1 / max(0.1, pollingRate)
         if buffered {

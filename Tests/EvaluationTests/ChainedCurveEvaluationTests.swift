@@ -17,6 +17,16 @@ final class ChainedCurveEvaluationTests: XCTestCase {
         }
     }
 
+    /// The display counts each stroke within 150 ms of its catch (median), none withdrawn.
+    func testDisplayShowsTheStrokeAtItsCatch() throws {
+        let rows = Evaluation.displayLatency(dataDirectory: TestPaths.samples.path)
+        print(EvaluationRow.table(rows))
+        XCTAssertEqual(rows.count, 3)
+        for row in rows where !row.passed {
+            XCTFail("\(row.dataset) — \(row.check): found \(row.found), error \(row.error), tolerance \(row.tolerance)")
+        }
+    }
+
     /// The session's truth is what the plan says: catches a period apart within a piece, the
     /// pauses as long as asked, the samples at the sensor's rate with gravity on the mounting's axes.
     func testTheChainedSessionFollowsItsPlan() throws {
