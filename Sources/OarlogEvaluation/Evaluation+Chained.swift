@@ -64,8 +64,9 @@ extension Evaluation {
 
     /// How soon after each catch the display counts the stroke (the analyzer's live event), in
     /// the trace's time (the sensor's own buffering comes on top live: see LiveCatchLatencyTests),
-    /// on every plan at 25, 100 and 1000 Hz; strokes the mounting's settling held back are left
-    /// out (they are shown together when it settles). Also: no stroke shown and then withdrawn.
+    /// on every plan at 25, 100 and 1000 Hz, and on the simulator's outings with GPS fixes beside
+    /// (25 and 100 Hz); strokes the mounting's settling held back are left out (they are shown
+    /// together when it settles). Also: no stroke shown and then withdrawn.
     public static func displayLatency(dataDirectory: String, rates: [Hertz] = [25, 100, 1000]) -> [EvaluationRow] {
         let curves: [(duration: Seconds, acceleration: [MetresPerSecondSquared])]
         do {
@@ -101,16 +102,52 @@ extension Evaluation {
                     latencies.append(time - catchTime)
                 }
             }
-            latencies.sort()
-            let median = latencies.isEmpty ? nil : latencies[latencies.count / 2]
-            rows.append(EvaluationRow(dataset: "quiske outings, display @\(Int(rate)) Hz", check: "stroke shown after its catch (median)",
-                                      expected: "≤ \(Int(displayLatencyTolerance * 1000)) ms",
-                                      found: "\(latencies.count) strokes, \(withdrawn) withdrawn",
-                                      error: median.map { "median \(Int(($0 * 1000).rounded())) ms, max \(Int(((latencies.last ?? 0) * 1000).rounded())) ms" } ?? "—",
-                                      tolerance: "≤ \(Int(displayLatencyTolerance * 1000)) ms, none withdrawn",
-                                      passed: median.map { $0 <= displayLatencyTolerance } == true && withdrawn == 0))
+            rows.append(latencyRow(dataset: "quiske outings, display @\(Int(rate)) Hz", latencies: latencies, withdrawn: withdrawn))
+        }
+        // With GPS: the simulator's outings (1 Hz fixes beside the accelerometer), 20 and 32 spm.
+        for rate in [25.0, 100] {
+            var latencies: [Seconds] = []
+            var withdrawn = 0
+            for strokeRate in [20.0, 32] {
+                do {
+                    var configuration = SimulationConfiguration(minutes: 2, rate: strokeRate)
+                    configuration.accelRate = rate
+                    configuration.seed = UInt64(strokeRate) &+ UInt64(rate) &* 13
+                    var simulator = try BoatSimulator(configuration: configuration)
+                    var analyzer = RowingAnalyzer(configuration: accelerometerOnly)
+                    var shown: [Seconds] = []
+                    var count = 0
+                    while let record = try simulator.next() {
+                        analyzer.process(record) { event in
+                            guard case .live(let figures) = event else { return }
+                            if figures.strokes > count { shown.append(figures.time) }
+                            if figures.strokes < count { withdrawn += 1 }
+                            count = figures.strokes
+                        }
+                    }
+                    let catches = simulator.groundTruth.strokes.map(\.catchTime)
+                    for time in shown {
+                        guard let catchTime = catches.last(where: { $0 <= time }), time - catchTime < 1 else { continue }
+                        latencies.append(time - catchTime)
+                    }
+                } catch {
+                    return rows + [.failure(dataset: "simulated outings with GPS, display @\(Int(rate)) Hz", check: "latency", "\(error)")]
+                }
+            }
+            rows.append(latencyRow(dataset: "simulated outings with GPS, display @\(Int(rate)) Hz", latencies: latencies, withdrawn: withdrawn))
         }
         return rows
+    }
+
+    static func latencyRow(dataset: String, latencies unsorted: [Seconds], withdrawn: Int) -> EvaluationRow {
+        let latencies = unsorted.sorted()
+        let median = latencies.isEmpty ? nil : latencies[latencies.count / 2]
+        return EvaluationRow(dataset: dataset, check: "stroke shown after its catch (median)",
+                             expected: "≤ \(Int(displayLatencyTolerance * 1000)) ms",
+                             found: "\(latencies.count) strokes, \(withdrawn) withdrawn",
+                             error: median.map { "median \(Int(($0 * 1000).rounded())) ms, max \(Int(((latencies.last ?? 0) * 1000).rounded())) ms" } ?? "—",
+                             tolerance: "≤ \(Int(displayLatencyTolerance * 1000)) ms, none withdrawn",
+                             passed: median.map { $0 <= displayLatencyTolerance } == true && withdrawn == 0)
     }
 
     /// A session of `plan` with a random mounting drawn from `seed`.

@@ -21,7 +21,7 @@ final class ChainedCurveEvaluationTests: XCTestCase {
     func testDisplayShowsTheStrokeAtItsCatch() throws {
         let rows = Evaluation.displayLatency(dataDirectory: TestPaths.samples.path)
         print(EvaluationRow.table(rows))
-        XCTAssertEqual(rows.count, 3)
+        XCTAssertEqual(rows.count, 5)
         for row in rows where !row.passed {
             XCTFail("\(row.dataset) — \(row.check): found \(row.found), error \(row.error), tolerance \(row.tolerance)")
         }
