@@ -96,5 +96,15 @@ extension JSONWriter {
         field("drive_s", m.stroke.driveDuration, places: 3)
         field("recovery_s", m.stroke.recoveryDuration, places: 3)
         field("peak_accel_mps2", Double(m.stroke.peakAcceleration), places: 3)
+        // Stroke quality (null without accelerometer data covering the stroke).
+        let q = m.quality
+        field("drive_recovery_ratio", m.stroke.driveRecoveryRatio, places: 3)
+        field("check_mps2", q.map { Double($0.check) }, places: 3)
+        field("drive_peak_accel_mps2", q.map { Double($0.peakDriveAcceleration) }, places: 3)
+        field("drive_mean_accel_mps2", q.map { Double($0.meanDriveAcceleration) }, places: 3)
+        field("speed_fluctuation_mps", q?.speedFluctuation, places: 3)
+        field("speed_fluctuation_pct", q?.speedFluctuationPercent, places: 2)
+        field("speed_min_mps", q?.minimumSpeed, places: 3)
+        field("speed_max_mps", q?.maximumSpeed, places: 3)
     }
 }

@@ -32,6 +32,13 @@ public enum SummaryTable {
         add("Best split", withUnit(RowingFormat.split(summary.bestSplit), "/500m"))
         add("Distance/stroke", RowingFormat.decimal(summary.distancePerStroke, unit: "m"),
             device ? RowingFormat.decimal(facts.deviceFigure("device_distance_per_stroke_m"), unit: "m") : nil)
+        // Stroke quality, when the accelerometer gave it.
+        if let r = summary.averageDriveRecoveryRatio, r > 0 { add("Drive : recovery", "1 : " + RowingFormat.decimal(1 / r, places: 2)) }
+        if let c = summary.averageCheck { add("Check", RowingFormat.decimal(Double(c), places: 2) + " m/s²") }
+        if let f = summary.averageSpeedFluctuation {
+            add("Speed fluctuation", (summary.averageSpeedFluctuationPercent.map { RowingFormat.decimal($0, places: 1) + " % (" } ?? "")
+                + RowingFormat.decimal(f, places: 2) + " m/s" + (summary.averageSpeedFluctuationPercent == nil ? "" : ")"))
+        }
         add("Notes", String(facts.noteCount))
         add("Sensor gaps", facts.gapCount == 0 ? "none" : "\(facts.gapCount) (" + RowingFormat.duration(facts.gaps.reduce(0) { $0 + $1.duration }) + ")")
         add("Accelerometer", facts.accelSamples > 0 ? "\(facts.accelSamples) samples" : RowingFormat.noData)
