@@ -44,29 +44,41 @@ public struct StrokeCurveAverage: Sendable, Equatable {
     /// `drive`, from `count` samples in time order: `time(i)` and `value(i)` (m/s²) of sample `i`.
     /// Returns false (and adds nothing) when the samples do not cover the stroke: fewer than 8,
     /// the first more than `coverageTolerance` after the catch or the last as much before the end.
-    @discardableResult
+    @discardableResult @inline(__always)
     public mutating func add(start: Seconds, end: Seconds, drive: Seconds, count: Int,
                              time: (Int) -> Seconds, value: (Int) -> Double) -> Bool {
         guard end > start, count >= 8, time(0) - start < Self.coverageTolerance,
               end - time(count - 1) < Self.coverageTolerance else { return false }
         let n = points
-        var j = 0
+        let step = (end - start) / Double(n - 1)
         let first = time(0), lastIndex = count - 1
-        for k in 0..<n {
-            let t = start + (end - start) * Double(k) / Double(n - 1)
-            while j + 1 < count && time(j + 1) < t { j += 1 }
-            let v: Double
-            if t <= first {
-                v = value(0)
-            } else if j >= lastIndex {
-                v = value(lastIndex)
-            } else {
-                let a = time(j), b = time(j + 1)
-                let va = value(j)
-                v = b > a ? va + (value(j + 1) - va) * (t - a) / (b - a) : va
+        // Walk the samples once: (a, va)–(b, vb) is the pair around moment k.
+        var j = 0
+        var a = first, va = value(0)
+        var b = count > 1 ? time(1) : first, vb = count > 1 ? value(1) : va
+        sum.withUnsafeMutableBufferPointer { sums in
+            sumSquares.withUnsafeMutableBufferPointer { squares in
+                for k in 0..<n {
+                    let t = start + step * Double(k)
+                    while j + 1 < lastIndex && b < t {
+                        j += 1
+                        a = b
+                        va = vb
+                        b = time(j + 1)
+                        vb = value(j + 1)
+                    }
+                    let v: Double
+                    if t <= first {
+                        v = value(0)
+                    } else if t >= b && j + 1 >= lastIndex {
+                        v = value(lastIndex)
+                    } else {
+                        v = b > a ? va + (vb - va) * (t - a) / (b - a) : va
+                    }
+                    sums[k] += v
+                    squares[k] += v * v
+                }
             }
-            sum[k] += v
-            sumSquares[k] += v * v
         }
         strokes += 1
         durationSum += end - start

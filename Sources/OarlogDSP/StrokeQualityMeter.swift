@@ -36,23 +36,87 @@ public struct StrokeQualityMeter: Sendable {
     public static let gapLength: Seconds = 0.25
     /// Moments per stroke of `pieceCurve`.
     public static let curvePoints = 100
-    private var restorer: SurgeRestorer
 
     private var times: [Seconds]
     private var values: [Float]
-    private var head = 0          // index of the next write
-    private var count = 0
     private static let mask = capacity - 1
 
-    // Block averaging to at most `maximumRate`.
-    private var lastInputTime: Seconds = -.infinity
-    private var intervalEstimate: Seconds = 0
-    private var decimation = 1
-    private var boxSum: Float = 0
-    private var boxTimeSum: Seconds = 0
-    private var boxCount = 0
-    /// No stroke reaching back before this has a quality (a gap in the samples ended here).
-    private var coveredSince: Seconds = -.infinity
+    /// The input stage's state: block averaging to at most `maximumRate`, the restorer, the ring's
+    /// position. Plain values, so the block path keeps them in registers through a run.
+    private struct Input: Sendable {
+        var restorer: SurgeRestorer
+        var lastTime: Seconds = -.infinity
+        /// Input samples since `windowStart` (the sample interval is measured over them).
+        var windowStart: Seconds = .nan
+        var windowSamples = 0
+        /// The first 64 samples after a start or a gap: the decimation is looked at each time.
+        var starting = true
+        var decimation = 1
+        var boxSum: Float = 0
+        var boxTimeSum: Seconds = 0
+        var boxCount = 0
+        var head = 0          // index of the next write
+        var count = 0
+        /// No stroke reaching back before this has a quality (a gap in the samples ended here).
+        var coveredSince: Seconds = -.infinity
+
+        /// Takes one sample; writes a kept one into the ring `t`, `v`.
+        @inline(__always)
+        mutating func take(_ time: Seconds, _ surge: Float, _ t: UnsafeMutablePointer<Seconds>, _ v: UnsafeMutablePointer<Float>) {
+            let dt = time - lastTime
+            guard dt > 0, surge.isFinite, time.isFinite else { return }   // out of order, repeated, not a number: dropped
+            lastTime = time
+            if dt > StrokeQualityMeter.gapLength {
+                boxSum = 0
+                boxTimeSum = 0
+                boxCount = 0
+                coveredSince = time
+                restorer.reset()
+                windowStart = time
+                windowSamples = 0
+                starting = true
+            } else {
+                windowSamples += 1
+            }
+            let kept: Seconds, value: Double
+            if decimation == 1 && boxCount == 0 {   // every sample kept (≤ 100 Hz)
+                kept = time
+                value = Double(surge)
+            } else {
+                boxSum += surge
+                boxTimeSum += time
+                boxCount += 1
+                guard boxCount >= decimation else { return }
+                let n = 1 / Double(boxCount)
+                kept = boxTimeSum * n
+                value = Double(boxSum) * n
+            }
+            t[head] = kept
+            v[head] = Float(restorer.restore(time: kept, surge: value))
+            head = (head + 1) & StrokeQualityMeter.mask
+            if count < StrokeQualityMeter.capacity { count += 1 }
+            boxSum = 0
+            boxTimeSum = 0
+            boxCount = 0
+            // Blocks of at least 1 / maximumRate (5 % slack for a clock's jitter), from the mean
+            // interval of the input samples since the last look, every 64 kept samples (each of
+            // the first 64 after a start or a gap).
+            if head & 63 == 0 || starting {
+                if windowSamples > 0 {
+                    let interval = (time - windowStart) / Double(windowSamples)
+                    decimation = max(1, Int((1 / (StrokeQualityMeter.maximumRate * interval) - 0.05).rounded(.up)))
+                }
+                if windowSamples >= 64 {
+                    windowStart = time
+                    windowSamples = 0
+                    starting = false
+                }
+            }
+        }
+    }
+    private var input: Input
+    private var head: Int { input.head }
+    private var count: Int { input.count }
 
     /// The average curve of the strokes since the last rest (a stroke longer than
     /// `longestStroke`, or a gap in the samples), over a normalised stroke.
@@ -61,7 +125,7 @@ public struct StrokeQualityMeter: Sendable {
 
     /// - Parameter gravityTimeConstant: the mounting estimator's (`SurgeRestorer`); 0 takes the surge as given.
     public init(gravityTimeConstant: Seconds = MountingEstimatorConfiguration().gravityTimeConstant) {
-        restorer = SurgeRestorer(gravityTimeConstant: gravityTimeConstant)
+        input = Input(restorer: SurgeRestorer(gravityTimeConstant: gravityTimeConstant))
         times = [Seconds](repeating: 0, count: Self.capacity)
         values = [Float](repeating: 0, count: Self.capacity)
     }
@@ -69,66 +133,57 @@ public struct StrokeQualityMeter: Sendable {
     /// Takes one surge sample (m/s²) at `time`.
     @inline(__always)
     public mutating func process(time: Seconds, surge: Float) {
-        guard time.isFinite, surge.isFinite else { return }
-        let dt = time - lastInputTime
-        guard dt > 0 else { return }           // out of order or repeated: dropped
-        lastInputTime = time
-        if dt > Self.gapLength {
-            boxSum = 0
-            boxTimeSum = 0
-            boxCount = 0
-            coveredSince = time
-            restorer.reset()
-        } else {
-            intervalEstimate = intervalEstimate == 0 ? dt : intervalEstimate + 0.05 * (dt - intervalEstimate)
-        }
-        boxSum += surge
-        boxTimeSum += time
-        boxCount += 1
-        if boxCount >= decimation {
-            let n = Double(boxCount)
-            let t = boxTimeSum / n
-            times[head] = t
-            values[head] = Float(restorer.restore(time: t, surge: Double(boxSum) / n))
-            head = (head + 1) & Self.mask
-            if count < Self.capacity { count += 1 }
-            boxSum = 0
-            boxTimeSum = 0
-            boxCount = 0
-            if intervalEstimate > 0 {
-                // Blocks of at least 1 / maximumRate (5 % slack for a clock's jitter).
-                decimation = max(1, Int((1 / (Self.maximumRate * intervalEstimate) - 0.05).rounded(.up)))
+        var s = input
+        times.withUnsafeMutableBufferPointer { t in
+            values.withUnsafeMutableBufferPointer { v in
+                s.take(time, surge, t.baseAddress.unsafelyUnwrapped, v.baseAddress.unsafelyUnwrapped)
             }
         }
+        input = s
     }
 
     /// Takes `n` samples (`times[i]`, `values[i]`), oldest first.
     @inline(__always)
-    public mutating func process(times t: UnsafePointer<Seconds>, values v: UnsafePointer<Float>, count n: Int) {
-        for i in 0..<n { process(time: t[i], surge: v[i]) }
+    public mutating func process(times ts: UnsafePointer<Seconds>, values vs: UnsafePointer<Float>, count n: Int) {
+        var s = input
+        times.withUnsafeMutableBufferPointer { t in
+            values.withUnsafeMutableBufferPointer { v in
+                let tp = t.baseAddress.unsafelyUnwrapped, vp = v.baseAddress.unsafelyUnwrapped
+                for i in 0..<n { s.take(ts[i], vs[i], tp, vp) }
+            }
+        }
+        input = s
     }
 
     // MARK: the ring
 
-    @inline(__always) private func time(_ i: Int) -> Seconds { times[(head - count + i) & Self.mask] }
-    @inline(__always) private func value(_ i: Int) -> Float { values[(head - count + i) & Self.mask] }
+    /// The kept samples oldest first, read through pointers (valid inside `withRing`).
+    private struct Ring {
+        let times: UnsafePointer<Seconds>
+        let values: UnsafePointer<Float>
+        let origin: Int       // physical index of the oldest
+        let count: Int
 
-    /// Index of the first kept sample at or after `t` (`count` if none).
-    private func firstIndex(atOrAfter t: Seconds) -> Int {
-        var lo = 0, hi = count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if time(mid) < t { lo = mid + 1 } else { hi = mid }
+        @inline(__always) func time(_ i: Int) -> Seconds { times[(origin + i) & StrokeQualityMeter.mask] }
+        @inline(__always) func value(_ i: Int) -> Double { Double(values[(origin + i) & StrokeQualityMeter.mask]) }
+
+        /// Index of the first kept sample at or after `t` (`count` if none).
+        func firstIndex(atOrAfter t: Seconds) -> Int {
+            var lo = 0, hi = count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if time(mid) < t { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
         }
-        return lo
-    }
 
-    /// Surge at `t`, linearly interpolated between samples `i − 1` and `i` (`time(i) ≥ t`).
-    @inline(__always) private func interpolated(at t: Seconds, index i: Int) -> Double {
-        let b = time(i), vb = Double(value(i))
-        guard i > 0 else { return vb }
-        let a = time(i - 1), va = Double(value(i - 1))
-        return b > a ? va + (vb - va) * (t - a) / (b - a) : vb
+        /// Surge at `t`, linearly interpolated between samples `i − 1` and `i` (`time(i) ≥ t`).
+        @inline(__always) func interpolated(at t: Seconds, index i: Int) -> Double {
+            let b = time(i), vb = value(i)
+            guard i > 0 else { return vb }
+            let a = time(i - 1), va = value(i - 1)
+            return b > a ? va + (vb - va) * (t - a) / (b - a) : vb
+        }
     }
 
     // MARK: a stroke
@@ -143,106 +198,119 @@ public struct StrokeQualityMeter: Sendable {
             if period > Self.longestStroke || !(period > 0) { pieceCurve.reset() }
             return nil
         }
-        let checkStart = catchTime - Self.checkLead
-        let tolerance = StrokeCurveAverage.coverageTolerance
-        guard checkStart >= coveredSince, time(0) <= checkStart, time(count - 1) >= nextCatch - tolerance else {
+        let origin = (head - count) & Self.mask, n = count, covered = input.coveredSince
+        let result: (StrokeQuality, first: Int, last: Int, startValue: Double, endValue: Double)? =
+            times.withUnsafeBufferPointer { t in
+                values.withUnsafeBufferPointer { v in
+                    let ring = Ring(times: t.baseAddress.unsafelyUnwrapped, values: v.baseAddress.unsafelyUnwrapped, origin: origin, count: n)
+                    return Self.measure(ring, catchTime: catchTime, nextCatch: nextCatch, driveDuration: driveDuration, coveredSince: covered)
+                }
+            }
+        guard let (quality, first, last, startValue, endValue) = result else {
             pieceCurve.reset()
             return nil
         }
+        // The piece's curve: the stroke's samples with its interpolated ends.
+        if catchTime - lastCurveEnd > StrokeCurveAverage.coverageTolerance { pieceCurve.reset() }
+        let interior = last - first + 1
+        times.withUnsafeBufferPointer { t in
+            values.withUnsafeBufferPointer { v in
+                let ring = Ring(times: t.baseAddress.unsafelyUnwrapped, values: v.baseAddress.unsafelyUnwrapped, origin: origin, count: n)
+                pieceCurve.add(start: catchTime, end: nextCatch, drive: driveDuration, count: interior + 2,
+                               time: { j in j == 0 ? catchTime : j > interior ? nextCatch : ring.time(first + j - 1) },
+                               value: { j in j == 0 ? startValue : j > interior ? endValue : ring.value(first + j - 1) })
+            }
+        }
+        lastCurveEnd = nextCatch
+        return quality
+    }
+
+    /// The stroke's figures from the ring, with its interior samples `first…last` and its
+    /// interpolated surge at the catch and at the next catch; `nil` when the ring does not cover it.
+    private static func measure(_ ring: Ring, catchTime: Seconds, nextCatch: Seconds, driveDuration: Seconds,
+                                coveredSince: Seconds) -> (StrokeQuality, first: Int, last: Int, startValue: Double, endValue: Double)? {
+        let period = nextCatch - catchTime
+        let checkStart = catchTime - checkLead
+        guard checkStart >= coveredSince, ring.time(0) <= checkStart,
+              ring.time(ring.count - 1) >= nextCatch - StrokeCurveAverage.coverageTolerance else { return nil }
         // The check.
-        var i = firstIndex(atOrAfter: checkStart)
-        let checkEnd = catchTime + min(Self.checkLag, 0.5 * driveDuration)
+        var i = ring.firstIndex(atOrAfter: checkStart)
+        let checkEnd = catchTime + min(checkLag, 0.5 * driveDuration)
         var lowest = Double.infinity, lowestIndex = -1
-        while i < count && time(i) <= checkEnd {
-            let v = Double(value(i))
+        while i < ring.count && ring.time(i) <= checkEnd {
+            let v = ring.value(i)
             if v < lowest { lowest = v; lowestIndex = i }
             i += 1
         }
         // The bottom between samples: the vertex of the parabola through the lowest sample and
         // its neighbours (at most half a sample away), when it is a dip of evenly spaced samples.
-        if lowestIndex > 0 && lowestIndex + 1 < count {
-            let y0 = Double(value(lowestIndex - 1)), y2 = Double(value(lowestIndex + 1))
-            let h0 = time(lowestIndex) - time(lowestIndex - 1), h2 = time(lowestIndex + 1) - time(lowestIndex)
+        if lowestIndex > 0 && lowestIndex + 1 < ring.count {
+            let y0 = ring.value(lowestIndex - 1), y2 = ring.value(lowestIndex + 1)
+            let h0 = ring.time(lowestIndex) - ring.time(lowestIndex - 1), h2 = ring.time(lowestIndex + 1) - ring.time(lowestIndex)
             let curvature = y0 - 2 * lowest + y2
             if curvature > 0, abs(h0 - h2) <= 0.1 * max(h0, h2) {
                 lowest -= (y0 - y2) * (y0 - y2) / (8 * curvature)
             }
         }
         // The stroke's samples: interior ones from `first` to `last`, the ends interpolated.
-        let first = firstIndex(atOrAfter: catchTime)
-        guard first < count, first > 0 else { return nil }
-        var last = firstIndex(atOrAfter: nextCatch)        // the first sample at or after the next catch
-        let endValue = last < count ? interpolated(at: nextCatch, index: last) : Double(value(count - 1))
-        last -= 1                                           // the last interior sample
+        let first = ring.firstIndex(atOrAfter: catchTime)
+        guard first < ring.count, first > 0 else { return nil }
+        var last = ring.firstIndex(atOrAfter: nextCatch)        // the first sample at or after the next catch
+        let endValue = last < ring.count ? ring.interpolated(at: nextCatch, index: last) : ring.value(ring.count - 1)
+        last -= 1                                               // the last interior sample
         guard last >= first else { return nil }
-        let startValue = interpolated(at: catchTime, index: first)
+        let startValue = ring.interpolated(at: catchTime, index: first)
         let finish = catchTime + driveDuration
 
-        // Pass 1: the speed change over the stroke (for the drift), the integral of speed (for
-        // its mean), the drive's peak and mean surge.
-        var speed = 0.0, speedIntegral = 0.0
-        var driveIntegral = 0.0, drivePeak = -Double.infinity
+        // Pass 1: the speed change over the stroke (trapezoids), for the drift.
+        var change = 0.0
         var tPrev = catchTime, aPrev = startValue
-        func step(_ t: Seconds, _ a: Double) {
+        for k in first...last {
+            let t = ring.time(k), a = ring.value(k)
+            change += (a + aPrev) * (t - tPrev)
+            tPrev = t
+            aPrev = a
+        }
+        change = 0.5 * (change + (endValue + aPrev) * (nextCatch - tPrev))
+        let drift = change / period
+
+        // Pass 2: the drift-free speed (its lowest, highest and integral) and the drive's peak
+        // and integral.
+        var speed = 0.0, lowestSpeed = 0.0, highestSpeed = 0.0, speedIntegral = 0.0
+        var driveIntegral = 0.0, drivePeak = startValue
+        tPrev = catchTime
+        aPrev = startValue - drift
+        var driveDone = false
+        @inline(__always) func step(_ t: Seconds, _ surge: Double) {
+            let a = surge - drift                  // the drift-free acceleration
             let dt = t - tPrev
             let dv = 0.5 * (a + aPrev) * dt
             speedIntegral += (speed + 0.5 * dv) * dt
             speed += dv
-            if tPrev < finish {
+            if speed < lowestSpeed { lowestSpeed = speed }
+            if speed > highestSpeed { highestSpeed = speed }
+            if !driveDone {
                 if t <= finish {
-                    driveIntegral += 0.5 * (a + aPrev) * dt
+                    driveIntegral += 0.5 * (surge + aPrev + drift) * dt
+                    if surge > drivePeak { drivePeak = surge }
                 } else {
-                    let aFinish = aPrev + (a - aPrev) * (finish - tPrev) / dt
-                    driveIntegral += 0.5 * (aFinish + aPrev) * (finish - tPrev)
+                    let before = aPrev + drift
+                    let atFinish = before + (surge - before) * (finish - tPrev) / dt
+                    driveIntegral += 0.5 * (atFinish + before) * (finish - tPrev)
+                    driveDone = true
                 }
             }
             tPrev = t
             aPrev = a
         }
-        drivePeak = startValue
-        if first <= last {
-            for k in first...last {
-                let t = time(k), a = Double(value(k))
-                step(t, a)
-                if t <= finish { drivePeak = max(drivePeak, a) }
-            }
-        }
+        for k in first...last { step(ring.time(k), ring.value(k)) }
         step(nextCatch, endValue)
-        let driftPerSecond = speed / period
-        let meanSpeed = speedIntegral / period - 0.5 * speed    // mean of (speed − drift line)
+        let meanSpeed = speedIntegral / period
 
-        // Pass 2: the lowest and highest drift-free speed, from its mean.
-        var below = 0.0, above = 0.0
-        speed = 0
-        tPrev = catchTime
-        aPrev = startValue
-        func swing(_ t: Seconds, _ a: Double) {
-            speed += 0.5 * (a + aPrev) * (t - tPrev)
-            tPrev = t
-            aPrev = a
-            let d = speed - driftPerSecond * (t - catchTime) - meanSpeed
-            below = max(below, -d)
-            above = max(above, d)
-        }
-        below = max(below, meanSpeed)    // the start: speed 0, drift 0
-        above = max(above, -meanSpeed)
-        if first <= last { for k in first...last { swing(time(k), Double(value(k))) } }
-        swing(nextCatch, endValue)
-
-        // The piece's curve: the stroke's samples with its interpolated ends.
-        if catchTime - lastCurveEnd > tolerance { pieceCurve.reset() }
-        let interior = last - first + 1
-        // The ring's arrays by reference (not `self`, whose curve is being changed: a copy).
-        let ts = times, vs = values, origin = head - count + first - 1
-        pieceCurve.add(start: catchTime, end: nextCatch, drive: driveDuration, count: interior + 2,
-                       time: { j in j == 0 ? catchTime : j > interior ? nextCatch : ts[(origin + j) & Self.mask] },
-                       value: { j in j == 0 ? startValue : j > interior ? endValue : Double(vs[(origin + j) & Self.mask]) })
-        lastCurveEnd = nextCatch
-
-        let driveMean = driveIntegral / driveDuration
-        return StrokeQuality(check: lowest.isFinite ? MetresPerSecondSquared(max(0, -lowest)) : 0,
-                             peakDriveAcceleration: MetresPerSecondSquared(drivePeak),
-                             meanDriveAcceleration: MetresPerSecondSquared(driveMean),
-                             speedBelowMean: below, speedAboveMean: above)
+        let quality = StrokeQuality(check: lowest.isFinite ? MetresPerSecondSquared(max(0, -lowest)) : 0,
+                                    peakDriveAcceleration: MetresPerSecondSquared(drivePeak),
+                                    meanDriveAcceleration: MetresPerSecondSquared(driveIntegral / driveDuration),
+                                    speedBelowMean: max(0, meanSpeed - lowestSpeed), speedAboveMean: max(0, highestSpeed - meanSpeed))
+        return (quality, first, last, startValue, endValue)
     }
 }

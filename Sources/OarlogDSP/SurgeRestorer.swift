@@ -14,11 +14,13 @@ import OarlogCore
 public struct SurgeRestorer: Sendable {
     /// The mounting estimator's gravity time constant τ (0: the surge is passed on unchanged).
     public let gravityTimeConstant: Seconds
+    private let rate: Double            // 1 / τ (0: off)
     private var integral = 0.0          // ∫ surge dt, leaking, m/s
     private var lastTime: Seconds = -.infinity
 
     public init(gravityTimeConstant: Seconds = MountingEstimatorConfiguration().gravityTimeConstant) {
         self.gravityTimeConstant = gravityTimeConstant
+        rate = gravityTimeConstant > 0 ? 1 / gravityTimeConstant : 0
     }
 
     /// Starts again (after a gap in the samples).
@@ -30,12 +32,13 @@ public struct SurgeRestorer: Sendable {
     /// The restored surge of a sample (times in order), m/s².
     @inline(__always)
     public mutating func restore(time: Seconds, surge: Double) -> Double {
-        guard gravityTimeConstant > 0 else { return surge }
-        if lastTime.isFinite, time > lastTime {
-            let dt = time - lastTime
-            integral += surge * dt - integral * min(1, dt / gravityTimeConstant)
+        if rate == 0 { return surge }
+        let dt = time - lastTime       // +∞ for the first sample
+        if dt > 0, dt.isFinite {
+            // One multiply and one add on the chain from sample to sample.
+            integral = integral * max(0, 1 - dt * rate) + surge * dt
         }
         lastTime = time
-        return surge + integral / gravityTimeConstant
+        return surge + integral * rate
     }
 }
