@@ -7,7 +7,8 @@ import OarlogSession
 /// session's accelerometer samples: one stroke, or the average stroke of a piece
 /// (`/api/sessions/{id}/curve`). Each stroke runs from its catch to the next catch (the last of
 /// a run: one stroke period on); its surge acceleration (the mounting estimator's, as the stroke
-/// detector sees it: m/s², positive = the boat speeding up) is resampled at `points` evenly
+/// detector sees it, restored by `SurgeRestorer` as the live stroke quality takes it: m/s²,
+/// positive = the boat speeding up) is resampled at `points` evenly
 /// spaced moments of the stroke, so strokes of different lengths line up catch to catch, and the
 /// piece's curve is the mean and standard deviation at each moment (`StrokeCurveAverage`, the
 /// resampling and averaging the live analyzer uses too). The file is read from just

@@ -57,8 +57,6 @@ public struct StrokeQualityMeter: Sendable {
         var boxCount = 0
         var head = 0          // index of the next write
         var count = 0
-        /// No stroke reaching back before this has a quality (a gap in the samples ended here).
-        var coveredSince: Seconds = -.infinity
 
         /// Takes one sample; writes a kept one into the ring `t`, `v`.
         @inline(__always)
@@ -70,7 +68,6 @@ public struct StrokeQualityMeter: Sendable {
                 boxSum = 0
                 boxTimeSum = 0
                 boxCount = 0
-                coveredSince = time
                 restorer.reset()
                 windowStart = time
                 windowSamples = 0
@@ -198,12 +195,12 @@ public struct StrokeQualityMeter: Sendable {
             if period > Self.longestStroke || !(period > 0) { pieceCurve.reset() }
             return nil
         }
-        let origin = (head - count) & Self.mask, n = count, covered = input.coveredSince
+        let origin = (head - count) & Self.mask, n = count
         let result: (StrokeQuality, first: Int, last: Int, startValue: Double, endValue: Double)? =
             times.withUnsafeBufferPointer { t in
                 values.withUnsafeBufferPointer { v in
                     let ring = Ring(times: t.baseAddress.unsafelyUnwrapped, values: v.baseAddress.unsafelyUnwrapped, origin: origin, count: n)
-                    return Self.measure(ring, catchTime: catchTime, nextCatch: nextCatch, driveDuration: driveDuration, coveredSince: covered)
+                    return Self.measure(ring, catchTime: catchTime, nextCatch: nextCatch, driveDuration: driveDuration)
                 }
             }
         guard let (quality, first, last, startValue, endValue) = result else {
@@ -227,19 +224,24 @@ public struct StrokeQualityMeter: Sendable {
 
     /// The stroke's figures from the ring, with its interior samples `first…last` and its
     /// interpolated surge at the catch and at the next catch; `nil` when the ring does not cover it.
-    private static func measure(_ ring: Ring, catchTime: Seconds, nextCatch: Seconds, driveDuration: Seconds,
-                                coveredSince: Seconds) -> (StrokeQuality, first: Int, last: Int, startValue: Double, endValue: Double)? {
+    /// A gap in the samples (longer than `gapLength`) from `checkLead` before the catch to the
+    /// next catch: no quality. (Looked for here, in the samples of the stroke, not as the latest
+    /// gap seen: the block path has taken a whole run of later samples when it asks.)
+    private static func measure(_ ring: Ring, catchTime: Seconds, nextCatch: Seconds, driveDuration: Seconds)
+        -> (StrokeQuality, first: Int, last: Int, startValue: Double, endValue: Double)? {
         let period = nextCatch - catchTime
         let checkStart = catchTime - checkLead
-        guard checkStart >= coveredSince, ring.time(0) <= checkStart,
+        guard ring.time(0) <= checkStart,
               ring.time(ring.count - 1) >= nextCatch - StrokeCurveAverage.coverageTolerance else { return nil }
         // The check.
         var i = ring.firstIndex(atOrAfter: checkStart)
         let checkEnd = catchTime + min(checkLag, 0.5 * driveDuration)
         var lowest = Double.infinity, lowestIndex = -1
+        var widest = ring.time(i) - ring.time(i - 1)          // i ≥ 1: time(0) ≤ checkStart
         while i < ring.count && ring.time(i) <= checkEnd {
             let v = ring.value(i)
             if v < lowest { lowest = v; lowestIndex = i }
+            widest = max(widest, ring.time(i) - ring.time(i - 1))
             i += 1
         }
         // The bottom between samples: the vertex of the parabola through the lowest sample and
@@ -267,10 +269,14 @@ public struct StrokeQualityMeter: Sendable {
         var tPrev = catchTime, aPrev = startValue
         for k in first...last {
             let t = ring.time(k), a = ring.value(k)
-            change += (a + aPrev) * (t - tPrev)
+            let dt = t - tPrev
+            change += (a + aPrev) * dt
+            if dt > widest { widest = dt }
             tPrev = t
             aPrev = a
         }
+        if last + 1 < ring.count { widest = max(widest, ring.time(last + 1) - tPrev) }
+        guard widest <= gapLength else { return nil }
         change = 0.5 * (change + (endValue + aPrev) * (nextCatch - tPrev))
         let drift = change / period
 
