@@ -52,6 +52,7 @@ public struct StoredSessionReport {
         rows.append(("Avg split", unit(RowingFormat.split(s.averageSplit), "/500m")))
         rows.append(("Best split", unit(RowingFormat.split(s.bestSplit), "/500m")))
         rows.append(("Distance/stroke", RowingFormat.decimal(s.distancePerStroke, unit: "m")))
+        rows += SummaryTable.qualityRows(s)
         rows.append(("Notes", String(f.notes)))
         rows.append(("Sensor gaps", f.gaps == 0 ? "none" : "\(f.gaps) (GPS \(s.gpsGaps), accelerometer \(s.accelerometerGaps))"))
         rows.append(("Accelerometer", f.accelerometerSamples > 0 ? "\(f.accelerometerSamples) samples" : RowingFormat.noData))

@@ -7,9 +7,11 @@ import OarlogSession
 /// session's accelerometer samples: one stroke, or the average stroke of a piece
 /// (`/api/sessions/{id}/curve`). Each stroke runs from its catch to the next catch (the last of
 /// a run: one stroke period on); its surge acceleration (the mounting estimator's, as the stroke
-/// detector sees it: m/s², positive = the boat speeding up) is resampled at `points` evenly
+/// detector sees it, restored by `SurgeRestorer` as the live stroke quality takes it: m/s²,
+/// positive = the boat speeding up) is resampled at `points` evenly
 /// spaced moments of the stroke, so strokes of different lengths line up catch to catch, and the
-/// piece's curve is the mean and standard deviation at each moment. The file is read from just
+/// piece's curve is the mean and standard deviation at each moment (`StrokeCurveAverage`, the
+/// resampling and averaging the live analyzer uses too). The file is read from just
 /// before the first stroke (through its index) to just after the last, with fixed memory.
 public struct StrokeCurve {
     /// Seconds of samples read before the first stroke so that the mounting has settled.
@@ -52,39 +54,29 @@ public struct StrokeCurve {
 
         let settings = SessionReplay(reader).settings
         var mounting = MountingEstimator(configuration: try settings.analyzerConfiguration().mounting)
-        var sum = [Double](repeating: 0, count: self.points), sumSquares = sum
-        var used = 0, durations = 0.0, drives = 0.0
+        var average = StrokeCurveAverage(points: self.points)
+        // The surge as the live analyzer's quality meter takes it (`SurgeRestorer`).
+        var restorer = SurgeRestorer(gravityTimeConstant: mounting.configuration.gravityTimeConstant)
+        var lastSampleTime = -Double.infinity
         // The current stroke's samples (times, surges), reused stroke after stroke.
         var times: [Seconds] = [], values: [Double] = []
         times.reserveCapacity(2048)
         values.reserveCapacity(2048)
         var span = 0
-        let n = self.points
 
         func finishStroke() {
             defer { times.removeAll(keepingCapacity: true); values.removeAll(keepingCapacity: true) }
             let s = spans[span]
             // Samples throughout: the first within 50 ms of the catch, the last within 50 ms of the end.
-            guard times.count >= 8, let t0 = times.first, let t1 = times.last, t0 - s.start < 0.05, s.end - t1 < 0.05 else { return }
-            var j = 0
-            for k in 0..<n {
-                let t = s.start + (s.end - s.start) * Double(k) / Double(n - 1)
-                while j + 1 < times.count && times[j + 1] < t { j += 1 }
-                let v: Double
-                if t <= times[0] { v = values[0] } else if j + 1 >= times.count { v = values[times.count - 1] } else {
-                    let a = times[j], b = times[j + 1]
-                    v = b > a ? values[j] + (values[j + 1] - values[j]) * (t - a) / (b - a) : values[j]
-                }
-                sum[k] += v
-                sumSquares[k] += v * v
-            }
-            used += 1
-            durations += s.end - s.start
-            drives += s.drive
+            average.add(start: s.start, end: s.end, drive: s.drive, count: times.count,
+                        time: { times[$0] }, value: { values[$0] })
         }
 
         struct Done: Error {}
-        func take(_ t: Seconds, _ surge: Double) throws {
+        func take(_ t: Seconds, _ given: Double) throws {
+            if t - lastSampleTime > StrokeQualityMeter.gapLength { restorer.reset() }
+            lastSampleTime = max(lastSampleTime, t)
+            let surge = restorer.restore(time: t, surge: given)
             guard t >= first.start - 0.05 else { return }
             while span < spans.count && t >= spans[span].end {
                 finishStroke()
@@ -112,16 +104,20 @@ public struct StrokeCurve {
             while span < spans.count { finishStroke(); span += 1 }
         } catch is Done {
         }
-        strokesUsed = used
-        guard used > 0 else { return }
-        let count = Double(used)
-        for k in 0..<n {
-            let m = sum[k] / count
-            mean[k] = m
-            standardDeviation[k] = (max(0, sumSquares[k] / count - m * m)).squareRoot()
+        self = StrokeCurve(average)
+    }
+
+    /// The curve `average` holds.
+    public init(_ average: StrokeCurveAverage) {
+        self.init(points: average.points)
+        strokesUsed = average.strokes
+        guard average.strokes > 0 else { return }
+        for k in 0..<points {
+            mean[k] = average.mean(at: k)
+            standardDeviation[k] = average.standardDeviation(at: k)
         }
-        strokeDuration = durations / count
-        driveDuration = drives / count
+        strokeDuration = average.meanStrokeDuration
+        driveDuration = average.meanDriveDuration
     }
 
     /// The answer as JSON: `strokes` used, `stroke_s` and `drive_s` (means), `points`, and per

@@ -58,6 +58,11 @@ public struct SessionSummary: Sendable, Equatable {
     /// `.gap` records per sensor.
     public var gpsGaps: Int
     public var accelerometerGaps: Int
+    /// Stroke quality, averaged over the strokes that have it (`SummaryAccumulator`).
+    public var averageDriveRecoveryRatio: Double?
+    public var averageCheck: MetresPerSecondSquared?
+    public var averageSpeedFluctuation: MetresPerSecond?
+    public var averageSpeedFluctuationPercent: Double?
     public init(elapsed: Seconds? = nil, distance: Metres? = nil, strokes: Int = 0,
                 averageStrokeRate: StrokesPerMinute? = nil, maxStrokeRate: StrokesPerMinute? = nil,
                 averageSplit: SecondsPer500m? = nil, bestSplit: SecondsPer500m? = nil,
@@ -104,6 +109,8 @@ public struct RowingAnalyzer: Sendable {
         var stroke: StrokeEvent
         var end: Seconds?
         var smoothedRate: StrokesPerMinute?
+        /// From the accelerometer, once the next catch is known (speed not yet anchored).
+        var quality: StrokeQuality? = nil
     }
     private var pending: GPSRingBuffer<PendingStroke>
     /// The newest stroke, whose next catch is not known yet.
@@ -321,6 +328,9 @@ public struct RowingAnalyzer: Sendable {
         releasePending(final: true, emit: emit)
     }
 
+    /// The average stroke curve of the strokes since the last rest (see `StrokeQualityMeter`).
+    public var pieceCurve: StrokeCurveAverage { strokeStage.qualityMeter.pieceCurve }
+
     /// The accelerometer mounting as estimated so far (gravity, surge axis), for a mounting check.
     public var mounting: MountingEstimator { strokeStage.mounting }
 
@@ -414,6 +424,10 @@ public struct RowingAnalyzer: Sendable {
                 let recovery = stroke.catchTime - c.stroke.catchTime - c.stroke.driveDuration
                 if recovery > 0 { c.stroke.recoveryDuration = recovery }
             }
+            if c.stroke.driveDuration > 0 {
+                c.quality = strokeStage.quality(catchTime: c.stroke.catchTime, nextCatch: stroke.catchTime,
+                                                driveDuration: c.stroke.driveDuration)
+            }
             if pending.isFull { releaseOldest(emit: emit) }
             pending.append(c)
         }
@@ -456,17 +470,18 @@ public struct RowingAnalyzer: Sendable {
     private mutating func metrics(of p: PendingStroke) -> StrokeMetrics {
         let start = p.stroke.catchTime
         let startDistance = distance.history.distance(at: start)
-        var m = StrokeMetrics(stroke: p.stroke, smoothedRate: p.smoothedRate, distance: startDistance)
+        var m = StrokeMetrics(stroke: p.stroke, smoothedRate: p.smoothedRate, distance: startDistance, quality: p.quality)
         guard let end = p.end, end > start, end - start <= configuration.maximumStrokePeriod else { return m }
         if let d0 = startDistance, let d1 = distance.history.distance(at: end) {
             m.distancePerStroke = d1 - d0
         }
         let period = end - start
-        if let v = distance.history.meanReceiverSpeed(from: start, to: end) {
+        // The stroke's mean speed: the receiver's, else from the distance per stroke.
+        let meanSpeed = distance.history.meanReceiverSpeed(from: start, to: end) ?? m.distancePerStroke.map { $0 / period }
+        if let v = meanSpeed {
             m.split = Double.split(fromSpeed: v, minimumSpeed: configuration.stoppedSpeed)
-        } else if let dps = m.distancePerStroke {
-            m.split = Double.split(fromSpeed: dps / period, minimumSpeed: configuration.stoppedSpeed)
         }
+        m.quality?.meanSpeed = meanSpeed   // anchors the stroke's speed swing
         return m
     }
 }

@@ -12,6 +12,8 @@ import OarlogCore
 ///   rate (pauses excluded); maxStrokeRate: the highest smoothed rate (one-off detector glitches
 ///   do not count).
 /// - distancePerStroke: distance / strokes.
+/// - averageDriveRecoveryRatio, averageCheck, averageSpeedFluctuation(Percent): the means of the
+///   strokes' figures over the strokes that have them (`StrokeQuality`).
 public struct SummaryAccumulator: Sendable {
     public private(set) var strokes = 0
     private var ratedStrokes = 0
@@ -21,6 +23,10 @@ public struct SummaryAccumulator: Sendable {
     private var bestLiveSplit: SecondsPer500m?
     private var firstTime: Seconds?
     private var lastTime: Seconds?
+    private var ratio = (sum: 0.0, count: 0)
+    private var check = (sum: 0.0, count: 0)
+    private var fluctuation = (sum: 0.0, count: 0)
+    private var fluctuationPercent = (sum: 0.0, count: 0)
 
     public init() {}
 
@@ -46,6 +52,12 @@ public struct SummaryAccumulator: Sendable {
         }
         if let r = m.smoothedRate ?? m.stroke.strokeRate { maxRate = max(maxRate ?? r, r) }
         if let s = m.split { bestStrokeSplit = min(bestStrokeSplit ?? s, s) }
+        if let r = m.stroke.driveRecoveryRatio, r.isFinite { ratio = (ratio.sum + r, ratio.count + 1) }
+        if let q = m.quality {
+            check = (check.sum + Double(q.check), check.count + 1)
+            fluctuation = (fluctuation.sum + q.speedFluctuation, fluctuation.count + 1)
+            if let p = q.speedFluctuationPercent { fluctuationPercent = (fluctuationPercent.sum + p, fluctuationPercent.count + 1) }
+        }
     }
 
     public mutating func observeLiveSplit(_ s: SecondsPer500m) {
@@ -68,6 +80,11 @@ public struct SummaryAccumulator: Sendable {
         s.reanchors = reanchors
         s.gpsGaps = gpsGaps
         s.accelerometerGaps = accelerometerGaps
+        func mean(_ a: (sum: Double, count: Int)) -> Double? { a.count > 0 ? a.sum / Double(a.count) : nil }
+        s.averageDriveRecoveryRatio = mean(ratio)
+        s.averageCheck = mean(check).map { MetresPerSecondSquared($0) }
+        s.averageSpeedFluctuation = mean(fluctuation)
+        s.averageSpeedFluctuationPercent = mean(fluctuationPercent)
         return s
     }
 }

@@ -2,10 +2,12 @@ import OarlogCore
 
 /// Raw accelerometer samples in, strokes out: the mounting estimator feeding the stroke
 /// detector. While the mounting settles the samples are held (bounded) and replayed once it
-/// has, so the first strokes of a session are counted too.
+/// has, so the first strokes of a session are counted too. The stroke quality meter takes the
+/// same surge samples as the detector, on both paths.
 public struct SurgeStrokeDetector: Sendable {
     public private(set) var mounting: MountingEstimator
     public private(set) var detector: StrokeDetector
+    public private(set) var qualityMeter = StrokeQualityMeter()
 
     // The block path's surge samples (times, values), a run at a time.
     private var runTimes: [Seconds]
@@ -16,6 +18,7 @@ public struct SurgeStrokeDetector: Sendable {
     public init(mounting: MountingEstimatorConfiguration = .init(), detector: StrokeDetectorConfiguration = .init()) {
         self.mounting = MountingEstimator(configuration: mounting)
         self.detector = StrokeDetector(configuration: detector)
+        qualityMeter = StrokeQualityMeter(gravityTimeConstant: self.mounting.configuration.gravityTimeConstant)
         runTimes = [Seconds](repeating: 0, count: Self.runCapacity)
         runValues = [Float](repeating: 0, count: Self.runCapacity)
     }
@@ -36,6 +39,7 @@ public struct SurgeStrokeDetector: Sendable {
             runValues.withUnsafeMutableBufferPointer { v in
                 let times = t.baseAddress.unsafelyUnwrapped, values = v.baseAddress.unsafelyUnwrapped
                 let next = mounting.surges(of: samples, from: start, to: limit, times: times, values: values)
+                qualityMeter.process(times: times, values: values, count: next - start)
                 detector.process(times: times, values: values, count: next - start) { k, stroke in emit(start + k, stroke) }
                 return next
             }
@@ -46,11 +50,21 @@ public struct SurgeStrokeDetector: Sendable {
     public mutating func process(_ sample: AccelSample, emit: (StrokeEvent) -> Void) {
         guard let surge = mounting.surge(of: sample) else { return }
         if mounting.hasSettlingHistory {  // once per session
-            var d = detector
-            mounting.drainSettlingHistory { time, value in d.process(time: time, surge: value, emit: emit) }
+            var d = detector, q = qualityMeter
+            mounting.drainSettlingHistory { time, value in
+                q.process(time: time, surge: value)
+                d.process(time: time, surge: value, emit: emit)
+            }
             detector = d
+            qualityMeter = q
         }
+        qualityMeter.process(time: sample.time, surge: surge)
         detector.process(time: sample.time, surge: surge, emit: emit)
+    }
+
+    /// The quality of the stroke from `catchTime` to `nextCatch` (see `StrokeQualityMeter`).
+    public mutating func quality(catchTime: Seconds, nextCatch: Seconds, driveDuration: Seconds) -> StrokeQuality? {
+        qualityMeter.quality(catchTime: catchTime, nextCatch: nextCatch, driveDuration: driveDuration)
     }
 
     /// Ends the stream (emits a stroke whose drive is still in progress).

@@ -31,6 +31,7 @@ public enum Evaluation {
         rows += displayLatency(dataDirectory: dataDirectory)
         rows += nkLogbook(dataDirectory: dataDirectory)
         rows += speedCoach(dataDirectory: dataDirectory)
+        rows += quality(dataDirectory: dataDirectory, simulated: simulated)
         if simulated {
             rows += simulatedSessions()
             rows += simulatedWorkouts()

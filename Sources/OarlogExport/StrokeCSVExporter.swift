@@ -5,9 +5,13 @@ import OarlogPipeline
 /// Writes one CSV row per stroke, in one of two column layouts:
 /// - `.oarlog` (default): plain names with units, empty cells for no data —
 ///   `Stroke,Time (s),Elapsed (s),UTC,Lap,Distance (m),Split (s/500m),Stroke Rate (spm),`
-///   `Smoothed Rate (spm),Distance/Stroke (m),Drive (s),Recovery (s),Peak Accel (m/s2),Latitude,Longitude`;
+///   `Smoothed Rate (spm),Distance/Stroke (m),Drive (s),Recovery (s),Peak Accel (m/s2),Latitude,Longitude`,
+///   then the stroke quality (`qualityHeader`): `Drive/Recovery,Check (m/s2),Drive Peak Accel (m/s2),`
+///   `Drive Mean Accel (m/s2),Speed Min (m/s),Speed Max (m/s),Speed Fluctuation (m/s),Speed Fluctuation (%)`;
 /// - `.rowingdata`: the column names rowingdata / rowsandall.com read (Painsled heritage, leading
-///   spaces and the `stokes` typo included), unknown values as 0 as those tools expect.
+///   spaces and the `stokes` typo included), unknown values as 0 as those tools expect; then
+///   rowingdata's ` AverageBoatSpeed (m/s)` (the stroke's mean GPS speed) and, as rowingdata has
+///   no columns for them (it keeps columns it does not know), the quality columns by the names above.
 public final class StrokeCSVExporter: AssembledExporter {
     public enum Columns: String, Sendable, CaseIterable {
         case oarlog, rowingdata
@@ -15,12 +19,15 @@ public final class StrokeCSVExporter: AssembledExporter {
 
     public static let oarlogHeader = ["Stroke", "Time (s)", "Elapsed (s)", "UTC", "Lap", "Distance (m)", "Split (s/500m)",
                                       "Stroke Rate (spm)", "Smoothed Rate (spm)", "Distance/Stroke (m)", "Drive (s)",
-                                      "Recovery (s)", "Peak Accel (m/s2)", "Latitude", "Longitude"]
+                                      "Recovery (s)", "Peak Accel (m/s2)", "Latitude", "Longitude"] + qualityHeader
+    /// The stroke quality columns (`StrokeQuality`), last in both layouts.
+    public static let qualityHeader = ["Drive/Recovery", "Check (m/s2)", "Drive Peak Accel (m/s2)", "Drive Mean Accel (m/s2)",
+                                       "Speed Min (m/s)", "Speed Max (m/s)", "Speed Fluctuation (m/s)", "Speed Fluctuation (%)"]
     public static let rowingdataHeader = ["TimeStamp (sec)", " ElapsedTime (sec)", " Horizontal (meters)",
                                           " Cadence (stokes/min)", " Stroke500mPace (sec/500m)", " StrokeDistance (meters)",
                                           " DriveTime (ms)", " StrokeRecoveryTime (ms)", " DriveLength (meters)",
                                           " HRCur (bpm)", " Power (watts)", " AverageDriveForce (lbs)", " PeakDriveForce (lbs)",
-                                          " lapIdx", " latitude", " longitude", "cum_dist"]
+                                          " lapIdx", " latitude", " longitude", "cum_dist", " AverageBoatSpeed (m/s)"] + qualityHeader
 
     public let columns: Columns
     let output: ExportOutput
@@ -49,7 +56,15 @@ public final class StrokeCSVExporter: AssembledExporter {
                 String(s.lap + 1), cell(m.distance, 2), cell(m.split, 2), cell(e.strokeRate, 2), cell(m.smoothedRate, 2),
                 cell(m.distancePerStroke, 2), e.driveDuration > 0 ? ExportText.fixed(e.driveDuration, 3) : "",
                 cell(e.recoveryDuration, 3), e.peakAcceleration > 0 ? ExportText.fixed(Double(e.peakAcceleration), 3) : "",
-                cell(s.latitude, 7), cell(s.longitude, 7)]
+                cell(s.latitude, 7), cell(s.longitude, 7)] + qualityCells(m, cell)
+    }
+
+    /// The quality columns' cells, through `cell` (empty or 0 for no data, as the layout wants).
+    static func qualityCells(_ m: StrokeMetrics, _ cell: (Double?, Int) -> String) -> [String] {
+        let q = m.quality
+        return [cell(m.stroke.driveRecoveryRatio, 3), cell(q.map { Double($0.check) }, 3),
+                cell(q.map { Double($0.peakDriveAcceleration) }, 3), cell(q.map { Double($0.meanDriveAcceleration) }, 3),
+                cell(q?.minimumSpeed, 3), cell(q?.maximumSpeed, 3), cell(q?.speedFluctuation, 3), cell(q?.speedFluctuationPercent, 2)]
     }
 
     static func rowingdataRow(_ s: ExportStroke) -> [String] {
@@ -59,6 +74,6 @@ public final class StrokeCSVExporter: AssembledExporter {
         return [ExportText.fixed(s.utc, 3), ExportText.fixed(s.elapsed, 3), distance, cell(e.strokeRate, 2),
                 cell(m.split, 2), cell(m.distancePerStroke, 2), ExportText.fixed(e.driveDuration * 1000, 0),
                 cell(e.recoveryDuration.map { $0 * 1000 }, 0), "0", "0", "0", "0", "0", String(s.lap),
-                cell(s.latitude, 7), cell(s.longitude, 7), distance]
+                cell(s.latitude, 7), cell(s.longitude, 7), distance, cell(m.quality?.meanSpeed, 3)] + qualityCells(m, cell)
     }
 }

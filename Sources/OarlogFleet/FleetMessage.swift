@@ -65,10 +65,13 @@ public struct FleetStroke: Sendable, Equatable {
     public var distancePerStroke: Metres?
     /// Session distance at the catch.
     public var distance: Metres?
+    /// The stroke's quality from the accelerometer (`StrokeQuality`), when it has one.
+    public var quality: StrokeQuality?
 
     public init(index: Int, catchTime: Seconds, strokeRate: StrokesPerMinute?, smoothedRate: StrokesPerMinute?, driveTime: Seconds,
                 recoveryTime: Seconds?, peakAcceleration: MetresPerSecondSquared, split: SecondsPer500m?,
-                distancePerStroke: Metres?, distance: Metres?) {
+                distancePerStroke: Metres?, distance: Metres?, quality: StrokeQuality? = nil) {
+        self.quality = quality
         self.index = index
         self.catchTime = catchTime
         self.strokeRate = strokeRate
@@ -85,7 +88,7 @@ public struct FleetStroke: Sendable, Equatable {
         self.init(index: m.stroke.index, catchTime: m.stroke.catchTime, strokeRate: m.stroke.strokeRate, smoothedRate: m.smoothedRate,
                   driveTime: m.stroke.driveDuration, recoveryTime: m.stroke.recoveryDuration,
                   peakAcceleration: m.stroke.peakAcceleration, split: m.split, distancePerStroke: m.distancePerStroke,
-                  distance: m.distance)
+                  distance: m.distance, quality: m.quality)
     }
 }
 
@@ -94,7 +97,8 @@ extension FleetStroke {
     public var metrics: StrokeMetrics {
         StrokeMetrics(stroke: StrokeEvent(index: index, catchTime: catchTime, driveDuration: driveTime, recoveryDuration: recoveryTime,
                                           peakAcceleration: peakAcceleration, strokeRate: strokeRate),
-                      smoothedRate: smoothedRate, split: split, distancePerStroke: distancePerStroke, distance: distance)
+                      smoothedRate: smoothedRate, split: split, distancePerStroke: distancePerStroke, distance: distance,
+                      quality: quality)
     }
 }
 

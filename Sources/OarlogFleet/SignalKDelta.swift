@@ -37,6 +37,14 @@ public enum SignalKDelta {
             add(rowing + "peakAcceleration", number(Double(s.peakAcceleration)))
             add(rowing + "split", number(s.split))
             add(rowing + "strokeDistance", number(s.distancePerStroke))
+            if let q = s.quality {   // stroke quality, only when the stroke has it
+                add(rowing + "check", number(Double(q.check)))
+                add(rowing + "drivePeakAcceleration", number(Double(q.peakDriveAcceleration)))
+                add(rowing + "driveMeanAcceleration", number(Double(q.meanDriveAcceleration)))
+                add(rowing + "speedBelowMean", number(q.speedBelowMean))
+                add(rowing + "speedAboveMean", number(q.speedAboveMean))
+                if let v = q.meanSpeed { add(rowing + "strokeMeanSpeed", number(v)) }
+            }
             if let d = s.distance { add("navigation.log", number(d)) }
         case .position(let p):
             add("navigation.position", "{\"latitude\":\(number(p.latitude)),\"longitude\":\(number(p.longitude))}")
@@ -120,6 +128,15 @@ public enum SignalKDelta {
             return s
         }
         func spm(_ path: String) -> StrokesPerMinute? { number(path).map { $0 * 60 } }
+        /// A stroke's quality: all of its paths, or none.
+        func quality() -> StrokeQuality? {
+            guard let check = number(rowing + "check"), let peak = number(rowing + "drivePeakAcceleration"),
+                  let mean = number(rowing + "driveMeanAcceleration"), let below = number(rowing + "speedBelowMean"),
+                  let above = number(rowing + "speedAboveMean") else { return nil }
+            return StrokeQuality(check: MetresPerSecondSquared(check), peakDriveAcceleration: MetresPerSecondSquared(peak),
+                                 meanDriveAcceleration: MetresPerSecondSquared(mean), speedBelowMean: below, speedAboveMean: above,
+                                 meanSpeed: number(rowing + "strokeMeanSpeed"))
+        }
         func count(_ path: String) throws(FleetMessageError) -> Int {
             let x = try required(path)
             guard x >= 0, x <= 1e9, x == x.rounded() else { throw FleetMessageError("\(path) is not a count") }
@@ -135,7 +152,8 @@ public enum SignalKDelta {
                                           smoothedRate: spm(rowing + "strokeRateSmoothed"), driveTime: try required(rowing + "driveTime"),
                                           recoveryTime: number(rowing + "recoveryTime"), peakAcceleration: MetresPerSecondSquared(try required(rowing + "peakAcceleration")),
                                           split: number(rowing + "split"), distancePerStroke: number(rowing + "strokeDistance"),
-                                          distance: number("navigation.log")))
+                                          distance: number("navigation.log"),
+                                          quality: quality()))
         case .position:
             guard case .number(let lat)? = values["navigation.position"]?["latitude"],
                   case .number(let lon)? = values["navigation.position"]?["longitude"],

@@ -11,7 +11,7 @@ public final class StrokeTablePrinter: PipelineSink {
         self.output = output
     }
 
-    public static let header = "stroke      time   rate  smoothed   split /500m   dist/stroke   distance"
+    public static let header = "stroke      time   rate  smoothed   split /500m   dist/stroke   distance   d:r   check   swing"
 
     public func receive(_ event: PipelineEvent) {
         guard case .analysis(.stroke(let metrics)) = event else { return }
@@ -31,6 +31,12 @@ public final class StrokeTablePrinter: PipelineSink {
             + right(RowingFormat.split(m.split), 14)
             + right(RowingFormat.decimal(m.distancePerStroke, unit: "m"), 14)
             + right(RowingFormat.distance(m.distance), 11)
+            // Stroke quality: drive : recovery as 1 : x, the check (m/s²), the speed fluctuation
+            // (% of the mean speed, or m/s without GPS).
+            + right(m.stroke.driveRecoveryRatio.map { "1:" + RowingFormat.decimal(1 / $0, places: 1) } ?? RowingFormat.noData, 6)
+            + right(RowingFormat.decimal(m.quality.map { Double($0.check) }, places: 2), 8)
+            + right(m.quality.map { q in q.speedFluctuationPercent.map { RowingFormat.decimal($0, places: 1) + "%" }
+                        ?? RowingFormat.decimal(q.speedFluctuation, places: 2) + "m/s" } ?? RowingFormat.noData, 8)
     }
 }
 
@@ -96,5 +102,15 @@ extension JSONWriter {
         field("drive_s", m.stroke.driveDuration, places: 3)
         field("recovery_s", m.stroke.recoveryDuration, places: 3)
         field("peak_accel_mps2", Double(m.stroke.peakAcceleration), places: 3)
+        // Stroke quality (null without accelerometer data covering the stroke).
+        let q = m.quality
+        field("drive_recovery_ratio", m.stroke.driveRecoveryRatio, places: 3)
+        field("check_mps2", q.map { Double($0.check) }, places: 3)
+        field("drive_peak_accel_mps2", q.map { Double($0.peakDriveAcceleration) }, places: 3)
+        field("drive_mean_accel_mps2", q.map { Double($0.meanDriveAcceleration) }, places: 3)
+        field("speed_fluctuation_mps", q?.speedFluctuation, places: 3)
+        field("speed_fluctuation_pct", q?.speedFluctuationPercent, places: 2)
+        field("speed_min_mps", q?.minimumSpeed, places: 3)
+        field("speed_max_mps", q?.maximumSpeed, places: 3)
     }
 }

@@ -4,6 +4,23 @@ import OarlogDSP
 /// The coxswain's summary table: one line per figure, "—" where a sensor gave no data, and the
 /// other device's own figures beside ours when the trace came from one.
 public enum SummaryTable {
+    /// The stroke quality lines (means over the strokes that have it), none without it: the
+    /// drive : recovery ratio, the check, the speed fluctuation within a stroke ("speed swing",
+    /// labels no longer than the others').
+    public static func qualityRows(_ summary: SessionSummary) -> [(String, String)] {
+        var rows: [(String, String)] = []
+        if let r = summary.averageDriveRecoveryRatio, r > 0 {
+            rows.append(("Drive:recovery", "1 : " + RowingFormat.decimal(1 / r, places: 2)))
+        }
+        if let c = summary.averageCheck { rows.append(("Check", RowingFormat.decimal(Double(c), places: 2) + " m/s²")) }
+        if let f = summary.averageSpeedFluctuation {
+            let mps = RowingFormat.decimal(f, places: 2) + " m/s"
+            rows.append(("Speed swing", summary.averageSpeedFluctuationPercent.map {
+                RowingFormat.decimal($0, places: 1) + " % (" + mps + ")" } ?? mps))
+        }
+        return rows
+    }
+
     public static func render(title: String, summary: SessionSummary, facts: SessionFacts) -> String {
         var rows: [(String, String, String?)] = []
         let device = facts.referenceStrokes > 0
@@ -32,6 +49,7 @@ public enum SummaryTable {
         add("Best split", withUnit(RowingFormat.split(summary.bestSplit), "/500m"))
         add("Distance/stroke", RowingFormat.decimal(summary.distancePerStroke, unit: "m"),
             device ? RowingFormat.decimal(facts.deviceFigure("device_distance_per_stroke_m"), unit: "m") : nil)
+        for (label, value) in Self.qualityRows(summary) { add(label, value) }
         add("Notes", String(facts.noteCount))
         add("Sensor gaps", facts.gapCount == 0 ? "none" : "\(facts.gapCount) (" + RowingFormat.duration(facts.gaps.reduce(0) { $0 + $1.duration }) + ")")
         add("Accelerometer", facts.accelSamples > 0 ? "\(facts.accelSamples) samples" : RowingFormat.noData)

@@ -112,6 +112,17 @@ enum RecordCoding {
         if let v = m.split { w.f64(v) }
         if let v = m.distancePerStroke { w.f64(v) }
         if let v = m.distance { w.f64(v) }
+        // Minor version 1: the stroke's quality, appended (older readers ignore it; a stroke
+        // without one writes nothing more, as before).
+        if let q = m.quality {
+            w.u8(q.meanSpeed != nil ? 1 : 0)
+            w.f32(q.check)
+            w.f32(q.peakDriveAcceleration)
+            w.f32(q.meanDriveAcceleration)
+            w.f64(q.speedBelowMean)
+            w.f64(q.speedAboveMean)
+            if let v = q.meanSpeed { w.f64(v) }
+        }
     }
 
     static func decodeStroke(_ r: inout ByteReader) throws -> StrokeMetrics {
@@ -128,6 +139,13 @@ enum RecordCoding {
         if present & 8 != 0 { m.split = try r.f64() }
         if present & 16 != 0 { m.distancePerStroke = try r.f64() }
         if present & 32 != 0 { m.distance = try r.f64() }
+        if r.remaining > 0 {
+            let qualityPresent = try r.u8()
+            var q = StrokeQuality(check: try r.f32(), peakDriveAcceleration: try r.f32(), meanDriveAcceleration: try r.f32(),
+                                  speedBelowMean: try r.f64(), speedAboveMean: try r.f64())
+            if qualityPresent & 1 != 0 { q.meanSpeed = try r.f64() }
+            m.quality = q
+        }
         return m
     }
 

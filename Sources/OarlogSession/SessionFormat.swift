@@ -12,7 +12,8 @@ public enum SessionFormat {
     /// Major version: readers refuse a file with a major version they do not know.
     public static let majorVersion: UInt16 = 1
     /// Minor version: added record kinds or fields appended to a payload; older readers skip them.
-    public static let minorVersion: UInt16 = 0
+    /// 1: the stroke record's quality fields.
+    public static let minorVersion: UInt16 = 1
     /// Magic + major + minor.
     public static let preambleSize = 12
     /// Marks the start of every frame (UTF-8 of U+1F6A3 ROWBOAT), so recovery can find the next

@@ -74,6 +74,8 @@ public struct RecordedSummary: Sendable, Equatable {
                 ("elapsed", a.elapsed), ("distance", a.distance), ("average_stroke_rate", a.averageStrokeRate),
                 ("max_stroke_rate", a.maxStrokeRate), ("average_split", a.averageSplit), ("best_split", a.bestSplit),
                 ("distance_per_stroke", a.distancePerStroke), ("moving_time", a.movingTime),
+                ("drive_recovery_ratio", a.averageDriveRecoveryRatio), ("check", a.averageCheck.map(Double.init)),
+                ("speed_fluctuation", a.averageSpeedFluctuation), ("speed_fluctuation_percent", a.averageSpeedFluctuationPercent),
             ]
             for (k, v) in optionals { if let v { pairs.append(("analysis." + k, "\(v)")) } }
         }
@@ -119,6 +121,10 @@ public struct RecordedSummary: Sendable, Equatable {
             case "analysis.best_split": a.bestSplit = double
             case "analysis.distance_per_stroke": a.distancePerStroke = double
             case "analysis.moving_time": a.movingTime = double
+            case "analysis.drive_recovery_ratio": a.averageDriveRecoveryRatio = double
+            case "analysis.check": a.averageCheck = double.map { MetresPerSecondSquared($0) }
+            case "analysis.speed_fluctuation": a.averageSpeedFluctuation = double
+            case "analysis.speed_fluctuation_percent": a.averageSpeedFluctuationPercent = double
             default: break  // a newer writer's key
             }
         }

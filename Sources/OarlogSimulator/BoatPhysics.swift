@@ -39,6 +39,8 @@ struct BoatPhysics: Sendable {
     private let straightCos: Double
     private let isStraight: Bool
     var truth: GroundTruth
+    /// The true speed since the latest catch: lowest, highest, its integral, and that catch.
+    private var strokeSpeed = (minimum: Double.infinity, maximum: -Double.infinity, integral: 0.0, catchTime: Seconds.nan)
 
     init(configuration: SimulationConfiguration, retention: GroundTruth.Retention) {
         planner = StrokePlanner(profile: configuration.profile, duration: configuration.duration, seed: configuration.seed)
@@ -115,6 +117,14 @@ struct BoatPhysics: Sendable {
 
     private mutating func recordCatch(_ stroke: PlannedCatch) {
         let atCatch = state(at: stroke.time)
+        // The previous stroke of the piece ends here: its speed through the stroke (on the grid).
+        if let previous = stroke.previousCatchTime, previous == strokeSpeed.catchTime, stroke.time > previous,
+           truth.lastStroke?.index == stroke.index - 1 {
+            truth.completeLastStroke(minimumSpeed: min(strokeSpeed.minimum, atCatch.speed),
+                                     maximumSpeed: max(strokeSpeed.maximum, atCatch.speed),
+                                     meanSpeed: strokeSpeed.integral / (stroke.time - previous))
+        }
+        strokeSpeed = (atCatch.speed, atCatch.speed, 0, stroke.time)
         var rate: StrokesPerMinute?
         if let previous = stroke.previousCatchTime { rate = 60 / (stroke.time - previous) }
         truth.record(GroundTruthStroke(
@@ -138,6 +148,11 @@ struct BoatPhysics: Sendable {
             north += ds * _cos(b)
         }
         distance += ds
+        if strokeSpeed.catchTime.isFinite {
+            strokeSpeed.minimum = min(strokeSpeed.minimum, v1)
+            strokeSpeed.maximum = max(strokeSpeed.maximum, v1)
+            strokeSpeed.integral += ds
+        }
         speed = v1
         stepIndex += 1
         if let up = upcoming, up.time <= nextTime {

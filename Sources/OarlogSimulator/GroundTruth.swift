@@ -21,6 +21,21 @@ public struct GroundTruthStroke: Sendable, Equatable {
     public var catchAcceleration: MetresPerSecondSquared
     /// The rate the profile asked for at this stroke.
     public var profileRate: StrokesPerMinute
+    /// The true boat speed through the stroke, catch to next catch: lowest, highest and
+    /// time-averaged, m/s (`nil` until the next catch of the same piece; not in the truth CSV).
+    public var minimumSpeed: MetresPerSecond? = nil
+    public var maximumSpeed: MetresPerSecond? = nil
+    public var meanSpeed: MetresPerSecond? = nil
+
+    /// The true check: depth of the noise-free deceleration at the catch, m/s² (≥ 0).
+    public var check: MetresPerSecondSquared { max(0, -catchAcceleration) }
+    /// True (highest − lowest) / mean speed within the stroke, %.
+    public var speedFluctuationPercent: Double? {
+        guard let lo = minimumSpeed, let hi = maximumSpeed, let v = meanSpeed, v > 0 else { return nil }
+        return 100 * (hi - lo) / v
+    }
+    /// True drive time / recovery time.
+    public var driveRecoveryRatio: Double? { recoveryDuration.flatMap { $0 > 0 ? driveDuration / $0 : nil } }
 
     public init(index: Int, catchTime: Seconds, strokeRate: StrokesPerMinute?, driveDuration: Seconds,
                 recoveryDuration: Seconds?, distance: Metres, catchAcceleration: MetresPerSecondSquared,
@@ -77,6 +92,14 @@ public struct GroundTruth: Sendable {
             if strokes.count >= n { strokes.removeFirst(strokes.count - n + 1) }
             strokes.append(stroke)
         }
+    }
+
+    /// The boat speed through the latest stroke, known at the next catch.
+    mutating func completeLastStroke(minimumSpeed: MetresPerSecond, maximumSpeed: MetresPerSecond, meanSpeed: MetresPerSecond) {
+        guard !strokes.isEmpty else { return }
+        strokes[strokes.count - 1].minimumSpeed = minimumSpeed
+        strokes[strokes.count - 1].maximumSpeed = maximumSpeed
+        strokes[strokes.count - 1].meanSpeed = meanSpeed
     }
 
     mutating func update(elapsed: Seconds, distance: Metres, speed: MetresPerSecond) {

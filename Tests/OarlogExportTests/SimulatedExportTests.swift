@@ -133,10 +133,28 @@ final class SimulatedExportTests: XCTestCase {
             XCTAssertEqual(try XCTUnwrap(Double(row[column["Drive (s)"]!])), m.stroke.driveDuration, accuracy: 0.0005)
             XCTAssertEqual(Int(row[column["Lap"]!]), m.stroke.catchTime < boundary - 1 ? 1 : 2)
             XCTAssertNotNil(Double(row[column["Latitude"]!]))
+            // Stroke quality: the stroke's own figures, empty without them.
+            if let q = m.quality {
+                XCTAssertEqual(try XCTUnwrap(Double(row[column["Check (m/s2)"]!])), Double(q.check), accuracy: 0.0005)
+                XCTAssertEqual(try XCTUnwrap(Double(row[column["Speed Fluctuation (m/s)"]!])), q.speedFluctuation, accuracy: 0.0005)
+                if let p = q.speedFluctuationPercent {
+                    XCTAssertEqual(try XCTUnwrap(Double(row[column["Speed Fluctuation (%)"]!])), p, accuracy: 0.005)
+                    XCTAssertEqual(try XCTUnwrap(Double(row[column["Speed Min (m/s)"]!])), q.minimumSpeed ?? .nan, accuracy: 0.0005)
+                }
+            } else {
+                XCTAssertEqual(row[column["Check (m/s2)"]!], "")
+            }
+            if let r = m.stroke.driveRecoveryRatio { XCTAssertEqual(try XCTUnwrap(Double(row[column["Drive/Recovery"]!])), r, accuracy: 0.0005) }
         }
+        XCTAssertGreaterThan(strokes.filter { $0.quality?.speedFluctuationPercent != nil }.count, strokes.count / 2,
+                             "most strokes have a quality anchored to GPS")
         let rowingdata = parseCSV(try String(contentsOfFile: run.rowingdataCSV, encoding: .utf8))
         XCTAssertEqual(rowingdata.first, StrokeCSVExporter.rowingdataHeader)
         XCTAssertEqual(rowingdata.count - 1, strokes.count)
+        let speedColumn = try XCTUnwrap(StrokeCSVExporter.rowingdataHeader.firstIndex(of: " AverageBoatSpeed (m/s)"))
+        for (row, m) in zip(rowingdata.dropFirst(), strokes) {
+            XCTAssertEqual(try XCTUnwrap(Double(row[speedColumn])), m.quality?.meanSpeed ?? 0, accuracy: 0.0005)
+        }
     }
 
     func testGeoJSONTrailHasStartAndEnd() throws {
