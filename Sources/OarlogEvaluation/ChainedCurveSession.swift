@@ -22,6 +22,9 @@ import OarlogSimulator
 /// The truth is each catch (a curve's start, where the Quiske device put it), the rate from the
 /// previous catch within a piece, and the pauses.
 public struct ChainedCurveSession: RecordSource, Sendable {
+    /// A real stroke: its recorded length and its boat acceleration catch to catch, m/s².
+    public typealias Curve = (duration: Seconds, acceleration: [MetresPerSecondSquared])
+
     /// One part of the outing's plan.
     public enum Part: Sendable, Equatable {
         /// `count` strokes, the rate going evenly from `fromRate` (the first) to `toRate` (the
@@ -95,7 +98,7 @@ public struct ChainedCurveSession: RecordSource, Sendable {
     ///   - curves: real strokes (each a curve catch to catch, m/s², and its recorded length);
     ///     used in turn from a random start.
     ///   - plan: the outing.
-    public init(curves: [(duration: Seconds, acceleration: [MetresPerSecondSquared])], plan: [Part], sensor: Sensor, seed: UInt64) {
+    public init(curves: [Curve], plan: [Part], sensor: Sensor, seed: UInt64) {
         precondition(!curves.isEmpty)
         self.curves = curves.map(\.acceleration)
         curveDurations = curves.map(\.duration)

@@ -22,11 +22,8 @@ extension Evaluation {
     /// every catch within 50 ms, none in a pause, the rate's mean absolute error.
     public static func chainedCurves(dataDirectory: String, rates: [Hertz] = [25, 50, 100, 500],
                                      mountings: Int = 3) -> [EvaluationRow] {
-        let curves: [(duration: Seconds, acceleration: [MetresPerSecondSquared])]
-        do {
-            let reader = try QuiskeCurveReader(path: dataDirectory + "/rowingdata/quiske_per_stroke_seat.csv")
-            curves = reader.strokes.map { ($0.duration, $0.acceleration) }
-        } catch {
+        let curves: [ChainedCurveSession.Curve]
+        do { curves = try quiskeCurves(dataDirectory: dataDirectory) } catch {
             return [.failure(dataset: "quiske chained outings", check: "strokes", "\(error)")]
         }
         var rows: [EvaluationRow] = []
@@ -68,11 +65,8 @@ extension Evaluation {
     /// (25 and 100 Hz); strokes the mounting's settling held back are left out (they are shown
     /// together when it settles). Also: no stroke shown and then withdrawn.
     public static func displayLatency(dataDirectory: String, rates: [Hertz] = [25, 100, 1000]) -> [EvaluationRow] {
-        let curves: [(duration: Seconds, acceleration: [MetresPerSecondSquared])]
-        do {
-            let reader = try QuiskeCurveReader(path: dataDirectory + "/rowingdata/quiske_per_stroke_seat.csv")
-            curves = reader.strokes.map { ($0.duration, $0.acceleration) }
-        } catch {
+        let curves: [ChainedCurveSession.Curve]
+        do { curves = try quiskeCurves(dataDirectory: dataDirectory) } catch {
             return [.failure(dataset: "quiske outings, display", check: "latency", "\(error)")]
         }
         var rows: [EvaluationRow] = []
@@ -150,8 +144,14 @@ extension Evaluation {
                              passed: median.map { $0 <= displayLatencyTolerance } == true && withdrawn == 0)
     }
 
+    /// The real Quiske strokes bundled in `dataDirectory` (`rowingdata/`).
+    public static func quiskeCurves(dataDirectory: String) throws -> [ChainedCurveSession.Curve] {
+        let reader = try QuiskeCurveReader(path: dataDirectory + "/rowingdata/quiske_per_stroke_seat.csv")
+        return reader.strokes.map { ($0.duration, $0.acceleration) }
+    }
+
     /// A session of `plan` with a random mounting drawn from `seed`.
-    public static func chainedSession(curves: [(duration: Seconds, acceleration: [MetresPerSecondSquared])], plan: String,
+    public static func chainedSession(curves: [ChainedCurveSession.Curve], plan: String,
                                       rate: Hertz, noise: MetresPerSecondSquared, countSize: MetresPerSecondSquared,
                                       seed: UInt64) -> ChainedCurveSession {
         var random = Xoshiro256StarStar(seed: seed, stream: 5)

@@ -1,6 +1,5 @@
 import OarlogCore
 import OarlogEvaluation
-import OarlogTrace
 import XCTest
 import OarlogTestSupport
 
@@ -30,8 +29,7 @@ final class ChainedCurveEvaluationTests: XCTestCase {
     /// The session's truth is what the plan says: catches a period apart within a piece, the
     /// pauses as long as asked, the samples at the sensor's rate with gravity on the mounting's axes.
     func testTheChainedSessionFollowsItsPlan() throws {
-        let reader = try QuiskeCurveReader(path: TestPaths.samples.path + "/rowingdata/quiske_per_stroke_seat.csv")
-        let curves = reader.strokes.map { ($0.duration, $0.acceleration) }
+        let curves = try Evaluation.quiskeCurves(dataDirectory: TestPaths.samples.path)
         var session = Evaluation.chainedSession(curves: curves, plan: "4@20 p30 3@30-40", rate: 50, noise: 0, countSize: 0, seed: 3)
         let truth = session.truth
         XCTAssertEqual(truth.catches.count, 7)
