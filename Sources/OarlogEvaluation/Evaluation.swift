@@ -14,11 +14,11 @@ public enum Evaluation {
     /// Catch timing tolerance on simulated sessions.
     public static let simulatedTolerance: Seconds = 0.100
     /// Total distance tolerance against the NK LiNK Logbook's own GPS distance (fraction).
-    public static let nkDistanceTolerance = 0.003
+    public static let nkDistanceTolerance = 0.002
     /// Median |our per-stroke split − the device's| on the NK LiNK Logbook export, s/500 m.
     public static let nkSplitTolerance: SecondsPer500m = 1.5
     /// Total distance tolerance against the SpeedCoach's own GPS distance (fraction).
-    public static let speedCoachDistanceTolerance = 0.005
+    public static let speedCoachDistanceTolerance = 0.002
 
     /// Every check. `dataDirectory` holds the real recordings (`rowingdata/`, and `talos/` when
     /// `talos` is true): the project's `samples/` has the MIT rowingdata files; the GPL Talos trace
@@ -29,6 +29,7 @@ public enum Evaluation {
         rows += quiske(dataDirectory: dataDirectory)
         rows += nkLogbook(dataDirectory: dataDirectory)
         rows += speedCoach(dataDirectory: dataDirectory)
+        if simulated { rows += distance(dataDirectory: dataDirectory) }
         if simulated {
             rows += simulatedSessions()
             rows += simulatedWorkouts()
