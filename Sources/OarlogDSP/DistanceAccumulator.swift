@@ -26,11 +26,15 @@ public struct DistanceConfiguration: Sendable, Equatable {
     /// where it was last still, or from `maximumMoveOffCredit` before the start is recognised if
     /// it has not been still since (a boat drifting at 0.3 m/s is credited 3 m at most).
     public var stillSpeed: MetresPerSecond = 0.25
+    public var stillReceiverSpeed: MetresPerSecond = 0.15
     public var maximumMoveOffCredit: Seconds = 10
     /// Position error per axis when the fix states none, metres (a consumer receiver in the open).
     public var defaultPositionSigma: Metres = 2
     /// Position error per axis as a fraction of the receiver's stated horizontal accuracy.
     public var accuracyToSigma: Double = 0.5
+    /// A coarse source's rounding error per axis is one grid step / √12; it is correlated from fix
+    /// to fix (the staircase), so it counts this many times over.
+    public var gridSigmaFactor: Double = 1
     /// Smallest position error per axis believed, metres.
     public var minimumPositionSigma: Metres = 0.5
     /// Positions on a grid coarser than this (metres of latitude per step) are smoothed with a
@@ -101,6 +105,7 @@ public struct DistanceAccumulator: Sendable {
     private var scaleEast = 1.0, scaleNorth = 1.0
     /// Where the moving boat fell under `stationarySpeed` (a slow spell: the glide to a stop).
     private var slowStart: TrackPoint?
+    private var slowHeading: (east: Double, north: Double) = (0, 0)
     /// While stopped: the filtered position when the boat was last still (under
     /// `stationarySpeed`); moving off counts from there, so a drift during the rest is not counted.
     private var still = TrackPoint(time: 0, east: 0, north: 0)
@@ -150,13 +155,13 @@ public struct DistanceAccumulator: Sendable {
         if let s = clean.speed, !s.isFinite || s < 0 { clean.speed = nil }
         if let c = clean.course, !c.isFinite { clean.course = nil }
         if let a = clean.horizontalAccuracy, !a.isFinite || a < 0 { clean.horizontalAccuracy = nil }
-        resolution.observe(latitude: clean.latitude, longitude: clean.longitude)
-
         let velocity = track.last.map {
             GPSJumpFilter.Velocity(east: $0.velocityEast, north: $0.velocityNorth, variance: $0.velocityVariance)
         }
         let verdict = jumpFilter.check(clean, positionSigma: positionSigma(clean), velocity: velocity)
         guard verdict != .reject else { return }
+        // The grid is learnt from accepted fixes only: a glitch must not make a coarse source fine.
+        resolution.observe(latitude: clean.latitude, longitude: clean.longitude)
         usedFixes += 1
         let window = smoothingWindow
         let breakBefore = verdict == .acceptAfterBreak
@@ -178,7 +183,7 @@ public struct DistanceAccumulator: Sendable {
     /// the source's grid allows (a uniform rounding error of one step has σ = step / √12).
     private func positionSigma(_ fix: GPSFix) -> Metres {
         let stated = fix.horizontalAccuracy.map { $0 * configuration.accuracyToSigma } ?? configuration.defaultPositionSigma
-        let grid = (resolution.gridStep ?? 0) / 12.0.squareRoot()
+        let grid = configuration.gridSigmaFactor * (resolution.gridStep ?? 0) / 12.0.squareRoot()
         return max(configuration.minimumPositionSigma, stated, grid)
     }
 
@@ -187,7 +192,7 @@ public struct DistanceAccumulator: Sendable {
         guard let prev = previous, !breakBefore, track.isTracking else {
             if previous != nil { intervalsWithoutSpeed += 1 }  // no speed integral across a break
             previous = fix
-            track.update(fix, positionSigma: positionSigma(fix))
+            track.update(fix, positionSigma: positionSigma(fix), positionsWander: !isSmoothingCoarsePositions)
             updateScale()
             recent.removeAll()
             let here = TrackPoint(time: fix.time, east: track.east, north: track.north)
@@ -196,7 +201,7 @@ public struct DistanceAccumulator: Sendable {
             previousEast = here.east
             previousNorth = here.north
             previousSpeed = track.speed
-            moving = false
+            moving = false  // the next fix tells (a flying start counts from here)
             slowStart = nil
             appendHistory(fix.time)
             return
@@ -209,7 +214,7 @@ public struct DistanceAccumulator: Sendable {
         }
         previous = fix
 
-        track.update(fix, positionSigma: positionSigma(fix))
+        track.update(fix, positionSigma: positionSigma(fix), positionsWander: !isSmoothingCoarsePositions)
         let here = TrackPoint(time: fix.time, east: track.east, north: track.north)
         recent.append(here)
         let v = track.speed
@@ -219,23 +224,32 @@ public struct DistanceAccumulator: Sendable {
                 // In a slow spell nothing is booked fix by fix: its net displacement counts at its
                 // end (the glide does, jitter and the filter's overshoot at the stop cancel out).
                 if v >= c.stationarySpeed || fix.time - slow.time >= c.stopAfter {
-                    distance += stepLength(east: here.east - slow.east, north: here.north - slow.north)
-                    movingTime += fix.time - slow.time
+                    // Forward along the heading the boat had: a glide; sideways drift and the
+                    // filter's return from an overshoot are not distance rowed.
+                    let de = here.east - slow.east, dn = here.north - slow.north
+                    let forward = max(0, de * slowHeading.east + dn * slowHeading.north)
+                    let length = (de * de + dn * dn).squareRoot()
+                    if length > 0 { distance += stepLength(east: de * forward / length, north: dn * forward / length) }
                     slowStart = nil
                     if v < c.stationarySpeed {
-                        moving = false
+                        moving = false  // the glide to a stop is not moving time
                         still = here
+                    } else {
+                        movingTime += fix.time - slow.time
                     }
                 }
             } else {
                 distance += stepLength(east: here.east - previousEast, north: here.north - previousNorth)
                 movingTime += dt
-                if v < c.stationarySpeed { slowStart = here }
+                if v < c.stationarySpeed {
+                    slowStart = here
+                    let ve = track.velocityEast, vn = track.velocityNorth
+                    slowHeading = v > 0 ? (ve / v, vn / v) : (0, 0)
+                }
             }
-        } else if v < c.stillSpeed && previousSpeed < c.stationarySpeed {
-            // Still (twice running: a dip at the catch of a first stroke is not a rest).
+        } else if isStill(fix, filteredSpeed: v) {
             still = here
-        } else if v >= c.movingSpeed, let baseline = baselineSpeed(at: fix.time), baseline >= c.movingSpeed {
+        } else if startsMoving(fix, filteredSpeed: v) {
             // Moving off: count from where the boat was last still (at most a baseline ago).
             var from = still
             if from.time < fix.time - c.maximumMoveOffCredit,
@@ -264,6 +278,27 @@ public struct DistanceAccumulator: Sendable {
             updateScale()
         }
         appendHistory(fix.time)
+    }
+
+    /// While stopped: whether the boat moves off at this fix. With the receiver's speed, when it
+    /// and the filtered speed reach `movingSpeed`; with positions alone, when the filtered speed
+    /// and the speed over the last `movingBaseline` do (jitter makes the filtered speed alone
+    /// jumpy).
+    private func startsMoving(_ fix: GPSFix, filteredSpeed v: MetresPerSecond) -> Bool {
+        let c = configuration
+        guard v >= c.movingSpeed else { return false }
+        if let s = fix.speed { return s >= c.movingSpeed }
+        guard let baseline = baselineSpeed(at: fix.time) else { return false }
+        return baseline >= c.movingSpeed
+    }
+
+    /// While stopped: whether the boat is still at this fix. The receiver's speed says so when it
+    /// has one (under `stillReceiverSpeed`); else the filtered speed, under `stillSpeed` at this
+    /// fix and under `stationarySpeed` at the one before (a dip at the catch of a first stroke is
+    /// not a rest).
+    private func isStill(_ fix: GPSFix, filteredSpeed v: MetresPerSecond) -> Bool {
+        if let s = fix.speed { return s < configuration.stillReceiverSpeed && v < configuration.stationarySpeed }
+        return v < configuration.stillSpeed && previousSpeed < configuration.stationarySpeed
     }
 
     private func stepLength(east: Metres, north: Metres) -> Metres {

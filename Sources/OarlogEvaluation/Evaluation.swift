@@ -86,7 +86,7 @@ public enum Evaluation {
         let name = "nk_logbook (NK LiNK)"
         do {
             var source = try NKLogbookReader(path: dataDirectory + "/rowingdata/nk_logbook.csv")
-            let (summary, collector) = try Pipeline.collect(&source)
+            let (summary, collector) = try Pipeline.collect(&source, configuration: asNKDevices)
             var rows = [distanceRow(dataset: name, summary: summary, collector: collector, tolerance: nkDistanceTolerance)]
             // Per-stroke split: ours (from our GPS processing over the device's stroke times) against the device's pace.
             var deviceSplitAt: [Seconds: SecondsPer500m] = [:]
@@ -116,7 +116,7 @@ public enum Evaluation {
         let name = "SpeedCoach GPS Pro"
         do {
             var source = try SpeedCoachReader(path: dataDirectory + "/rowingdata/SpeedCoach2Linkv1.27.csv")
-            let (summary, collector) = try Pipeline.collect(&source)
+            let (summary, collector) = try Pipeline.collect(&source, configuration: asNKDevices)
             return [distanceRow(dataset: name, summary: summary, collector: collector, tolerance: speedCoachDistanceTolerance)]
         } catch {
             return [.failure(dataset: name, check: "distance", "\(error)")]

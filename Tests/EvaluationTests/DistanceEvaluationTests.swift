@@ -36,6 +36,10 @@ final class DistanceEvaluationTests: XCTestCase {
         check(rows)
     }
 
+    func testNKLogbookOnWGS84ReadsLongerThanTheSphericalDevice() {
+        check(Evaluation.nkLogbookOnWGS84(dataDirectory: EvaluationTests.dataDirectory))
+    }
+
     func testTheGlitchesAreThereAndLarge() throws {
         // The injected export differs from the original at exactly nine fixes, each 35–225 m away.
         let moved = try Evaluation.glitchDisplacements(path: EvaluationTests.dataDirectory + "/rowingdata/nk_logbook.csv")

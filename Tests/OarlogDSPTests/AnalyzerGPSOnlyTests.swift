@@ -57,10 +57,13 @@ final class AnalyzerGPSOnlyTests: XCTestCase {
         XCTAssertEqual(strokes.count, 120)  // 0.3, 2.8, …, 297.8
         XCTAssertEqual(strokes.map(\.stroke.index), Array(1...120))
         for (k, m) in strokes.enumerated() {
-            XCTAssertEqual(m.distance ?? -1, 4 * (0.3 + 2.5 * Double(k)), accuracy: 0.01)
+            // The track filter settles over the first strokes (its velocity starts unknown): within
+            // 0.15 m there, 1 cm once settled.
+            let settled = k >= 5
+            XCTAssertEqual(m.distance ?? -1, 4 * (0.3 + 2.5 * Double(k)), accuracy: settled ? 0.01 : 0.15)
             if k > 0 { XCTAssertEqual(m.stroke.strokeRate ?? 0, 24, accuracy: 1e-9) }
             if k < 119 {
-                XCTAssertEqual(m.distancePerStroke ?? 0, 10, accuracy: 0.01)
+                XCTAssertEqual(m.distancePerStroke ?? 0, 10, accuracy: settled ? 0.01 : 0.15)
                 XCTAssertEqual(m.split ?? 0, 125, accuracy: 0.01)
             }
         }

@@ -112,11 +112,17 @@ final class DistanceAccumulatorTests: XCTestCase {
 
     func testFourDecimalPositionsDoNotInflateDistance() {
         // A SpeedCoach-like export: one fix per stroke (3.2 s), 4 decimals, on a slow curve.
+        // The boat follows its heading (the receiver's speed and course are its true velocity):
+        // the path is stepped every 0.1 s along the bending heading.
         let start = GeoPoint(latitude: 49.2389, longitude: 16.5136)
         let speed = 3.2
+        func bearing(_ t: Seconds) -> Degrees { 30 + 40 * sin(t / 300) }
+        var points = [start]
+        for k in 0..<12_001 {
+            points.append(Geodesy.destination(from: points[k], distance: speed * 0.1, bearing: bearing((Double(k) + 0.5) * 0.1)))
+        }
         let path: (Seconds) -> (GeoPoint, MetresPerSecond, Degrees) = { t in
-            let bearing = 30 + 40 * sin(t / 300)  // gentle bends
-            return (Geodesy.destination(from: start, distance: speed * t, bearing: bearing), speed, bearing)
+            (points[min(points.count - 1, Int((t * 10).rounded()))], speed, bearing(t))
         }
         var track = GPSTestTrack.make(rate: 1 / 3.2, duration: 1200, noise: .white(rms: 1), seed: 9, path: path)
         for i in track.fixes.indices {
