@@ -96,10 +96,15 @@ public struct DistanceAccumulator: Sendable {
     private var jumpFilter: GPSJumpFilter
     private var smoother = GPSCoarsePositionSmoother()
     private var lastInputTime: Seconds?
+    /// The filter's clock: the receiver's own time steps while it runs forward (fixes that
+    /// arrive in a burst are still a second apart), else the steps of arrival.
+    private var filterClock: Seconds = 0
+    private var lastUTC: Double?
 
     // Booking state (on the smoothed stream).
     private var previous: GPSFix?
     private var previousEast: Metres = 0, previousNorth: Metres = 0, previousSpeed: MetresPerSecond = 0
+    private var previousReceipt: Seconds = 0
     private var moving = false
     /// Metres on the chosen Earth per metre east and north in the filter's plane.
     private var scaleEast = 1.0, scaleNorth = 1.0
@@ -150,8 +155,14 @@ public struct DistanceAccumulator: Sendable {
             ignoredFixes += 1
             return
         }
+        var step = fix.time - (lastInputTime ?? fix.time)
+        if let u = fix.utc, let lu = lastUTC, u.isFinite, u > lu, u - lu <= 30 { step = u - lu }
+        lastUTC = fix.utc.flatMap { $0.isFinite ? $0 : nil }
+        filterClock = lastInputTime == nil ? fix.time : filterClock + step
         lastInputTime = fix.time
+        let receipt = fix.time
         var clean = fix
+        clean.time = filterClock
         if let s = clean.speed, !s.isFinite || s < 0 { clean.speed = nil }
         if let c = clean.course, !c.isFinite { clean.course = nil }
         if let a = clean.horizontalAccuracy, !a.isFinite || a < 0 { clean.horizontalAccuracy = nil }
@@ -166,8 +177,8 @@ public struct DistanceAccumulator: Sendable {
         let window = smoothingWindow
         let breakBefore = verdict == .acceptAfterBreak
         if breakBefore || window <= 0 { drainSmoother(window: window) }
-        smoother.push(clean, breakBefore: breakBefore)
-        while let (f, brk) = smoother.popReady(window: window) { book(f, breakBefore: brk) }
+        smoother.push(clean, breakBefore: breakBefore, receipt: receipt)
+        while let (f, brk, r) = smoother.popReady(window: window) { book(f, breakBefore: brk, receipt: r) }
     }
 
     /// Books whatever is still held back (the coarse smoother's lag). Call at the end of a session.
@@ -176,7 +187,7 @@ public struct DistanceAccumulator: Sendable {
     }
 
     private mutating func drainSmoother(window: Seconds) {
-        while let (f, brk) = smoother.popAny(window: window) { book(f, breakBefore: brk) }
+        while let (f, brk, r) = smoother.popAny(window: window) { book(f, breakBefore: brk, receipt: r) }
     }
 
     /// Position error per axis of a fix: its stated accuracy, or the default, and never finer than
@@ -187,7 +198,9 @@ public struct DistanceAccumulator: Sendable {
         return max(configuration.minimumPositionSigma, stated, grid)
     }
 
-    private mutating func book(_ fix: GPSFix, breakBefore: Bool) {
+    /// Books a fix: `fix.time` is on the filter's clock, `receipt` the session time it arrived
+    /// (the distance history and the moving time are in session time).
+    private mutating func book(_ fix: GPSFix, breakBefore: Bool, receipt: Seconds) {
         if breakBefore { track.reset() }
         guard let prev = previous, !breakBefore, track.isTracking else {
             if previous != nil { intervalsWithoutSpeed += 1 }  // no speed integral across a break
@@ -203,10 +216,12 @@ public struct DistanceAccumulator: Sendable {
             previousSpeed = track.speed
             moving = false  // the next fix tells (a flying start counts from here)
             slowStart = nil
-            appendHistory(fix.time)
+            previousReceipt = receipt
+            appendHistory(receipt)
             return
         }
-        let dt = fix.time - prev.time
+        let dt = max(0, receipt - previousReceipt)
+        previousReceipt = receipt
         if let v0 = prev.speed, let v1 = fix.speed {
             speedIntegral += (v0 + v1) / 2 * dt
         } else {
@@ -277,7 +292,7 @@ public struct DistanceAccumulator: Sendable {
             }
             updateScale()
         }
-        appendHistory(fix.time)
+        appendHistory(receipt)
     }
 
     /// While stopped: whether the boat moves off at this fix. With the receiver's speed, when it
