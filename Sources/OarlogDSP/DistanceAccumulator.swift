@@ -19,7 +19,7 @@ public struct DistanceConfiguration: Sendable, Equatable {
     public var movingSpeed: MetresPerSecond = 0.5
     public var movingBaseline: Seconds = 20
     /// A moving boat counts as stopped once its filtered speed has stayed under `stationarySpeed`
-    /// for `stopAfter`; the net displacement of that slow spell still counts (the glide to a stop).
+    /// for `stopAfter`; its progress along its heading in that slow spell counts (the glide).
     public var stationarySpeed: MetresPerSecond = 0.4
     public var stopAfter: Seconds = 10
     /// While stopped, the boat counts as still under this filtered speed; moving off counts from
@@ -111,6 +111,9 @@ public struct DistanceAccumulator: Sendable {
     /// Where the moving boat fell under `stationarySpeed` (a slow spell: the glide to a stop).
     private var slowStart: TrackPoint?
     private var slowHeading: (east: Double, north: Double) = (0, 0)
+    private var slowForwardBooked: Metres = 0
+    /// When the boat moved off, while its filtered speed has not yet reached `stationarySpeed`.
+    private var movedOffAt: Seconds?
     /// While stopped: the filtered position when the boat was last still (under
     /// `stationarySpeed`); moving off counts from there, so a drift during the rest is not counted.
     private var still = TrackPoint(time: 0, east: 0, north: 0)
@@ -216,6 +219,7 @@ public struct DistanceAccumulator: Sendable {
             previousSpeed = track.speed
             moving = false  // the next fix tells (a flying start counts from here)
             slowStart = nil
+            movedOffAt = nil
             previousReceipt = receipt
             appendHistory(receipt)
             return
@@ -236,28 +240,35 @@ public struct DistanceAccumulator: Sendable {
         let c = configuration
         if moving {
             if let slow = slowStart {
-                // In a slow spell nothing is booked fix by fix: its net displacement counts at its
-                // end (the glide does, jitter and the filter's overshoot at the stop cancel out).
-                if v >= c.stationarySpeed || fix.time - slow.time >= c.stopAfter {
-                    // Forward along the heading the boat had: a glide; sideways drift and the
-                    // filter's return from an overshoot are not distance rowed.
-                    let de = here.east - slow.east, dn = here.north - slow.north
-                    let forward = max(0, de * slowHeading.east + dn * slowHeading.north)
-                    let length = (de * de + dn * dn).squareRoot()
-                    if length > 0 { distance += stepLength(east: de * forward / length, north: dn * forward / length) }
+                // In a slow spell (the glide to a stop) only progress along the heading the boat
+                // had counts, as it is made: sideways drift, jitter and the filter's return from an
+                // overshoot at the stop are not distance rowed.
+                let forward = (here.east - slow.east) * slowHeading.east + (here.north - slow.north) * slowHeading.north
+                if forward > slowForwardBooked && v >= c.stillSpeed {  // under it: drifting, not gliding
+                    let gain = forward - slowForwardBooked
+                    distance += stepLength(east: gain * slowHeading.east, north: gain * slowHeading.north)
+                    slowForwardBooked = forward
+                }
+                if v >= c.stationarySpeed {
+                    movingTime += fix.time - slow.time
                     slowStart = nil
-                    if v < c.stationarySpeed {
-                        moving = false  // the glide to a stop is not moving time
-                        still = here
-                    } else {
-                        movingTime += fix.time - slow.time
-                    }
+                } else if fix.time - slow.time >= c.stopAfter {
+                    moving = false  // the glide to a stop is not moving time
+                    still = here
+                    slowStart = nil
                 }
             } else {
                 distance += stepLength(east: here.east - previousEast, north: here.north - previousNorth)
                 movingTime += dt
-                if v < c.stationarySpeed {
+                if v >= c.stationarySpeed { movedOffAt = nil }
+                if let off = movedOffAt, fix.time - off >= c.stopAfter {
+                    // Moved off by the receiver's speed, but the track never got going: stopped.
+                    moving = false
+                    still = here
+                    movedOffAt = nil
+                } else if v < c.stationarySpeed && movedOffAt == nil {
                     slowStart = here
+                    slowForwardBooked = 0
                     let ve = track.velocityEast, vn = track.velocityNorth
                     slowHeading = v > 0 ? (ve / v, vn / v) : (0, 0)
                 }
@@ -275,6 +286,8 @@ public struct DistanceAccumulator: Sendable {
             movingTime += fix.time - from.time
             moving = true
             slowStart = nil
+            // Until the filtered speed catches up with a start (it lags the receiver's), no slow spell.
+            movedOffAt = v >= c.stationarySpeed ? nil : fix.time
         }
         previousEast = here.east
         previousNorth = here.north
@@ -296,13 +309,12 @@ public struct DistanceAccumulator: Sendable {
     }
 
     /// While stopped: whether the boat moves off at this fix. With the receiver's speed, when it
-    /// and the filtered speed reach `movingSpeed`; with positions alone, when the filtered speed
-    /// and the speed over the last `movingBaseline` do (jitter makes the filtered speed alone
-    /// jumpy).
+    /// reaches `movingSpeed`; with positions alone, when the filtered speed and the speed over the
+    /// last `movingBaseline` do (jitter makes the filtered speed alone jumpy).
     private func startsMoving(_ fix: GPSFix, filteredSpeed v: MetresPerSecond) -> Bool {
         let c = configuration
+        if let s = fix.speed { return s >= c.movingSpeed }  // Doppler is reliable at once
         guard v >= c.movingSpeed else { return false }
-        if let s = fix.speed { return s >= c.movingSpeed }
         guard let baseline = baselineSpeed(at: fix.time) else { return false }
         return baseline >= c.movingSpeed
     }
