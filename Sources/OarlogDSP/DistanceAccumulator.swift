@@ -100,6 +100,8 @@ public struct DistanceAccumulator: Sendable {
     /// arrive in a burst are still a second apart), else the steps of arrival.
     private var filterClock: Seconds = 0
     private var lastUTC: Double?
+    /// The receiver's usual step between fixes (its own clock), once seen.
+    private var receiverStep: Seconds?
 
     // Booking state (on the smoothed stream).
     private var previous: GPSFix?
@@ -159,7 +161,14 @@ public struct DistanceAccumulator: Sendable {
             return
         }
         var step = fix.time - (lastInputTime ?? fix.time)
-        if let u = fix.utc, let lu = lastUTC, u.isFinite, u > lu, u - lu <= 30 { step = u - lu }
+        if let u = fix.utc, let lu = lastUTC, u.isFinite, u > lu, u - lu <= 30 {
+            step = u - lu
+            receiverStep = receiverStep.map { $0 + 0.2 * (step - $0) } ?? step
+        } else if let typical = receiverStep, step < 0.5 * typical {
+            // The receiver's clock stepped back (or gave no time) and the fix came in a burst:
+            // it is taken as one of the receiver's usual steps after the last, not milliseconds.
+            step = typical
+        }
         lastUTC = fix.utc.flatMap { $0.isFinite ? $0 : nil }
         filterClock = lastInputTime == nil ? fix.time : filterClock + step
         lastInputTime = fix.time
