@@ -1,95 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OarlogCore
 
 /// Tuning of the distance accumulator. Defaults suit any rowing boat and any consumer GNSS
 /// receiver from 0.2 to 10 Hz.
 public struct DistanceConfiguration: Sendable, Equatable {
-    /// Jump rejection (fastest plausible speed, accuracy slack, re-anchoring).
+    /// Glitch rejection by implied speed (fastest plausible speed and speed change, re-anchoring).
     public var jumps = GPSJumpFilter.Configuration()
-    /// Below this receiver (Doppler) speed the boat counts as stopped, m/s. Doppler speed of a
-    /// stationary receiver is typically under 0.1 m/s; a drifting boat is around 0.1–0.3.
-    public var stationarySpeed: MetresPerSecond = 0.3
-    /// While stopped (or with no receiver speed), positions within this radius of where the boat
-    /// stopped add no distance: `max(minimumHoldRadius, holdAccuracyFactor × accuracy,
-    /// holdResolutionFactor × position grid step)`.
-    public var minimumHoldRadius: Metres = 10
-    public var holdAccuracyFactor: Double = 2
-    public var holdResolutionFactor: Double = 1.5
-    /// Below this mean speed, position jitter is comparable to the true movement between fixes, so
-    /// the distance added is capped at `slowSpeedTolerance` × the receiver's speed integral (with no
-    /// receiver speed: × the speed from positions over `positionSpeedBaseline`). Above it, fixes are
-    /// summed as they are (the plain geodesic sum).
-    public var slowSpeed: MetresPerSecond = 1.5
-    public var slowSpeedTolerance: Double = 1.1
+    /// The Kalman filter that fuses positions with the receiver's speed.
+    public var track = GPSTrackFilter.Configuration()
+    /// The boat starts moving when its filtered speed and its speed over the last
+    /// `movingBaseline` (the straight line from where it was then) both reach `movingSpeed`, m/s.
+    /// A boat at rest drifts 0.1–0.3 m/s with the wind and the stream; rowing, even light
+    /// paddling, is over 1. Over 20 s the position's jitter and wander make well under 0.5 m/s.
+    public var movingSpeed: MetresPerSecond = 0.5
+    public var movingBaseline: Seconds = 20
+    /// A moving boat counts as stopped once its filtered speed has stayed under `stationarySpeed`
+    /// for `stopAfter`; its progress along its heading in that slow spell counts (the glide).
+    public var stationarySpeed: MetresPerSecond = 0.4
+    public var stopAfter: Seconds = 10
+    /// While stopped, the boat counts as still under this filtered speed; moving off counts from
+    /// where it was last still, or from `maximumMoveOffCredit` before the start is recognised if
+    /// it has not been still since (a boat drifting at 0.3 m/s is credited 3 m at most).
+    public var stillSpeed: MetresPerSecond = 0.25
+    public var stillReceiverSpeed: MetresPerSecond = 0.15
+    public var maximumMoveOffCredit: Seconds = 10
+    /// Position error per axis when the fix states none, metres (a consumer receiver in the open).
+    public var defaultPositionSigma: Metres = 2
+    /// Position error per axis as a fraction of the receiver's stated horizontal accuracy.
+    public var accuracyToSigma: Double = 0.5
+    /// A coarse source's rounding error per axis is one grid step / √12; it is correlated from fix
+    /// to fix (the staircase), so it counts this many times over.
+    public var gridSigmaFactor: Double = 1
+    /// Smallest position error per axis believed, metres.
+    public var minimumPositionSigma: Metres = 0.5
     /// Positions on a grid coarser than this (metres of latitude per step) are smoothed with a
-    /// centred moving average of `coarseSmoothingWindow` before summing. 15 s is about 60 m of
+    /// centred moving average of `coarseSmoothingWindow` before filtering. 15 s is about 60 m of
     /// rowing: five grid steps of a 4-decimal source, enough to average out its staircase while
     /// keeping the chord error on bends of 100 m radius near 1 %.
     public var coarseResolutionThreshold: Metres = 2
     public var coarseSmoothingWindow: Seconds = 15
-    /// With no receiver speed, the boat counts as moving while it is at least the hold radius away
-    /// from where it was this long ago (a position-based stand-in for the Doppler speed test).
-    public var positionSpeedBaseline: Seconds = 10
+    /// The Earth the distance is measured on. WGS 84 (the default) is the truth. NK devices
+    /// (SpeedCoach, LiNK Logbook) measure on a sphere of the mean radius, which reads up to 0.3 %
+    /// short at mid latitudes on an east–west course; `.sphere` gives their figure, for comparing
+    /// like with like.
+    public var earth: EarthModel = .wgs84
+    public enum EarthModel: Sendable, Equatable {
+        case wgs84
+        /// A sphere of this radius, metres (6,371,008.8 for the mean radius).
+        case sphere(radius: Metres)
+    }
     /// Number of recent fixes kept for interpolating distance at catch times.
     public var historyCapacity: Int = 1024
     public init() {}
 }
 
-/// Session distance from GPS fixes: the geodesic sum between fixes, made robust to what real
-/// receivers do.
+/// Session distance from GPS fixes, as a rowing device measures it: the length of the filtered
+/// track while the boat moves.
 ///
 /// Pipeline per fix: (1) unusable fixes are ignored (no fix, non-finite or out-of-range position,
 /// time not after the previous fix — gpsd's repeated epochs, a receiver's time going backwards);
-/// (2) implausible jumps are rejected (`GPSJumpFilter`); (3) coarse positions are smoothed
-/// (`GPSCoarsePositionSmoother`, only for sources whose grid is coarser than
-/// `coarseResolutionThreshold`); (4) the fix is booked:
-/// - moving (receiver speed ≥ `stationarySpeed`, or the position has left the hold radius):
-///   the geodesic distance from the previous booked fix is added — for clean moving fixes this is
-///   exactly the plain geodesic sum of positions — except that below `slowSpeed` it is capped at
-///   `slowSpeedTolerance` × the speed integral (slow paddling still counts, jitter does not);
-/// - stopped (receiver speed below `stationarySpeed` — or, with no receiver speed, less than the
-///   hold radius from where the boat was `positionSpeedBaseline` ago — and within the hold radius
-///   of the centroid of the fixes since the boat stopped): nothing is added, so metre-level jitter
-///   does not creep into the distance.
+/// (2) glitches are rejected by the speed they imply (`GPSJumpFilter`, against the filtered
+/// velocity); (3) coarse positions are smoothed (`GPSCoarsePositionSmoother`, only for sources
+/// whose grid is coarser than `coarseResolutionThreshold`); (4) the fix updates the track filter
+/// (`GPSTrackFilter`: positions fused with the receiver's speed where the fix has one, positions
+/// alone where not); (5) while the boat moves the step of the filtered position is added. It
+/// starts moving when both its filtered speed and its speed over the last `movingBaseline` reach
+/// `movingSpeed` (the first step then counts from where it was last still), and stops once its
+/// filtered speed has stayed under `stationarySpeed` for `stopAfter` (the glide counts).
 ///
-/// Gaps: a dropout (with or without a `.gap` record) adds the straight line across it only when
-/// the positions before and after are plausible for a boat (step 2); otherwise the track is broken
+/// So position jitter and the receiver's slow wander do not make the distance read long (the
+/// filtered track is smooth), a boat at rest or drifting adds nothing, and moving off after a rest
+/// counts from where the boat is, not from where it stopped (the drift is never credited).
+/// Gaps: a dropout (with or without a `.gap` record) adds the straight line across it when the
+/// positions before and after are plausible for a boat (step 2); otherwise the track is broken
 /// there and nothing is added across it. The straight line is a lower bound of the true path.
 public struct DistanceAccumulator: Sendable {
     public var configuration: DistanceConfiguration
     /// Total distance booked so far, metres.
     public private(set) var distance: Metres = 0
-    /// Time during which the boat was judged moving (intervals whose distance was booked and whose
-    /// receiver speed, where known, was at least `stationarySpeed`), seconds.
+    /// Time during which the boat was judged moving (the intervals whose distance was booked),
+    /// seconds.
     public private(set) var movingTime: Seconds = 0
     /// Fixes ignored as unusable (no fix, bad values, time not increasing).
     public private(set) var ignoredFixes = 0
     public private(set) var usedFixes = 0
     public private(set) var resolution = GPSPositionResolution()
     public private(set) var history: DistanceHistory
+    /// The fused track (position and velocity at the last booked fix).
+    public private(set) var track: GPSTrackFilter
 
     private var jumpFilter: GPSJumpFilter
     private var smoother = GPSCoarsePositionSmoother()
     private var lastInputTime: Seconds?
+    /// The filter's clock: the receiver's own time steps while it runs forward (fixes that
+    /// arrive in a burst are still a second apart), else the steps of arrival.
+    private var filterClock: Seconds = 0
+    private var lastUTC: Double?
+    /// The receiver's usual step between fixes (its own clock), once seen.
+    private var receiverStep: Seconds?
 
     // Booking state (on the smoothed stream).
     private var previous: GPSFix?
-    private var anchor: GPSFix?
-    private var centroidLatitudeSum = 0.0, centroidLongitudeSum = 0.0, centroidCount = 0.0
-    private var speedIntegralSinceAnchor: Metres = 0
-    private var speedKnownSinceAnchor = true
-    private var movingTimeSinceAnchor: Seconds = 0
-    private var recent: RingBuffer<GeoFixTime>
-    private struct GeoFixTime: Sendable { var time: Seconds; var point: GeoPoint }
+    private var previousEast: Metres = 0, previousNorth: Metres = 0, previousSpeed: MetresPerSecond = 0
+    private var previousReceipt: Seconds = 0
+    private var moving = false
+    /// Metres on the chosen Earth per metre east and north in the filter's plane.
+    private var scaleEast = 1.0, scaleNorth = 1.0
+    /// Where the moving boat fell under `stationarySpeed` (a slow spell: the glide to a stop).
+    private var slowStart: TrackPoint?
+    private var slowHeading: (east: Double, north: Double) = (0, 0)
+    private var slowForwardBooked: Metres = 0
+    /// When the boat moved off, while its filtered speed has not yet reached `stationarySpeed`.
+    private var movedOffAt: Seconds?
+    /// While stopped: the filtered position when the boat was last still (under
+    /// `stationarySpeed`); moving off counts from there, so a drift during the rest is not counted.
+    private var still = TrackPoint(time: 0, east: 0, north: 0)
+    /// Recent filtered positions, for the speed over `movingBaseline`.
+    private var recent: RingBuffer<TrackPoint>
+    private struct TrackPoint: Sendable { var time: Seconds; var east: Metres; var north: Metres }
     private var speedIntegral: Metres = 0
-    /// Speed from positions over the baseline, when the receiver gives none.
-    private var baselineSpeed: MetresPerSecond?
     private var intervalsWithoutSpeed = 0
 
     public init(configuration: DistanceConfiguration = .init()) {
         self.configuration = configuration
         jumpFilter = GPSJumpFilter(configuration: configuration.jumps)
+        track = GPSTrackFilter(configuration: configuration.track)
         history = DistanceHistory(capacity: configuration.historyCapacity)
-        recent = RingBuffer(capacity: 256, filler: GeoFixTime(time: 0, point: GeoPoint(latitude: 0, longitude: 0)))
+        recent = RingBuffer(capacity: 1024, filler: TrackPoint(time: 0, east: 0, north: 0))
     }
 
     /// Fixes rejected as implausible jumps.
@@ -100,6 +141,8 @@ public struct DistanceAccumulator: Sendable {
     public var settledTime: Seconds? { history.newestTime }
     /// Whether positions are being smoothed as coarse.
     public var isSmoothingCoarsePositions: Bool { smoothingWindow > 0 }
+    /// Whether the boat counts as moving at the last booked fix.
+    public var isMoving: Bool { moving }
 
     private var smoothingWindow: Seconds {
         guard let step = resolution.gridStep, step > configuration.coarseResolutionThreshold else { return 0 }
@@ -117,131 +160,224 @@ public struct DistanceAccumulator: Sendable {
             ignoredFixes += 1
             return
         }
+        var step = fix.time - (lastInputTime ?? fix.time)
+        if let u = fix.utc, let lu = lastUTC, u.isFinite, u > lu, u - lu <= 30 {
+            step = u - lu
+            receiverStep = receiverStep.map { $0 + 0.2 * (step - $0) } ?? step
+        } else if let typical = receiverStep, step < 0.5 * typical {
+            // The receiver's clock stepped back (or gave no time) and the fix came in a burst:
+            // it is taken as one of the receiver's usual steps after the last, not milliseconds.
+            step = typical
+        }
+        lastUTC = fix.utc.flatMap { $0.isFinite ? $0 : nil }
+        filterClock = lastInputTime == nil ? fix.time : filterClock + step
         lastInputTime = fix.time
+        let receipt = fix.time
         var clean = fix
+        clean.time = filterClock
         if let s = clean.speed, !s.isFinite || s < 0 { clean.speed = nil }
+        if let c = clean.course, !c.isFinite { clean.course = nil }
         if let a = clean.horizontalAccuracy, !a.isFinite || a < 0 { clean.horizontalAccuracy = nil }
-        resolution.observe(latitude: clean.latitude, longitude: clean.longitude)
-
-        let verdict = jumpFilter.check(clean)
+        let velocity = track.last.map {
+            GPSJumpFilter.Velocity(east: $0.velocityEast, north: $0.velocityNorth, variance: $0.velocityVariance)
+        }
+        let verdict = jumpFilter.check(clean, positionSigma: positionSigma(clean), velocity: velocity)
         guard verdict != .reject else { return }
+        // The grid is learnt from accepted fixes only: a glitch must not make a coarse source fine.
+        resolution.observe(latitude: clean.latitude, longitude: clean.longitude)
         usedFixes += 1
         let window = smoothingWindow
         let breakBefore = verdict == .acceptAfterBreak
         if breakBefore || window <= 0 { drainSmoother(window: window) }
-        smoother.push(clean, breakBefore: breakBefore)
-        while let (f, brk) = smoother.popReady(window: window) { book(f, breakBefore: brk) }
+        smoother.push(clean, breakBefore: breakBefore, receipt: receipt)
+        while let (f, brk, r) = smoother.popReady(window: window) { book(f, breakBefore: brk, receipt: r) }
     }
 
-    /// Books whatever is still held back (smoothing lag; a final movement smaller than the hold
-    /// radius when the boat was clearly moving). Call at the end of a session.
+    /// Books whatever is still held back (the coarse smoother's lag). Call at the end of a session.
     public mutating func finish() {
         drainSmoother(window: smoothingWindow)
-        guard let a = anchor, let p = previous, p.time > a.time else { return }
-        let stoppedBySpeed = p.speed.map { $0 < configuration.stationarySpeed } ?? false
-        let d = Geodesy.distance(from: a.point, to: p.point)
-        if !stoppedBySpeed && d / (p.time - a.time) >= configuration.stationarySpeed {
-            bookMovement(to: p, rawDistance: d)
-            appendHistory(p.time)
-        }
     }
 
     private mutating func drainSmoother(window: Seconds) {
-        while let (f, brk) = smoother.popAny(window: window) { book(f, breakBefore: brk) }
+        while let (f, brk, r) = smoother.popAny(window: window) { book(f, breakBefore: brk, receipt: r) }
     }
 
-    private mutating func book(_ fix: GPSFix, breakBefore: Bool) {
-        guard let prev = previous, !breakBefore else {
+    /// Position error per axis of a fix: its stated accuracy, or the default, and never finer than
+    /// the source's grid allows (a uniform rounding error of one step has σ = step / √12).
+    private func positionSigma(_ fix: GPSFix) -> Metres {
+        let stated = fix.horizontalAccuracy.map { $0 * configuration.accuracyToSigma } ?? configuration.defaultPositionSigma
+        let grid = configuration.gridSigmaFactor * (resolution.gridStep ?? 0) / 12.0.squareRoot()
+        return max(configuration.minimumPositionSigma, stated, grid)
+    }
+
+    /// Books a fix: `fix.time` is on the filter's clock, `receipt` the session time it arrived
+    /// (the distance history and the moving time are in session time).
+    private mutating func book(_ fix: GPSFix, breakBefore: Bool, receipt: Seconds) {
+        if breakBefore { track.reset() }
+        guard let prev = previous, !breakBefore, track.isTracking else {
             if previous != nil { intervalsWithoutSpeed += 1 }  // no speed integral across a break
             previous = fix
+            track.update(fix, positionSigma: positionSigma(fix), positionsWander: !isSmoothingCoarsePositions)
+            updateScale()
             recent.removeAll()
-            recent.append(GeoFixTime(time: fix.time, point: fix.point))
-            resetAnchor(fix)
-            appendHistory(fix.time)
+            let here = TrackPoint(time: fix.time, east: track.east, north: track.north)
+            recent.append(here)
+            still = here
+            previousEast = here.east
+            previousNorth = here.north
+            previousSpeed = track.speed
+            moving = false  // the next fix tells (a flying start counts from here)
+            slowStart = nil
+            movedOffAt = nil
+            previousReceipt = receipt
+            appendHistory(receipt)
             return
         }
-        recent.append(GeoFixTime(time: fix.time, point: fix.point))
-        let dt = fix.time - prev.time
+        let dt = max(0, receipt - previousReceipt)
+        previousReceipt = receipt
         if let v0 = prev.speed, let v1 = fix.speed {
-            let mean = (v0 + v1) / 2
-            speedIntegral += mean * dt
-            speedIntegralSinceAnchor += mean * dt
-            if mean >= configuration.stationarySpeed { movingTimeSinceAnchor += dt }
+            speedIntegral += (v0 + v1) / 2 * dt
         } else {
             intervalsWithoutSpeed += 1
-            speedKnownSinceAnchor = false
-            movingTimeSinceAnchor += dt
         }
         previous = fix
 
-        let anchorFix = anchor ?? fix
-        let stopped: Bool
-        if let v = fix.speed {
-            stopped = v < configuration.stationarySpeed
-            baselineSpeed = nil
-        } else {
-            stopped = !movingByPosition(fix)
-        }
-        if stopped {
-            // Stopped: hold while within the radius of the stop's centroid.
-            let centroid = GeoPoint(latitude: anchorFix.latitude + centroidLatitudeSum / centroidCount,
-                                    longitude: anchorFix.longitude + centroidLongitudeSum / centroidCount)
-            if Geodesy.distance(from: centroid, to: fix.point) < holdRadius(fix) {
-                centroidLatitudeSum += fix.latitude - anchorFix.latitude
-                centroidLongitudeSum += Geodesy.normalizedLongitudeDifference(fix.longitude - anchorFix.longitude)
-                centroidCount += 1
-                movingTimeSinceAnchor = 0
-                appendHistory(fix.time)
-                return
+        track.update(fix, positionSigma: positionSigma(fix), positionsWander: !isSmoothingCoarsePositions)
+        let here = TrackPoint(time: fix.time, east: track.east, north: track.north)
+        recent.append(here)
+        let v = track.speed
+        let c = configuration
+        if moving {
+            if let slow = slowStart {
+                // In a slow spell (the glide to a stop) only progress along the heading the boat
+                // had counts, as it is made: sideways drift, jitter and the filter's return from an
+                // overshoot at the stop are not distance rowed.
+                let forward = (here.east - slow.east) * slowHeading.east + (here.north - slow.north) * slowHeading.north
+                if forward > slowForwardBooked && v >= c.stillSpeed {  // under it: drifting, not gliding
+                    let gain = forward - slowForwardBooked
+                    distance += stepLength(east: gain * slowHeading.east, north: gain * slowHeading.north)
+                    slowForwardBooked = forward
+                }
+                if v >= c.stationarySpeed {
+                    movingTime += fix.time - slow.time
+                    slowStart = nil
+                } else if fix.time - slow.time >= c.stopAfter {
+                    moving = false  // the glide to a stop is not moving time
+                    still = here
+                    slowStart = nil
+                }
+            } else {
+                distance += stepLength(east: here.east - previousEast, north: here.north - previousNorth)
+                movingTime += dt
+                if v >= c.stationarySpeed { movedOffAt = nil }
+                if let off = movedOffAt, fix.time - off >= c.stopAfter {
+                    // Moved off by the receiver's speed, but the track never got going: stopped.
+                    moving = false
+                    still = here
+                    movedOffAt = nil
+                } else if v < c.stationarySpeed && movedOffAt == nil {
+                    slowStart = here
+                    slowForwardBooked = 0
+                    let ve = track.velocityEast, vn = track.velocityNorth
+                    slowHeading = v > 0 ? (ve / v, vn / v) : (0, 0)
+                }
             }
-        }
-        bookMovement(to: fix, rawDistance: Geodesy.distance(from: anchorFix.point, to: fix.point))
-        appendHistory(fix.time)
-    }
-
-    private mutating func bookMovement(to fix: GPSFix, rawDistance: Metres) {
-        var added = rawDistance
-        if let a = anchor, fix.time > a.time {
-            let span = fix.time - a.time
-            let integral: Metres? = speedKnownSinceAnchor ? speedIntegralSinceAnchor : baselineSpeed.map { $0 * span }
-            if let i = integral, i / span < configuration.slowSpeed {
-                added = min(added, configuration.slowSpeedTolerance * i)
+        } else if isStill(fix, filteredSpeed: v) {
+            still = here
+        } else if startsMoving(fix, filteredSpeed: v) {
+            // Moving off: count from where the boat was last still (at most a baseline ago).
+            var from = still
+            if from.time < fix.time - c.maximumMoveOffCredit,
+               let then = recentPoint(atOrBefore: fix.time - c.maximumMoveOffCredit) {
+                from = then
             }
+            distance += stepLength(east: here.east - from.east, north: here.north - from.north)
+            movingTime += fix.time - from.time
+            moving = true
+            slowStart = nil
+            // Until the filtered speed catches up with a start (it lags the receiver's), no slow spell.
+            movedOffAt = v >= c.stationarySpeed ? nil : fix.time
         }
-        distance += added
-        movingTime += movingTimeSinceAnchor
-        resetAnchor(fix)
-    }
-
-    private mutating func resetAnchor(_ fix: GPSFix) {
-        anchor = fix
-        centroidLatitudeSum = 0
-        centroidLongitudeSum = 0
-        centroidCount = 1
-        speedIntegralSinceAnchor = 0
-        speedKnownSinceAnchor = true
-        movingTimeSinceAnchor = 0
-    }
-
-    /// With no receiver speed: whether the boat is at least the hold radius from where it was
-    /// `positionSpeedBaseline` ago (unknown early in a track piece counts as not moving).
-    private mutating func movingByPosition(_ fix: GPSFix) -> Bool {
-        var i = recent.count - 1
-        while i > 0 && recent[i].time > fix.time - configuration.positionSpeedBaseline { i -= 1 }
-        let then = recent[i]
-        guard fix.time - then.time >= configuration.positionSpeedBaseline / 2 else {
-            baselineSpeed = nil
-            return false
+        previousEast = here.east
+        previousNorth = here.north
+        previousSpeed = v
+        if let shift = track.recentreIfFar() {
+            previousEast -= shift.east
+            previousNorth -= shift.north
+            still.east -= shift.east
+            still.north -= shift.north
+            slowStart?.east -= shift.east
+            slowStart?.north -= shift.north
+            for i in 0..<recent.count {
+                recent[i].east -= shift.east
+                recent[i].north -= shift.north
+            }
+            updateScale()
         }
-        let d = Geodesy.distance(from: then.point, to: fix.point)
-        baselineSpeed = d / (fix.time - then.time)
-        return d >= holdRadius(fix)
+        appendHistory(receipt)
     }
 
-    private func holdRadius(_ fix: GPSFix) -> Metres {
-        max(configuration.minimumHoldRadius,
-            configuration.holdAccuracyFactor * (fix.horizontalAccuracy ?? 0),
-            configuration.holdResolutionFactor * (resolution.gridStep ?? 0))
+    /// While stopped: whether the boat moves off at this fix. With the receiver's speed, when it
+    /// reaches `movingSpeed`; with positions alone, when the filtered speed and the speed over the
+    /// last `movingBaseline` do (jitter makes the filtered speed alone jumpy).
+    private func startsMoving(_ fix: GPSFix, filteredSpeed v: MetresPerSecond) -> Bool {
+        let c = configuration
+        if let s = fix.speed { return s >= c.movingSpeed }  // Doppler is reliable at once
+        guard v >= c.movingSpeed else { return false }
+        guard let baseline = baselineSpeed(at: fix.time) else { return false }
+        return baseline >= c.movingSpeed
+    }
+
+    /// While stopped: whether the boat is still at this fix. The receiver's speed says so when it
+    /// has one (under `stillReceiverSpeed`); else the filtered speed, under `stillSpeed` at this
+    /// fix and under `stationarySpeed` at the one before (a dip at the catch of a first stroke is
+    /// not a rest).
+    private func isStill(_ fix: GPSFix, filteredSpeed v: MetresPerSecond) -> Bool {
+        if let s = fix.speed { return s < configuration.stillReceiverSpeed && v < configuration.stationarySpeed }
+        return v < configuration.stillSpeed && previousSpeed < configuration.stationarySpeed
+    }
+
+    private func stepLength(east: Metres, north: Metres) -> Metres {
+        let e = east * scaleEast, n = north * scaleNorth
+        return (e * e + n * n).squareRoot()
+    }
+
+    /// On a sphere of radius R a step of dn metres north on the ellipsoid is R/M·dn, and of de
+    /// metres east R/N·de (M, N: the ellipsoid's meridional and prime-vertical radii there).
+    private mutating func updateScale() {
+        guard case .sphere(let radius) = configuration.earth, let latitude = track.originLatitude else {
+            scaleEast = 1
+            scaleNorth = 1
+            return
+        }
+        let s = sin(latitude * Double.pi / 180)
+        let w = 1 - WGS84.eccentricitySquared * s * s
+        let n = WGS84.semiMajorAxis / w.squareRoot()
+        let m = WGS84.semiMajorAxis * (1 - WGS84.eccentricitySquared) / (w * w.squareRoot())
+        scaleEast = radius / n
+        scaleNorth = radius / m
+    }
+
+    /// Speed of the filtered track over the last `movingBaseline` (straight line); `nil` while the
+    /// kept track spans less than half of it.
+    private func baselineSpeed(at time: Seconds) -> MetresPerSecond? {
+        guard let newest = recent.last, let oldest = recent.first else { return nil }
+        let then = recentPoint(atOrBefore: time - configuration.movingBaseline) ?? oldest
+        let span = newest.time - then.time
+        guard span >= configuration.movingBaseline / 2 else { return nil }
+        let de = newest.east - then.east, dn = newest.north - then.north
+        return (de * de + dn * dn).squareRoot() / span
+    }
+
+    /// The newest kept track point at or before `time`.
+    private func recentPoint(atOrBefore time: Seconds) -> TrackPoint? {
+        guard let first = recent.first, first.time <= time else { return nil }
+        var lo = 0, hi = recent.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if recent[mid].time <= time { lo = mid } else { hi = mid - 1 }
+        }
+        return recent[lo]
     }
 
     private mutating func appendHistory(_ time: Seconds) {

@@ -11,6 +11,8 @@ struct GPSCoarsePositionSmoother: Sendable {
     private struct Entry: Sendable {
         var fix: GPSFix
         var breakBefore: Bool
+        /// When the fix arrived (session time); `fix.time` is on the receiver's clock.
+        var receipt: Seconds
     }
     private var buffer: RingBuffer<Entry>
     /// Index in `buffer` of the next fix to emit.
@@ -18,21 +20,21 @@ struct GPSCoarsePositionSmoother: Sendable {
 
     init(capacity: Int = 512) {
         buffer = RingBuffer(capacity: capacity,
-                            filler: Entry(fix: GPSFix(time: 0, latitude: 0, longitude: 0), breakBefore: false))
+                            filler: Entry(fix: GPSFix(time: 0, latitude: 0, longitude: 0), breakBefore: false, receipt: 0))
     }
 
     /// Adds a fix. After a track break, drain the smoother (`popAny`) before pushing.
-    mutating func push(_ fix: GPSFix, breakBefore: Bool) {
+    mutating func push(_ fix: GPSFix, breakBefore: Bool, receipt: Seconds) {
         if buffer.isFull {
             // Only at > 30 Hz with a 15 s window: lose the oldest fix rather than grow.
             buffer.removeFirst()
             nextCentre = max(0, nextCentre - 1)
         }
-        buffer.append(Entry(fix: fix, breakBefore: breakBefore))
+        buffer.append(Entry(fix: fix, breakBefore: breakBefore, receipt: receipt))
     }
 
     /// The next averaged fix whose window is complete, if any.
-    mutating func popReady(window: Seconds) -> (GPSFix, Bool)? {
+    mutating func popReady(window: Seconds) -> (GPSFix, Bool, Seconds)? {
         guard nextCentre < buffer.count, let newest = buffer.last?.fix.time,
               buffer[nextCentre].fix.time + max(0, window) / 2 <= newest else { return nil }
         let out = centre(window: window)
@@ -42,7 +44,7 @@ struct GPSCoarsePositionSmoother: Sendable {
 
     /// The next pending fix averaged over what neighbours there are (draining at a break or the
     /// end); `nil` once empty, and then the buffer is forgotten.
-    mutating func popAny(window: Seconds) -> (GPSFix, Bool)? {
+    mutating func popAny(window: Seconds) -> (GPSFix, Bool, Seconds)? {
         guard nextCentre < buffer.count else {
             buffer.removeAll()
             nextCentre = 0
@@ -51,7 +53,7 @@ struct GPSCoarsePositionSmoother: Sendable {
         return centre(window: window)
     }
 
-    private mutating func centre(window: Seconds) -> (GPSFix, Bool) {
+    private mutating func centre(window: Seconds) -> (GPSFix, Bool, Seconds) {
         let centre = buffer[nextCentre]
         let half = window / 2
         var sumLat = 0.0, sumLon = 0.0, n = 0.0
@@ -68,7 +70,7 @@ struct GPSCoarsePositionSmoother: Sendable {
             out.longitude = Geodesy.normalizedLongitudeDifference(out.longitude + sumLon / n)
         }
         nextCentre += 1
-        return (out, centre.breakBefore)
+        return (out, centre.breakBefore, centre.receipt)
     }
 
     private mutating func dropOld(window: Seconds) {

@@ -14,11 +14,11 @@ public enum Evaluation {
     /// Catch timing tolerance on simulated sessions.
     public static let simulatedTolerance: Seconds = 0.100
     /// Total distance tolerance against the NK LiNK Logbook's own GPS distance (fraction).
-    public static let nkDistanceTolerance = 0.003
+    public static let nkDistanceTolerance = 0.002
     /// Median |our per-stroke split − the device's| on the NK LiNK Logbook export, s/500 m.
     public static let nkSplitTolerance: SecondsPer500m = 1.5
     /// Total distance tolerance against the SpeedCoach's own GPS distance (fraction).
-    public static let speedCoachDistanceTolerance = 0.005
+    public static let speedCoachDistanceTolerance = 0.002
 
     /// Every check. `dataDirectory` holds the real recordings (`rowingdata/`, and `talos/` when
     /// `talos` is true): the project's `samples/` has the MIT rowingdata files; the GPL Talos trace
@@ -32,6 +32,7 @@ public enum Evaluation {
         rows += nkLogbook(dataDirectory: dataDirectory)
         rows += speedCoach(dataDirectory: dataDirectory)
         rows += quality(dataDirectory: dataDirectory, simulated: simulated)
+        if simulated { rows += distance(dataDirectory: dataDirectory) }
         if simulated {
             rows += simulatedSessions()
             rows += simulatedWorkouts()
@@ -88,7 +89,7 @@ public enum Evaluation {
         let name = "nk_logbook (NK LiNK)"
         do {
             var source = try NKLogbookReader(path: dataDirectory + "/rowingdata/nk_logbook.csv")
-            let (summary, collector) = try Pipeline.collect(&source)
+            let (summary, collector) = try Pipeline.collect(&source, configuration: asNKDevices)
             var rows = [distanceRow(dataset: name, summary: summary, collector: collector, tolerance: nkDistanceTolerance)]
             // Per-stroke split: ours (from our GPS processing over the device's stroke times) against the device's pace.
             var deviceSplitAt: [Seconds: SecondsPer500m] = [:]
@@ -118,7 +119,7 @@ public enum Evaluation {
         let name = "SpeedCoach GPS Pro"
         do {
             var source = try SpeedCoachReader(path: dataDirectory + "/rowingdata/SpeedCoach2Linkv1.27.csv")
-            let (summary, collector) = try Pipeline.collect(&source)
+            let (summary, collector) = try Pipeline.collect(&source, configuration: asNKDevices)
             return [distanceRow(dataset: name, summary: summary, collector: collector, tolerance: speedCoachDistanceTolerance)]
         } catch {
             return [.failure(dataset: name, check: "distance", "\(error)")]

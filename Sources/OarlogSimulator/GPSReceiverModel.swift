@@ -1,13 +1,15 @@
 import OarlogCore
 
 /// A GPS receiver's view of the true track: the position with a slowly wandering error (a
-/// Gauss–Markov process, 30 s correlation, like multipath and atmosphere) plus white jitter,
-/// a horizontal accuracy estimate of the size real receivers report, Doppler speed with a small
-/// noise, course over ground (none when nearly stopped), and occasional outages with no fixes.
+/// first-order Gauss–Markov process, correlated over about a minute, like multipath and the
+/// atmosphere) plus white jitter, a horizontal accuracy estimate of the size real receivers
+/// report, Doppler speed with a small noise (or none, for a receiver or export that gives
+/// positions only), course over ground (none when nearly stopped or without speed), and
+/// occasional outages with no fixes.
 struct GPSReceiverModel: Sendable {
-    static let wanderCorrelationTime: Seconds = 30
-
     private var random: Xoshiro256StarStar
+    private let wanderCorrelationTime: Seconds
+    private let reportsSpeed: Bool
     private let wander: Metres
     private let jitter: Metres
     private let speedNoise: MetresPerSecond
@@ -23,6 +25,8 @@ struct GPSReceiverModel: Sendable {
         wander = configuration.gpsWander
         jitter = configuration.gpsJitter
         speedNoise = configuration.gpsSpeedNoise
+        wanderCorrelationTime = configuration.gpsWanderCorrelationTime
+        reportsSpeed = configuration.gpsReportsSpeed
         dropoutsPerSecond = configuration.gpsDropoutsPerHour / 3600
         startUTC = configuration.startUTC
         wanderEast = wander * random.normal()
@@ -36,7 +40,7 @@ struct GPSReceiverModel: Sendable {
         let interval = lastFixTime.map { t - $0 } ?? 1
         lastFixTime = t
         // Draw every random number every slot, outage or not, so the stream stays in step.
-        let decay = _exp(-interval / Self.wanderCorrelationTime)
+        let decay = _exp(-interval / wanderCorrelationTime)
         let innovation = wander * (1 - decay * decay).squareRoot()
         wanderEast = decay * wanderEast + innovation * random.normal()
         wanderNorth = decay * wanderNorth + innovation * random.normal()
@@ -55,7 +59,7 @@ struct GPSReceiverModel: Sendable {
         let position = course.coordinates(east: east + wanderEast + jitterEast, north: north + wanderNorth + jitterNorth)
         let reportedSpeed = max(0, speed + speedError)
         var reportedCourse: Degrees?
-        if speed >= 0.3 {
+        if reportsSpeed && speed >= 0.3 {
             // Doppler course error: the speed error turned sideways, as an angle.
             var degrees = bearing * radiansToDegrees + courseError * speedNoise / speed * radiansToDegrees
             degrees = degrees.truncatingRemainder(dividingBy: 360)
@@ -65,7 +69,7 @@ struct GPSReceiverModel: Sendable {
         let sigma = (wander * wander + jitter * jitter).squareRoot()
         let accuracy = max(0.5, (0.8 + 2.0 * sigma) * (1 + 0.1 * accuracyWobble))
         return GPSFix(time: t, utc: startUTC + t, latitude: position.latitude, longitude: position.longitude,
-                      speed: reportedSpeed, course: reportedCourse, horizontalAccuracy: accuracy,
+                      speed: reportsSpeed ? reportedSpeed : nil, course: reportedCourse, horizontalAccuracy: accuracy,
                       altitude: 5 + 0.5 * sigma * accuracyWobble, mode: .threeD,
                       satellitesUsed: max(4, 9 + Int((2 * accuracyWobble).rounded())))
     }

@@ -40,12 +40,18 @@ public struct SimulationConfiguration: Sendable, Equatable {
     public var boatMotion: Bool = true
 
     // GPS errors.
-    /// Standard deviation of the slowly wandering (Gauss–Markov, 30 s) position error per axis, metres.
+    /// Standard deviation of the slowly wandering (Gauss–Markov) position error per axis, metres.
     public var gpsWander: Metres = 1.5
-    /// Standard deviation of the white position error per axis, metres.
-    public var gpsJitter: Metres = 0.4
-    /// Standard deviation of the receiver's speed error, m/s.
-    public var gpsSpeedNoise: MetresPerSecond = 0.05
+    /// Correlation time of the wandering error, seconds (about a minute for a consumer receiver).
+    public var gpsWanderCorrelationTime: Seconds = 60
+    /// Standard deviation of the white position error per axis (fix-to-fix jitter), metres.
+    public var gpsJitter: Metres = 0.3
+    /// Standard deviation of the receiver's (Doppler) speed error, m/s; 0.05–0.1 for consumer
+    /// receivers.
+    public var gpsSpeedNoise: MetresPerSecond = 0.07
+    /// Whether fixes carry the receiver's speed and course; off simulates a positions-only trace
+    /// (an NMEA GGA/GLL stream, a track export).
+    public var gpsReportsSpeed: Bool = true
     /// Mean number of GPS outages per hour (0: none). Each lasts 3–20 s; no fixes come in it.
     public var gpsDropoutsPerHour: Double = 4
 
@@ -113,6 +119,9 @@ public struct SimulationConfiguration: Sendable, Equatable {
         }
         for value in [accelNoise, accelBias, gpsWander, gpsJitter, gpsSpeedNoise, gpsDropoutsPerHour] {
             guard value >= 0, value.isFinite else { throw SimulationConfigurationError("noise levels must be ≥ 0") }
+        }
+        guard gpsWanderCorrelationTime > 0, gpsWanderCorrelationTime.isFinite else {
+            throw SimulationConfigurationError("GPS wander correlation time must be > 0 s")
         }
         for segment in profile.segments {
             guard segment.duration >= 0 else { throw SimulationConfigurationError("profile segment with negative duration") }

@@ -57,10 +57,13 @@ final class AnalyzerGPSOnlyTests: XCTestCase {
         XCTAssertEqual(strokes.count, 120)  // 0.3, 2.8, …, 297.8
         XCTAssertEqual(strokes.map(\.stroke.index), Array(1...120))
         for (k, m) in strokes.enumerated() {
-            XCTAssertEqual(m.distance ?? -1, 4 * (0.3 + 2.5 * Double(k)), accuracy: 0.01)
+            // The track filter settles over the first strokes (its velocity starts unknown): within
+            // 0.15 m there, 1 cm once settled.
+            let settled = k >= 5
+            XCTAssertEqual(m.distance ?? -1, 4 * (0.3 + 2.5 * Double(k)), accuracy: settled ? 0.01 : 0.15)
             if k > 0 { XCTAssertEqual(m.stroke.strokeRate ?? 0, 24, accuracy: 1e-9) }
             if k < 119 {
-                XCTAssertEqual(m.distancePerStroke ?? 0, 10, accuracy: 0.01)
+                XCTAssertEqual(m.distancePerStroke ?? 0, 10, accuracy: settled ? 0.01 : 0.15)
                 XCTAssertEqual(m.split ?? 0, 125, accuracy: 0.01)
             }
         }
@@ -97,7 +100,9 @@ final class AnalyzerGPSOnlyTests: XCTestCase {
         let (strokes, live, summary) = run(session(rowing: 400, pause: 150...250))
         // 300 s of rowing at 4 m/s. The synthetic speed jumps 4 → 0 → 4 between fixes, which the
         // trapezoid speed integral under the slow-speed cap blurs by about a metre at each end.
-        XCTAssertEqual(summary.distance ?? 0, 1200, accuracy: 2)
+        // The restart from 0 to 4 m/s within one fix (no real boat does) leaves the track filter
+        // about 3 m behind, which it takes for the receiver's wander and recovers only slowly.
+        XCTAssertEqual(summary.distance ?? 0, 1200, accuracy: 3.5)
         XCTAssertEqual(summary.movingTime ?? 0, 300, accuracy: 2)
         XCTAssertEqual(summary.averageSplit ?? 0, 125, accuracy: 1)
         XCTAssertEqual(summary.elapsed ?? 0, 400, accuracy: 1e-9)

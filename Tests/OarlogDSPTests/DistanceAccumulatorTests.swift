@@ -10,11 +10,12 @@ final class DistanceAccumulatorTests: XCTestCase {
         return acc
     }
 
-    func testCleanMovingFixesGiveExactlyThePlainGeodesicSum() {
+    func testCleanMovingFixesGiveTheTrueDistance() {
+        // Exact positions, the receiver's speed with 0.03 m/s of noise: the filtered track's length
+        // is the true 2,000 m to a few centimetres.
         let track = GPSTestTrack.make(rate: 1, duration: 500, noise: .none, path: GPSTestTrack.straight(speed: 4))
         let acc = accumulate(track.fixes)
-        XCTAssertEqual(acc.distance, GPSTestTrack.plainSum(track.fixes), accuracy: 1e-6)
-        XCTAssertEqual(acc.distance, 2000, accuracy: 0.01)
+        XCTAssertEqual(acc.distance, 2000, accuracy: 0.05)
         XCTAssertEqual(acc.movingTime, 500, accuracy: 1e-9)
         XCTAssertEqual(acc.rejectedFixes, 0)
     }
@@ -26,8 +27,6 @@ final class DistanceAccumulatorTests: XCTestCase {
             let acc = accumulate(track.fixes)
             XCTAssertEqual(track.trueDistance, 2000, accuracy: 0.01)
             XCTAssertEqual(acc.distance, track.trueDistance, accuracy: track.trueDistance * 0.003, "\(rate) Hz")
-            // Moving with a receiver speed: every fix is summed as it is.
-            XCTAssertEqual(acc.distance, GPSTestTrack.plainSum(track.fixes), accuracy: 1e-6, "\(rate) Hz")
         }
     }
 
@@ -108,16 +107,22 @@ final class DistanceAccumulatorTests: XCTestCase {
         fixes.insert(GPSFix(time: 80.5, latitude: 52.3, longitude: 6.9, mode: .noFix), at: 83)
         let acc = accumulate(fixes)
         XCTAssertEqual(acc.ignoredFixes, 4)
-        XCTAssertEqual(acc.distance, 400, accuracy: 0.01)
+        XCTAssertEqual(acc.distance, 400, accuracy: 0.05)
     }
 
     func testFourDecimalPositionsDoNotInflateDistance() {
         // A SpeedCoach-like export: one fix per stroke (3.2 s), 4 decimals, on a slow curve.
+        // The boat follows its heading (the receiver's speed and course are its true velocity):
+        // the path is stepped every 0.1 s along the bending heading.
         let start = GeoPoint(latitude: 49.2389, longitude: 16.5136)
         let speed = 3.2
+        func bearing(_ t: Seconds) -> Degrees { 30 + 40 * sin(t / 300) }
+        var points = [start]
+        for k in 0..<12_001 {
+            points.append(Geodesy.destination(from: points[k], distance: speed * 0.1, bearing: bearing((Double(k) + 0.5) * 0.1)))
+        }
         let path: (Seconds) -> (GeoPoint, MetresPerSecond, Degrees) = { t in
-            let bearing = 30 + 40 * sin(t / 300)  // gentle bends
-            return (Geodesy.destination(from: start, distance: speed * t, bearing: bearing), speed, bearing)
+            (points[min(points.count - 1, Int((t * 10).rounded()))], speed, bearing(t))
         }
         var track = GPSTestTrack.make(rate: 1 / 3.2, duration: 1200, noise: .white(rms: 1), seed: 9, path: path)
         for i in track.fixes.indices {
@@ -137,7 +142,7 @@ final class DistanceAccumulatorTests: XCTestCase {
         var acc = DistanceAccumulator()
         for f in track.fixes { acc.process(f) }
         let d = try! XCTUnwrap(acc.history.distance(at: 10.25))
-        XCTAssertEqual(d, 41, accuracy: 0.01)
+        XCTAssertEqual(d, 41, accuracy: 0.05)
         XCTAssertNil(acc.history.distance(at: 60.5))
         XCTAssertNil(acc.history.distance(at: -1))
         let v = try! XCTUnwrap(acc.history.meanReceiverSpeed(from: 10.5, to: 13.7))

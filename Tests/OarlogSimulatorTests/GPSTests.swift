@@ -50,15 +50,23 @@ final class GPSTests: XCTestCase {
         XCTAssertEqual(session.fixes.count, cleanFixes.count)
         let errors = zip(session.fixes, cleanFixes).map { geodesic($0, $1) }
         let rms = (errors.map { $0 * $0 }.reduce(0, +) / Double(errors.count)).squareRoot()
-        // Two axes of sqrt(1.5² + 0.4²) m: about 2.2 m RMS, from one seed's wander.
+        // Two axes of sqrt(1.5² + 0.3²) m: about 2.2 m RMS, from one seed's wander.
         print("GPS position error RMS \(rms) m")
         XCTAssertGreaterThan(rms, 0.8)
         XCTAssertLessThan(rms, 5)
         let accuracies = session.fixes.map { $0.horizontalAccuracy! }
-        XCTAssertEqual(mean(accuracies), 0.8 + 2 * (1.5 * 1.5 + 0.4 * 0.4).squareRoot(), accuracy: 0.2)
+        XCTAssertEqual(mean(accuracies), 0.8 + 2 * (configuration.gpsWander * configuration.gpsWander
+            + configuration.gpsJitter * configuration.gpsJitter).squareRoot(), accuracy: 0.2)
         let speedErrors = zip(session.fixes, cleanFixes).map { $0.speed! - $1.speed! }
         let speedRMS = (speedErrors.map { $0 * $0 }.reduce(0, +) / Double(speedErrors.count)).squareRoot()
-        XCTAssertEqual(speedRMS, 0.05, accuracy: 0.01)
+        XCTAssertEqual(speedRMS, configuration.gpsSpeedNoise, accuracy: 0.01)  // 0.07 m/s by default
+        XCTAssertEqual(configuration.gpsSpeedNoise, 0.07)
+        // Positions only: no speed and no course in any fix, positions as before.
+        var positionsOnly = configuration
+        positionsOnly.gpsReportsSpeed = false
+        let bare = try simulate(positionsOnly, keepBoatFrames: false).fixes
+        XCTAssertTrue(bare.allSatisfy { $0.speed == nil && $0.course == nil })
+        XCTAssertEqual(bare.map(\.latitude), session.fixes.map(\.latitude))
         XCTAssertTrue(session.fixes.allSatisfy { $0.mode == .threeD && $0.utc == configuration.startUTC + $0.time })
     }
 
