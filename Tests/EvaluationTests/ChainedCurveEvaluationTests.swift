@@ -9,21 +9,15 @@ import OarlogTestSupport
 final class ChainedCurveEvaluationTests: XCTestCase {
     func testChainedOutingsExactCountsAndRate() throws {
         let rows = Evaluation.chainedCurves(dataDirectory: TestPaths.samples.path)
-        print(EvaluationRow.table(rows))
         XCTAssertEqual(rows.count, 2 * (4 * Evaluation.chainedPlans.count + 2))
-        for row in rows where !row.passed {
-            XCTFail("\(row.dataset) — \(row.check): expected \(row.expected), found \(row.found), error \(row.error), tolerance \(row.tolerance)")
-        }
+        assertWithinTolerance(rows)
     }
 
     /// The display counts each stroke within 150 ms of its catch (median), none withdrawn.
     func testDisplayShowsTheStrokeAtItsCatch() throws {
         let rows = Evaluation.displayLatency(dataDirectory: TestPaths.samples.path)
-        print(EvaluationRow.table(rows))
         XCTAssertEqual(rows.count, 5)
-        for row in rows where !row.passed {
-            XCTFail("\(row.dataset) — \(row.check): found \(row.found), error \(row.error), tolerance \(row.tolerance)")
-        }
+        assertWithinTolerance(rows)
     }
 
     /// The session's truth is what the plan says: catches a period apart within a piece, the

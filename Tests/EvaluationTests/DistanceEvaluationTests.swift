@@ -6,15 +6,6 @@ import OarlogTestSupport
 /// receiver error, with and without its Doppler speed, over several seeds; device exports with
 /// position glitches injected. Each test prints its rows of the `oarlog evaluate` table.
 final class DistanceEvaluationTests: XCTestCase {
-    private func check(_ rows: [EvaluationRow], file: StaticString = #filePath, line: UInt = #line) {
-        print(EvaluationRow.table(rows))
-        XCTAssertFalse(rows.isEmpty, file: file, line: line)
-        for row in rows where !row.passed {
-            XCTFail("\(row.dataset) — \(row.check): expected \(row.expected), found \(row.found), error \(row.error), tolerance \(row.tolerance)",
-                    file: file, line: line)
-        }
-    }
-
     func testSimulatedOutingsWithinHalfAPercentOnPositionsAndThreeTenthsWithDopplerSpeed() throws {
         for outing in Evaluation.distanceOutings {
             let positionsOnly = try Evaluation.simulatedDistanceErrors(profile: outing.profile, course: outing.course, speed: false)
@@ -33,11 +24,11 @@ final class DistanceEvaluationTests: XCTestCase {
     func testDeviceExportsWithNinePositionGlitchesWithinHalfAPercentOfTheDevice() {
         let rows = Evaluation.glitchedExports(dataDirectory: EvaluationTests.dataDirectory)
         XCTAssertEqual(rows.count, 2)
-        check(rows)
+        assertWithinTolerance(rows)
     }
 
     func testNKLogbookOnWGS84ReadsLongerThanTheSphericalDevice() {
-        check(Evaluation.nkLogbookOnWGS84(dataDirectory: EvaluationTests.dataDirectory))
+        assertWithinTolerance(Evaluation.nkLogbookOnWGS84(dataDirectory: EvaluationTests.dataDirectory))
     }
 
     func testTheGlitchesAreThereAndLarge() throws {

@@ -14,12 +14,7 @@ final class EvaluationTests: XCTestCase {
     func check(_ rows: [EvaluationRow], file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertTrue(FileManager.default.fileExists(atPath: Self.dataDirectory),
                       "real data folder missing at \(Self.dataDirectory)", file: file, line: line)
-        print(EvaluationRow.table(rows))
-        XCTAssertFalse(rows.isEmpty, file: file, line: line)
-        for row in rows where !row.passed {
-            XCTFail("\(row.dataset) — \(row.check): expected \(row.expected), found \(row.found), error \(row.error), tolerance \(row.tolerance)",
-                    file: file, line: line)
-        }
+        assertWithinTolerance(rows, file: file, line: line)
     }
 
     func testQuiskeChainedCurvesEveryStrokeWithin50ms() throws {
