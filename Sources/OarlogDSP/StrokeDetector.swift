@@ -549,9 +549,7 @@ public struct StrokeDetector: Sendable {
         phase = .drive
         triggerTime = now
         drivePeak = 0
-        var window = configuration.catchSearchWindow
-        if period > 0 { window = min(window, max(0.5 * period, 0.5)) }
-        let from = max(now - window, lastFinish)
+        let from = catchSearchStart(now: now)
         if let a = announced {
             // The catch announced on the rise out of it: this drive's (the same dip, timed then).
             if a.time >= from {
@@ -560,15 +558,33 @@ public struct StrokeDetector: Sendable {
             }
             withdraw(emit: emit)
         }
-        if let dip = history.extremum(from: from, to: now, sign: -1) {
-            // Located on the averaged signal, timed on the raw samples.
-            let rawInterval = intervalEstimate > 0 ? intervalEstimate : designedInterval
-            let fine = StrokeCatchFit.catchTime(in: raw, near: dip.time, margin: 2 * designedInterval * Double(decimation),
-                                                from: from, to: now, interval: rawInterval, level: level)
-            pendingCatch = (fine ?? dip.time, dip.index)
-        } else {
-            pendingCatch = (now, history.count - 1)
-        }
+        pendingCatch = timedCatch(from: from, now: now) ?? (now, history.count - 1)
+    }
+
+    /// Where the catch dip is looked for: at most `catchSearchWindow` (and half the recent
+    /// period) back, not before the last drive's finish.
+    private func catchSearchStart(now: Seconds) -> Seconds {
+        var window = configuration.catchSearchWindow
+        if period > 0 { window = min(window, max(0.5 * period, 0.5)) }
+        return max(now - window, lastFinish)
+    }
+
+    /// The catch: the dip located on the averaged signal within `from...now`, timed on the raw
+    /// samples (its history index kept). `nil` when there is no dip.
+    private func timedCatch(from: Seconds, now: Seconds) -> (time: Seconds, index: Int)? {
+        guard let dip = history.extremum(from: from, to: now, sign: -1) else { return nil }
+        let rawInterval = intervalEstimate > 0 ? intervalEstimate : designedInterval
+        let fine = StrokeCatchFit.catchTime(in: raw, near: dip.time, margin: 2 * designedInterval * Double(decimation),
+                                            from: from, to: now, interval: rawInterval, level: level)
+        return (fine ?? dip.time, dip.index)
+    }
+
+    /// Whether a catch at `catchTime` comes sooner than the rhythm allows a stroke (the rhythm
+    /// before, or `restartRate`'s period after a pause): then only a drive at least half as hard
+    /// as the last makes it a stroke (`completeStroke`), and its catch is not announced.
+    private func soonerThanTheRhythm(_ catchTime: Seconds, after previous: Seconds) -> Bool {
+        let expected = rhythm > 0 ? rhythm : 60 / configuration.restartRate
+        return catchTime - previous < configuration.plausiblePeriodFraction * expected
     }
 
     /// The rise out of the catch has begun: the catch is timed as `recogniseDrive` times it and
@@ -577,21 +593,14 @@ public struct StrokeDetector: Sendable {
     private mutating func announceCatch(now: Seconds, emit: (StrokeEvent) -> Void) {
         announcing = false
         riseNeeded = .infinity
-        var window = configuration.catchSearchWindow
-        if period > 0 { window = min(window, max(0.5 * period, 0.5)) }
-        let from = max(now - window, lastFinish)
-        guard let dip = history.extremum(from: from, to: now, sign: -1) else { return }
-        let rawInterval = intervalEstimate > 0 ? intervalEstimate : designedInterval
-        let catchTime = StrokeCatchFit.catchTime(in: raw, near: dip.time, margin: 2 * designedInterval * Double(decimation),
-                                                 from: from, to: now, interval: rawInterval, level: level) ?? dip.time
+        guard let (catchTime, dipIndex) = timedCatch(from: catchSearchStart(now: now), now: now) else { return }
         var rate: StrokesPerMinute? = nil
         if let previous = lastCatch {
-            let expected = rhythm > 0 ? rhythm : 60 / configuration.restartRate
-            guard catchTime - previous >= configuration.plausiblePeriodFraction * expected else { return }
+            guard !soonerThanTheRhythm(catchTime, after: previous) else { return }
             let p = catchTime - previous
             if p > 0 && p <= 60 / configuration.minimumRate { rate = 60 / p }
         }
-        announced = (catchTime, dip.index)
+        announced = (catchTime, dipIndex)
         emit(StrokeEvent(index: strokeCount + 1, catchTime: catchTime, driveDuration: 0, recoveryDuration: nil,
                          peakAcceleration: 0, strokeRate: rate, stage: .caught))
     }
@@ -614,8 +623,7 @@ public struct StrokeDetector: Sendable {
         // a restart would each count twice. A real change of rhythm (a sprint, a racing start)
         // comes with drives at least as hard as before.
         if let previous = lastCatch, lastDrivePeak > 0 {
-            let expected = rhythm > 0 ? rhythm : 60 / configuration.restartRate
-            if catchTime - previous < configuration.plausiblePeriodFraction * expected
+            if soonerThanTheRhythm(catchTime, after: previous)
                 && drivePeak < configuration.plausibleDriveFraction * lastDrivePeak {
                 phase = .recovery
                 armed = false
