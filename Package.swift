@@ -140,7 +140,11 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "OarlogExportTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogExport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "OarlogIIOTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogLive", "OarlogIIO"]),
+        .testTarget(name: "OarlogIIOTests", dependencies: [
+            "OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogLive", "OarlogIIO",
+            // The live latency test runs `record --publish`'s pipeline: a session file, the fleet.
+            "OarlogApp", "OarlogFleet", "OarlogMQTT", "OarlogPipeline", "OarlogSession",
+        ]),
         .testTarget(name: "OarlogSessionTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogSimulator", "OarlogSession"]),
         .testTarget(name: "EvaluationTests", dependencies: ["OarlogTestSupport", "OarlogEvaluation", "OarlogCore"]),
         .testTarget(name: "OarlogFencesTests", dependencies: [

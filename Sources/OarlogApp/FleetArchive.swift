@@ -162,6 +162,12 @@ public final class FleetArchive: @unchecked Sendable {
             try writer.append(.reference(ReferenceStroke(time: s.catchTime, distance: s.distance, split: s.split, strokeRate: s.strokeRate,
                                                          strokeCount: s.index, distancePerStroke: s.distancePerStroke)))
             try writer.append(s.metrics)
+        case .caught(let c):
+            if c.withdrawn {
+                try writer.appendWithdrawn(c.metrics.stroke)
+            } else {
+                try writer.appendCaught(c.metrics)
+            }
         case .note(let text):
             try writer.append(.note(Note(time: m.elapsed, text: text)))
         case .fence(let f):

@@ -97,6 +97,7 @@ public final class FleetCoach: @unchecked Sendable {
                 w.field("split_s_per_500m", b.split, places: 2)
                 w.field("distance_m", b.distance, places: 2)
                 w.field("strokes", b.strokeCount)
+                w.field("strokes_caught", b.caughtStrokes)
                 w.field("last_stroke", b.lastStrokeIndex)
                 w.field("strokes_in_order", b.strokesInOrder)
                 w.field("elapsed_s", b.elapsed, places: 3)

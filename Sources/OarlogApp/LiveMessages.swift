@@ -18,6 +18,22 @@ public enum LiveMessage {
         return w.take()
     }
 
+    /// A stroke at its catch (`AnalyzerEvent.caught`: its `stroke` message follows with
+    /// everything) or a catch withdrawn: index, catch time, rate and smoothed rate.
+    public static func caught(_ m: StrokeMetrics, emittedUTC: Double? = nil) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("type", "catch")
+        w.field("index", m.stroke.index)
+        w.field("t_s", m.stroke.catchTime, places: 3)
+        w.field("rate_spm", m.stroke.strokeRate, places: 2)
+        w.field("smoothed_rate_spm", m.smoothedRate, places: 2)
+        w.field("withdrawn", m.stroke.stage == .withdrawn)
+        if let emittedUTC { w.field("emitted_unix_ms", emittedUTC * 1000, places: 1) }
+        w.endObject()
+        return w.take()
+    }
+
     /// A position, at most once a second.
     public static func fix(_ f: GPSFix) -> String {
         var w = JSONWriter()

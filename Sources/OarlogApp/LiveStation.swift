@@ -342,6 +342,12 @@ public final class LiveStation: @unchecked Sendable {
                 if let d = m.distancePerStroke { s.distancePerStroke = d }
             }
             broadcast(LiveMessage.stroke(m, emittedUTC: MonotonicClock().wallClockNow()))
+        case .analysis(.caught(let m)):
+            guard fromRecording == recording else { return }
+            broadcast(LiveMessage.caught(m, emittedUTC: MonotonicClock().wallClockNow()))
+        case .analysis(.withdrawn(let stroke)):
+            guard fromRecording == recording else { return }
+            broadcast(LiveMessage.caught(StrokeMetrics(stroke: stroke), emittedUTC: MonotonicClock().wallClockNow()))
         case .analysis(.live(let figures)):
             guard fromRecording == recording else { return }
             updateStatus(send: true) { $0.figures = figures }

@@ -2,8 +2,16 @@ import OarlogCore
 
 /// What the analyzer reports as it goes.
 public enum AnalyzerEvent: Sendable, Equatable {
+    /// A stroke at its catch, as soon as the catch is found: its index, catch time, rate (from
+    /// the previous catch) and the smoothed rate it brings (`stroke.stage` is `.caught`; drive,
+    /// recovery, split and distance are not known yet). Every stroke comes first this way; the
+    /// same index then comes as `.stroke` (the update with everything) or `.withdrawn`.
+    case caught(StrokeMetrics)
+    /// A catch announced as `.caught` that was no stroke after all (no drive followed): its
+    /// index is free again and will be used by the next stroke.
+    case withdrawn(StrokeEvent)
     /// A completed stroke with its GPS-derived figures (emitted once the next catch is known and
-    /// GPS covers it, or at finish).
+    /// GPS covers it, or at finish): the update of the stroke announced by `.caught`.
     case stroke(StrokeMetrics)
     /// Current figures for a coxswain display, at most every `AnalyzerConfiguration.liveInterval`.
     case live(LiveFigures)
@@ -405,17 +413,26 @@ public struct RowingAnalyzer: Sendable {
         lastLive = -.infinity  // the display shows the stroke now, not at the next tick
         switch stroke.stage {
         case .caught:
-            strokesFound += 1
-            announced = (stroke.index, stroke.catchTime, rate.preview(adding: stroke.strokeRate))
+            announce(stroke, emit: emit)
             return
         case .withdrawn:
             if announced?.index == stroke.index {
                 strokesFound -= 1
                 announced = nil
+                emit(.withdrawn(stroke))
             }
             return
         case .complete:
-            if announced?.index == stroke.index { announced = nil } else { strokesFound += 1 }
+            // A stroke the detector did not announce (a reference stroke, one found when the
+            // mounting settled) is announced now: every stroke reaches the sinks at its catch first.
+            if announced?.index != stroke.index {
+                var caught = stroke
+                caught.stage = .caught
+                caught.driveDuration = 0
+                caught.peakAcceleration = 0
+                announce(caught, emit: emit)
+            }
+            announced = nil
         }
         releaseWaitsUntil = -.infinity
         if var c = current {
@@ -432,6 +449,18 @@ public struct RowingAnalyzer: Sendable {
             pending.append(c)
         }
         current = PendingStroke(stroke: stroke, end: nil, smoothedRate: rate.add(stroke.strokeRate))
+    }
+
+    /// Counts and shows a stroke at its catch, and tells the sinks (`.caught`).
+    private mutating func announce(_ stroke: StrokeEvent, emit: (AnalyzerEvent) -> Void) {
+        strokesFound += 1
+        let smoothed = rate.preview(adding: stroke.strokeRate)
+        announced = (stroke.index, stroke.catchTime, smoothed)
+        // The distance at the catch only if the track already covers it (a reference stroke
+        // replayed behind its fixes); live, it comes with the update.
+        let covered = distance.settledTime.map { $0 >= stroke.catchTime } ?? false
+        emit(.caught(StrokeMetrics(stroke: stroke, smoothedRate: smoothed,
+                                   distance: covered ? distance.history.distance(at: stroke.catchTime) : nil)))
     }
 
     /// Emits completed strokes whose next catch is covered by the distance track (or that have

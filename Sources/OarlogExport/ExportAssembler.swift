@@ -97,8 +97,8 @@ public struct ExportAssembler: Sendable {
             }
         case .analysis(.stroke(let metrics)):
             strokes.append(metrics)
-        case .analysis(.live), .fence:
-            return
+        case .analysis(.live), .analysis(.caught), .analysis(.withdrawn), .fence:
+            return   // exports are written from concluded strokes
         }
         try release(final: false, emit: emit)
     }

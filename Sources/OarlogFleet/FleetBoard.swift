@@ -21,6 +21,9 @@ public struct FleetBoard: Sendable {
         public var distance: Metres?
         /// Strokes received in this session (the last stroke's index when none was lost).
         public var strokeCount = 0
+        /// Strokes the boat's display has counted: the last catch received (less one withdrawn),
+        /// ahead of `strokeCount` by the strokes not yet concluded.
+        public var caughtStrokes = 0
         public var lastStrokeIndex = 0
         /// Whether every stroke so far arrived once and in order (index 1, 2, 3, …).
         public var strokesInOrder = true
@@ -104,7 +107,16 @@ public struct FleetBoard: Sendable {
         boat.lastUTC = max(boat.lastUTC, m.utc)
         boat.elapsed = max(boat.elapsed, m.elapsed)
         switch m.content {
+        case .caught(let c):
+            if c.withdrawn {
+                if boat.caughtStrokes == c.index { boat.caughtStrokes = c.index - 1 }
+            } else {
+                boat.caughtStrokes = max(boat.caughtStrokes, c.index)
+                boat.strokeRate = c.smoothedRate ?? c.strokeRate
+                if boat.state != "ended" { boat.state = "rowing" }
+            }
         case .stroke(let s):
+            boat.caughtStrokes = max(boat.caughtStrokes, s.index)
             if s.index != boat.lastStrokeIndex + 1 { boat.strokesInOrder = false }
             boat.lastStrokeIndex = s.index
             boat.strokeCount += 1

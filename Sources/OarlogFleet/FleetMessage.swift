@@ -33,6 +33,7 @@ public struct FleetMessage: Sendable, Equatable {
     public var kind: FleetMessageKind {
         switch content {
         case .stroke: .stroke
+        case .caught: .catch
         case .position: .position
         case .status: .status
         case .note: .note
@@ -44,6 +45,7 @@ public struct FleetMessage: Sendable, Equatable {
 
 public enum FleetContent: Sendable, Equatable {
     case stroke(FleetStroke)
+    case caught(FleetCatch)
     case position(FleetPosition)
     case status(FleetStatus)
     case note(String)
@@ -99,6 +101,37 @@ extension FleetStroke {
                                           peakAcceleration: peakAcceleration, strokeRate: strokeRate),
                       smoothedRate: smoothedRate, split: split, distancePerStroke: distancePerStroke, distance: distance,
                       quality: quality)
+    }
+}
+
+/// A stroke at its catch (`AnalyzerEvent.caught`), or a catch withdrawn (`.withdrawn`): what
+/// the boat's display counts the moment the blade goes in. Its `stroke` message follows.
+public struct FleetCatch: Sendable, Equatable {
+    public var index: Int
+    /// Session time of the catch (the message's `elapsed`).
+    public var catchTime: Seconds
+    public var strokeRate: StrokesPerMinute?
+    public var smoothedRate: StrokesPerMinute?
+    /// The catch was no stroke: its index is free again.
+    public var withdrawn: Bool
+    public init(index: Int, catchTime: Seconds, strokeRate: StrokesPerMinute?, smoothedRate: StrokesPerMinute?, withdrawn: Bool = false) {
+        self.index = index
+        self.catchTime = catchTime
+        self.strokeRate = strokeRate
+        self.smoothedRate = smoothedRate
+        self.withdrawn = withdrawn
+    }
+
+    public init(_ m: StrokeMetrics) {
+        self.init(index: m.stroke.index, catchTime: m.stroke.catchTime, strokeRate: m.stroke.strokeRate, smoothedRate: m.smoothedRate,
+                  withdrawn: m.stroke.stage == .withdrawn)
+    }
+
+    /// The stroke as the pipeline announced it (`stage` `.caught` or `.withdrawn`).
+    public var metrics: StrokeMetrics {
+        StrokeMetrics(stroke: StrokeEvent(index: index, catchTime: catchTime, driveDuration: 0, recoveryDuration: nil,
+                                          peakAcceleration: 0, strokeRate: strokeRate, stage: withdrawn ? .withdrawn : .caught),
+                      smoothedRate: smoothedRate)
     }
 }
 

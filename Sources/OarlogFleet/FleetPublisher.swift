@@ -3,7 +3,8 @@ import OarlogDSP
 import OarlogFences
 import OarlogPipeline
 
-/// A pipeline sink that tells the fleet what the boat is doing: a message per stroke, the
+/// A pipeline sink that tells the fleet what the boat is doing: a message at each catch and one
+/// when the stroke is concluded (the same index, with everything), the
 /// position at most once a second, the display's figures every `statusInterval` (retained),
 /// notes, fence events, and the session's start and end. Each message gets the boat's next
 /// sequence number; `send` hands it on (to an MQTT client's outbox). The same in `record`,
@@ -75,6 +76,12 @@ public final class FleetPublisher: PipelineSink {
             default:
                 break
             }
+        case .analysis(.caught(let metrics)):
+            startIfNeeded()
+            emit(at: metrics.stroke.catchTime, .caught(FleetCatch(metrics)))
+        case .analysis(.withdrawn(let stroke)):
+            startIfNeeded()
+            emit(at: stroke.catchTime, .caught(FleetCatch(StrokeMetrics(stroke: stroke))))
         case .analysis(.stroke(let metrics)):
             startIfNeeded()
             emit(at: metrics.stroke.catchTime, .stroke(FleetStroke(metrics)))

@@ -1,7 +1,11 @@
 /// What a fleet message is about: the last level of its topic, `PREFIX/BOAT/KIND`.
 public enum FleetMessageKind: String, Sendable, CaseIterable {
-    /// One message per stroke.
+    /// One message per stroke, once the pipeline has concluded it (its drive, recovery, split,
+    /// distance): the update of the stroke's `catch` message.
     case stroke
+    /// A stroke at its catch, as soon as the boat's detector has it: index and rate (or a catch
+    /// withdrawn: no drive followed).
+    case `catch`
     /// The boat's position, at most once a second.
     case position
     /// The boat's figures now, every few seconds, retained by the broker (a coach that joins sees

@@ -46,6 +46,11 @@ public enum SignalKDelta {
                 if let v = q.meanSpeed { add(rowing + "strokeMeanSpeed", number(v)) }
             }
             if let d = s.distance { add("navigation.log", number(d)) }
+        case .caught(let c):
+            add(rowing + "strokeCount", "\(c.index)")
+            add(rowing + "strokeRate", hertz(c.strokeRate))
+            add(rowing + "strokeRateSmoothed", hertz(c.smoothedRate))
+            add(rowing + "catch", c.withdrawn ? "\"withdrawn\"" : "\"caught\"")
         case .position(let p):
             add("navigation.position", "{\"latitude\":\(number(p.latitude)),\"longitude\":\(number(p.longitude))}")
             if let v = p.speed { add("navigation.speedOverGround", number(v)) }
@@ -154,6 +159,11 @@ public enum SignalKDelta {
                                           split: number(rowing + "split"), distancePerStroke: number(rowing + "strokeDistance"),
                                           distance: number("navigation.log"),
                                           quality: quality()))
+        case .catch:
+            let state = try text(values[rowing + "catch"], "the catch", limit: 16)
+            guard state == "caught" || state == "withdrawn" else { throw FleetMessageError("an unknown catch state") }
+            content = .caught(FleetCatch(index: try count(rowing + "strokeCount"), catchTime: elapsed, strokeRate: spm(rowing + "strokeRate"),
+                                         smoothedRate: spm(rowing + "strokeRateSmoothed"), withdrawn: state == "withdrawn"))
         case .position:
             guard case .number(let lat)? = values["navigation.position"]?["latitude"],
                   case .number(let lon)? = values["navigation.position"]?["longitude"],

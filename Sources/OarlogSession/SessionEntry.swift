@@ -21,6 +21,10 @@ public enum SessionEntry: Sendable, Equatable {
     case record(TraceRecord)
     /// A stroke and its figures (split, distance per stroke, …) as the analyzer concluded them.
     case stroke(StrokeMetrics)
+    /// A stroke at its catch (`AnalyzerEvent.caught`): its `stroke` entry follows later.
+    case caught(StrokeMetrics)
+    /// A catch that was no stroke (`AnalyzerEvent.withdrawn`).
+    case withdrawn(StrokeEvent)
     case event(SessionEvent)
 }
 
@@ -125,7 +129,7 @@ enum RecordCoding {
         }
     }
 
-    static func decodeStroke(_ r: inout ByteReader) throws -> StrokeMetrics {
+    static func decodeStroke(_ r: inout ByteReader, stage: StrokeEvent.Stage = .complete) throws -> StrokeMetrics {
         let index = Int(truncatingIfNeeded: try r.zigzag())
         let catchTime = try r.f64()
         let drive = try r.f64()
@@ -134,7 +138,8 @@ enum RecordCoding {
         let recovery = present & 1 != 0 ? try r.f64() : nil
         let rate = present & 2 != 0 ? try r.f64() : nil
         var m = StrokeMetrics(stroke: StrokeEvent(index: index, catchTime: catchTime, driveDuration: drive,
-                                                  recoveryDuration: recovery, peakAcceleration: peak, strokeRate: rate))
+                                                  recoveryDuration: recovery, peakAcceleration: peak, strokeRate: rate,
+                                                  stage: stage))
         if present & 4 != 0 { m.smoothedRate = try r.f64() }
         if present & 8 != 0 { m.split = try r.f64() }
         if present & 16 != 0 { m.distancePerStroke = try r.f64() }

@@ -12,8 +12,9 @@ public enum SessionFormat {
     /// Major version: readers refuse a file with a major version they do not know.
     public static let majorVersion: UInt16 = 1
     /// Minor version: added record kinds or fields appended to a payload; older readers skip them.
-    /// 1: the stroke record's quality fields.
-    public static let minorVersion: UInt16 = 1
+    /// 1: the stroke record's quality fields. 2: strokes recorded at their catch (`strokeCaught`,
+    /// `strokeWithdrawn`).
+    public static let minorVersion: UInt16 = 2
     /// Magic + major + minor.
     public static let preambleSize = 12
     /// Marks the start of every frame (UTF-8 of U+1F6A3 ROWBOAT), so recovery can find the next
@@ -66,6 +67,12 @@ public enum RecordKind: UInt8, Sendable {
     case stroke = 0x10
     /// A named event with key/value fields (geofence crossings, marks, anything later).
     case event = 0x11
+    /// A stroke at its catch (minor version 2): the stroke record's payload with what is known
+    /// then (index, catch, rate, smoothed rate). The same index comes later as a `stroke`.
+    case strokeCaught = 0x12
+    /// A catch recorded as `strokeCaught` that was no stroke (minor version 2): the stroke
+    /// record's payload; its index is free again.
+    case strokeWithdrawn = 0x13
 }
 
 /// What went wrong reading or writing a session, in words a person can act on.

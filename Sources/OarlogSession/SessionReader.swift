@@ -140,9 +140,34 @@ public final class SessionReader {
         SessionRecordSource(entries: entries(from: time, onDamage: onDamage))
     }
 
-    /// The recorded strokes, in order.
+    /// The recorded strokes, in order: each as the analyzer concluded it, and after them any
+    /// stroke recorded at its catch whose conclusion never came (a session cut short by a power
+    /// cut keeps every stroke its display counted; those have only their catch and rate).
     public func strokes(onDamage: DamagePolicy = .throwError) throws -> [StrokeMetrics] {
-        try decoded(.stroke, onDamage: onDamage, RecordCoding.decodeStroke)
+        var out: [StrokeMetrics] = []
+        var caught: [StrokeMetrics] = []   // awaiting their conclusion: a few at most
+        var it = entries(onDamage: onDamage)
+        try it.forEachChunkRecord { k, r in
+            switch RecordKind(rawValue: k) {
+            case .stroke:
+                let m = try RecordCoding.decodeStroke(&r)
+                caught.removeAll { $0.stroke.index <= m.stroke.index }
+                out.append(m)
+            case .strokeCaught:
+                let m = try RecordCoding.decodeStroke(&r, stage: .caught)
+                caught.removeAll { $0.stroke.index >= m.stroke.index }
+                if caught.count == 64 { caught.removeFirst() }
+                caught.append(m)
+            case .strokeWithdrawn:
+                let index = try RecordCoding.decodeStroke(&r).stroke.index
+                caught.removeAll { $0.stroke.index == index }
+            default:
+                break
+            }
+        }
+        let lastIndex = out.last?.stroke.index ?? 0
+        out += caught.filter { $0.stroke.index > lastIndex }
+        return out
     }
 
     /// Every record of `kind`, decoded, in file order; records of other kinds are not decoded.
@@ -265,7 +290,8 @@ public struct SessionEntryIterator {
         guard let t0 = startTime else { return true }
         switch entry {
         case .record(let r): return r.time.map { $0 >= t0 } ?? false
-        case .stroke(let m): return m.stroke.catchTime >= t0
+        case .stroke(let m), .caught(let m): return m.stroke.catchTime >= t0
+        case .withdrawn(let s): return s.catchTime >= t0
         case .event(let e): return e.time >= t0
         }
     }
@@ -288,6 +314,8 @@ public struct SessionEntryIterator {
         case .reference: return .record(.reference(try RecordCoding.decodeReference(&p)))
         case .traceMetadata: return .record(.metadata(key: try p.string(), value: try p.string()))
         case .stroke: return .stroke(try RecordCoding.decodeStroke(&p))
+        case .strokeCaught: return .caught(try RecordCoding.decodeStroke(&p, stage: .caught))
+        case .strokeWithdrawn: return .withdrawn(try RecordCoding.decodeStroke(&p, stage: .withdrawn).stroke)
         case .event: return .event(try RecordCoding.decodeEvent(&p))
         case nil: return nil
         }

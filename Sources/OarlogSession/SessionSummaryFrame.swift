@@ -12,6 +12,8 @@ public struct SessionStatistics: Sendable, Equatable {
     public var traceMetadata = 0
     public var strokes = 0
     public var events = 0
+    /// Strokes recorded at their catch (less those withdrawn): the strokes a display counted.
+    public var strokeCatches = 0
     /// Earliest and latest time of a raw record or event.
     public var firstTime: Seconds?
     public var lastTime: Seconds?
@@ -40,6 +42,7 @@ public struct SessionStatistics: Sendable, Equatable {
         traceMetadata += other.traceMetadata
         strokes += other.strokes
         events += other.events
+        strokeCatches += other.strokeCatches
         if let t = other.firstTime { see(t) }
         if let t = other.lastTime { see(t) }
     }
@@ -61,7 +64,7 @@ public struct RecordedSummary: Sendable, Equatable {
         pairs += [("chunks", "\(s.chunks)"), ("accelerometer_samples", "\(s.accelerometerSamples)"),
                   ("fixes", "\(s.fixes)"), ("notes", "\(s.notes)"), ("gaps", "\(s.gaps)"),
                   ("reference_strokes", "\(s.referenceStrokes)"), ("trace_metadata", "\(s.traceMetadata)"),
-                  ("strokes", "\(s.strokes)"), ("events", "\(s.events)")]
+                  ("strokes", "\(s.strokes)"), ("events", "\(s.events)"), ("stroke_catches", "\(s.strokeCatches)")]
         if let t = s.firstTime { pairs.append(("first_time", "\(t)")) }
         if let t = s.lastTime { pairs.append(("last_time", "\(t)")) }
         if let a = analysis {
@@ -106,6 +109,7 @@ public struct RecordedSummary: Sendable, Equatable {
             case "trace_metadata": s.traceMetadata = int
             case "strokes": s.strokes = int
             case "events": s.events = int
+            case "stroke_catches": s.strokeCatches = int
             case "first_time": s.firstTime = double
             case "last_time": s.lastTime = double
             case "analysis.strokes": a.strokes = int; hasAnalysis = true

@@ -121,6 +121,8 @@ public final class SessionWriter: PipelineSink {
         switch event {
         case .record(let record): try append(record)
         case .analysis(.stroke(let metrics)): try append(metrics)
+        case .analysis(.caught(let metrics)): try appendCaught(metrics)
+        case .analysis(.withdrawn(let stroke)): try appendWithdrawn(stroke)
         case .fence(let fenceEvent): try append(SessionEvent(fenceEvent))
         case .analysis(.live): break  // live figures are recomputed from the records
         }
@@ -191,6 +193,32 @@ public final class SessionWriter: PipelineSink {
         RecordCoding.encodeStroke(stroke, into: &scratch)
         put(.stroke)
         chunkStatistics.strokes += 1
+        try closeChunkIfFull()
+    }
+
+    /// Records a stroke at its catch (`AnalyzerEvent.caught`). Live (`syncEveryChunk`) the chunk
+    /// holding it is closed and synced at once: a stroke the display has counted is on the disk
+    /// within milliseconds, not at the end of the second.
+    public func appendCaught(_ stroke: StrokeMetrics) throws {
+        try checkUsable()
+        try startRecord(at: nil)
+        try endAccelBlock()
+        scratch.removeAll()
+        RecordCoding.encodeStroke(stroke, into: &scratch)
+        put(.strokeCaught)
+        chunkStatistics.strokeCatches += 1
+        if options.durability == .syncEveryChunk { try closeChunk() } else { try closeChunkIfFull() }
+    }
+
+    /// Records that a catch recorded by `appendCaught` was no stroke.
+    public func appendWithdrawn(_ stroke: StrokeEvent) throws {
+        try checkUsable()
+        try startRecord(at: nil)
+        try endAccelBlock()
+        scratch.removeAll()
+        RecordCoding.encodeStroke(StrokeMetrics(stroke: stroke), into: &scratch)
+        put(.strokeWithdrawn)
+        chunkStatistics.strokeCatches -= 1
         try closeChunkIfFull()
     }
 

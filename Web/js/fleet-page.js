@@ -130,7 +130,9 @@ export class FleetPage {
       FleetPage.cell(tr, 'rate', rate(b.rate_spm), b.rate_spm);
       FleetPage.cell(tr, 'split', split(b.split_s_per_500m), b.split_s_per_500m);
       FleetPage.cell(tr, 'distance', metres(b.distance_m), b.distance_m);
-      FleetPage.cell(tr, 'strokes', count(b.strokes), b.strokes);
+      // The boat's own count: each stroke from its catch message, before it is concluded.
+      const strokes = Math.max(b.strokes, b.strokes_caught || 0);
+      FleetPage.cell(tr, 'strokes', count(strokes), strokes);
       const heard = name.querySelector('.heard');
       heard.textContent = heardText(b.heard_s_ago);
       heard.dataset.value = b.heard_s_ago == null ? '' : String(b.heard_s_ago);
