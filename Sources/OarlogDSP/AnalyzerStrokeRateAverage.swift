@@ -20,12 +20,14 @@ public struct AnalyzerStrokeRateAverage: Sendable {
         return current
     }
 
-    /// What `add(rate)` would return, without adding it.
+    /// What `add(rate)` would return, without adding it: summed in the same order, so the rate
+    /// a stroke is announced with at its catch is the one it is concluded with, to the bit.
     public func preview(adding rate: StrokesPerMinute?) -> StrokesPerMinute? {
         guard let r = rate, r.isFinite, r > 0 else { return nil }
         let keep = min(periods.count, periods.capacity - 1)
-        var sum = 60 / r
+        var sum = 0.0
         for i in (periods.count - keep)..<periods.count { sum += periods[i] }
+        sum += 60 / r
         return 60 * Double(keep + 1) / sum
     }
 

@@ -37,6 +37,36 @@ final class AnalyzerGPSOnlyTests: XCTestCase {
         return records
     }
 
+    /// A device's reference stroke is a stroke at its catch the moment it arrives (`.caught`,
+    /// with its rate), concluded later with its distance and split.
+    func testEachReferenceStrokeIsCaughtWhenItArrives() {
+        var analyzer = RowingAnalyzer()
+        var caught: [(at: Seconds, m: StrokeMetrics)] = [], concluded: [StrokeMetrics] = []
+        var now: Seconds = 0
+        let emit: (AnalyzerEvent) -> Void = { e in
+            switch e {
+            case .caught(let m): caught.append((now, m))
+            case .stroke(let m): concluded.append(m)
+            default: break
+            }
+        }
+        for r in session(rowing: 60) {
+            now = r.time ?? now
+            analyzer.process(r, emit: emit)
+        }
+        analyzer.finish(emit: emit)
+        XCTAssertEqual(caught.count, 24)
+        XCTAssertEqual(caught.map(\.m.stroke.index), concluded.map(\.stroke.index))
+        for (c, m) in zip(caught, concluded) {
+            XCTAssertEqual(c.at, m.stroke.catchTime, "stroke \(m.stroke.index) caught as its reference stroke came")
+            XCTAssertEqual(c.m.stroke.stage, .caught)
+            XCTAssertEqual(c.m.stroke.strokeRate, m.stroke.strokeRate)
+            XCTAssertEqual(c.m.smoothedRate, m.smoothedRate)
+            XCTAssertNil(c.m.split)
+        }
+        XCTAssertEqual(concluded.dropLast().allSatisfy { $0.split != nil }, true, "the conclusions have the split")
+    }
+
     private func run(_ records: [TraceRecord], configuration: AnalyzerConfiguration = .init())
         -> (strokes: [StrokeMetrics], live: [LiveFigures], summary: SessionSummary) {
         var analyzer = RowingAnalyzer(configuration: configuration)

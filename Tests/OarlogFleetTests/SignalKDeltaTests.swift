@@ -46,6 +46,7 @@ final class SignalKDeltaTests: XCTestCase {
         XCTAssertEqual(messages.map(\.1.sequence), Array(1...messages.count), "one sequence over every kind")
         XCTAssertEqual(Set(messages.map(\.1.boat)), ["women-s-8-a"])
         var readStrokes: [StrokeMetrics] = []
+        var readCatches: [FleetCatch] = []
         for (topic, message) in messages {
             guard let (boat, kind) = topics.parse(topic) else { return XCTFail("not a fleet topic: \(topic)") }
             XCTAssertEqual(topic, "oarlog/women-s-8-a/\(message.kind.rawValue)")
@@ -61,6 +62,14 @@ final class SignalKDeltaTests: XCTestCase {
                 e.smoothedRate = s.smoothedRate
                 expected.content = .stroke(e)
                 readStrokes.append(s.metrics)
+            }
+            if case .caught(let c) = back.content, case .caught(var e) = expected.content {
+                XCTAssertEqual(c.strokeRate ?? -1, e.strokeRate ?? -1, accuracy: 1e-9)
+                XCTAssertEqual(c.smoothedRate ?? -1, e.smoothedRate ?? -1, accuracy: 1e-9)
+                e.strokeRate = c.strokeRate
+                e.smoothedRate = c.smoothedRate
+                expected.content = .caught(e)
+                if c.withdrawn { readCatches.removeAll { $0.index == c.index } } else { readCatches.append(c) }
             }
             if case .status(let s) = back.content, case .status(var e) = expected.content {
                 XCTAssertEqual(s.strokeRate ?? -1, e.strokeRate ?? -1, accuracy: 1e-9)
@@ -91,6 +100,12 @@ final class SignalKDeltaTests: XCTestCase {
             XCTAssertEqual(a.stroke.driveDuration, b.stroke.driveDuration)
             XCTAssertEqual(a.stroke.recoveryDuration, b.stroke.recoveryDuration)
         }
+        // Each stroke at its catch first, with the catch time and rate it is concluded with.
+        XCTAssertEqual(readCatches.map(\.index), strokes.map(\.stroke.index))
+        for (c, m) in zip(readCatches, strokes) {
+            XCTAssertEqual(c.catchTime, m.stroke.catchTime)
+            XCTAssertEqual(c.strokeRate ?? -1, m.stroke.strokeRate ?? -1, accuracy: 1e-9)
+        }
         // One position a second (a 1 Hz receiver: every fix), the session's start first and end last.
         let positions = messages.filter { $0.1.kind == .position }.count
         XCTAssertEqual(Double(positions), 4 * 60, accuracy: 12)
@@ -103,6 +118,49 @@ final class SignalKDeltaTests: XCTestCase {
         XCTAssertEqual(messages.first?.1.boatName, "Women's 8+ \"A\"")
         let statuses = messages.filter { $0.1.kind == .status }
         XCTAssertEqual(Double(statuses.count), 4 * 60 / 5, accuracy: 3, "status every 5 s")
+    }
+
+    /// The coach counts each stroke when its catch message comes, ahead of its conclusion (which
+    /// waits for the next catch and the GPS), with the boat's rate; at the end both counts are
+    /// the boat's.
+    func testTheCoachCountsEachStrokeAtItsCatch() throws {
+        let (messages, summary, _) = try publishedOuting(minutes: 2)
+        let topics = try FleetTopics()
+        var board = FleetBoard()
+        var ahead = 0, catches = 0
+        for (topic, message) in messages {
+            _ = board.receive(topic: topic, payload: SignalKDelta.payload(of: message), topics: topics, now: 0)
+            guard case .caught(let c) = message.content, !c.withdrawn, let boat = board.boats[message.boat] else { continue }
+            catches += 1
+            XCTAssertEqual(boat.caughtStrokes, c.index, "the coach's count at catch \(c.index)")
+            XCTAssertEqual(boat.strokeRate ?? -1, c.smoothedRate ?? c.strokeRate ?? -1, accuracy: 1e-9)
+            if boat.strokeCount < c.index { ahead += 1 }
+        }
+        XCTAssertEqual(catches, summary.strokes)
+        XCTAssertEqual(ahead, catches, "every stroke counted before its conclusion arrived")
+        let boat = try XCTUnwrap(board.boats.values.first)
+        XCTAssertEqual(boat.caughtStrokes, summary.strokes)
+        XCTAssertEqual(boat.strokeCount, summary.strokes)
+    }
+
+    func testACatchReadsBackAndABadOneIsRefused() throws {
+        let topics = try FleetTopics()
+        for c in [FleetCatch(index: 12, catchTime: 31.25, strokeRate: 30, smoothedRate: 28.5),
+                  FleetCatch(index: 13, catchTime: 33.5, strokeRate: nil, smoothedRate: nil, withdrawn: true)] {
+            let m = FleetMessage(boat: "alpha", session: "2026-06-06T09:00:00.000Z", sequence: c.index, utc: 1_780_736_400 + c.catchTime,
+                                 elapsed: c.catchTime, content: .caught(c))
+            XCTAssertEqual(topics.topic(boat: "alpha", m.kind), "oarlog/alpha/catch")
+            let back = try SignalKDelta.message(boat: "alpha", kind: .catch, payload: SignalKDelta.payload(of: m))
+            guard case .caught(let b) = back.content else { return XCTFail("not a catch") }
+            XCTAssertEqual(b.index, c.index)
+            XCTAssertEqual(b.catchTime, c.catchTime)
+            XCTAssertEqual(b.withdrawn, c.withdrawn)
+            XCTAssertEqual(b.strokeRate ?? -1, c.strokeRate ?? -1, accuracy: 1e-9)
+        }
+        let bad = Array(#"{"context":"vessels.urn:mrn:oarlog:boat:alpha","updates":[{"timestamp":"2026-06-06T09:00:31.250Z","values":[{"path":"performance.rowing.elapsedTime","value":31.25},{"path":"performance.rowing.strokeCount","value":12},{"path":"performance.rowing.catch","value":"maybe"}]}],"oarlog":{"session":"s","seq":3}}"#.utf8)
+        XCTAssertThrowsError(try SignalKDelta.message(boat: "alpha", kind: .catch, payload: bad)) { error in
+            XCTAssertTrue("\(error)".contains("catch state"), "\(error)")
+        }
     }
 
     func testEveryPayloadIsAValidSignalKDelta() throws {
