@@ -186,12 +186,7 @@ public final class SessionWriter: PipelineSink {
 
     /// Records a stroke as the analyzer concluded it.
     public func append(_ stroke: StrokeMetrics) throws {
-        try checkUsable()
-        try startRecord(at: nil)
-        try endAccelBlock()
-        scratch.removeAll()
-        RecordCoding.encodeStroke(stroke, into: &scratch)
-        put(.stroke)
+        try appendStroke(stroke, as: .stroke)
         chunkStatistics.strokes += 1
         try closeChunkIfFull()
     }
@@ -200,26 +195,26 @@ public final class SessionWriter: PipelineSink {
     /// holding it is closed and synced at once: a stroke the display has counted is on the disk
     /// within milliseconds, not at the end of the second.
     public func appendCaught(_ stroke: StrokeMetrics) throws {
-        try checkUsable()
-        try startRecord(at: nil)
-        try endAccelBlock()
-        scratch.removeAll()
-        RecordCoding.encodeStroke(stroke, into: &scratch)
-        put(.strokeCaught)
+        try appendStroke(stroke, as: .strokeCaught)
         chunkStatistics.strokeCatches += 1
         if options.durability == .syncEveryChunk { try closeChunk() } else { try closeChunkIfFull() }
     }
 
     /// Records that a catch recorded by `appendCaught` was no stroke.
     public func appendWithdrawn(_ stroke: StrokeEvent) throws {
+        try appendStroke(StrokeMetrics(stroke: stroke), as: .strokeWithdrawn)
+        chunkStatistics.strokeCatches -= 1
+        try closeChunkIfFull()
+    }
+
+    /// A record with the stroke record's payload (a stroke, a catch, a catch withdrawn).
+    private func appendStroke(_ stroke: StrokeMetrics, as kind: RecordKind) throws {
         try checkUsable()
         try startRecord(at: nil)
         try endAccelBlock()
         scratch.removeAll()
-        RecordCoding.encodeStroke(StrokeMetrics(stroke: stroke), into: &scratch)
-        put(.strokeWithdrawn)
-        chunkStatistics.strokeCatches -= 1
-        try closeChunkIfFull()
+        RecordCoding.encodeStroke(stroke, into: &scratch)
+        put(kind)
     }
 
     /// Records a named event (a geofence crossing, a mark).

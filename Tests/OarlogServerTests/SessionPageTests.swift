@@ -257,6 +257,27 @@ final class SessionPageTests: XCTestCase {
         XCTAssertEqual(shown["gates"], 5)
         XCTAssertEqual(shown["crossings"], crossings.count)
         XCTAssertTrue((nk["legend"] as? String ?? "").contains("NK logbook 2000 m"))
+        // Under the workout's curve, its stroke quality as figures a cox can read: the drive :
+        // recovery ratio near the truth's (the detector's drive is a few per cent short), the
+        // check and the speed swing; nothing of the kind without an accelerometer.
+        for size in ["laptop", "phone"] {
+            let figures = try XCTUnwrap(sessions[ids[0]]?[size] as? [String: Any])["curve_quality"] as? [[String: Any]] ?? []
+            XCTAssertEqual(figures.map { $0["key"] as? String ?? "?" }, ["ratio", "check", "swing"], size)
+            for f in figures {
+                XCTAssertGreaterThanOrEqual(f["value_px"] as? Double ?? 0, 24, "\(size): \(f)")
+                XCTAssertGreaterThanOrEqual(f["width"] as? Double ?? 0, 90, "\(size): \(f)")
+            }
+            let ratio = figures.first { $0["key"] as? String == "ratio" }?["value"] as? String ?? ""
+            let recoveryPerDrive = Double(ratio.replacingOccurrences(of: "1 : ", with: "")) ?? 0
+            let strokeRows = truth.split(separator: "\n").filter { $0.hasPrefix("stroke,") }.prefix(first.count).map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            let truthRatios = strokeRows.compactMap { r -> Double? in
+                guard r.count > 5, let d = Double(r[4]), let v = Double(r[5]), v > 0 else { return nil }
+                return d / v
+            }
+            let truthRatio = truthRatios.reduce(0, +) / Double(max(1, truthRatios.count))
+            XCTAssertEqual(recoveryPerDrive, 1 / truthRatio, accuracy: 0.1 / truthRatio + 0.05, "\(size): 1 : \(recoveryPerDrive) against the truth's 1 : \(1 / truthRatio)")
+        }
+        XCTAssertEqual((nk["curve_quality"] as? [Any])?.count, 0)
         // No accelerometer: no stroke curve (disabled, not zeros).
         XCTAssertEqual(nk["curve_disabled"] as? Bool, true)
         XCTAssertEqual((nk["curve_plotted"] as? [String: Int])?["average"], 0)

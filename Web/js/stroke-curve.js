@@ -1,7 +1,7 @@
 // The boat's acceleration through a stroke (the seed app's acceleration plot): the average
 // stroke of the chosen piece, its spread (± one standard deviation, shaded) and the finish (the
 // end of the mean drive); ‹ and › step through the piece's single strokes, drawn over the
-// average (GET /api/sessions/{id}/curve?piece=K and ?stroke=N). Beside it, the stroke quality
+// average (GET /api/sessions/{id}/curve?piece=K and ?stroke=N). Under it, the stroke quality
 // from the stroke list: the drive : recovery ratio, the check and the boat-speed fluctuation, of
 // the stroke shown or averaged over the piece. Without accelerometer data the plot is shown disabled.
 import { clock } from './metrics.js';
@@ -60,7 +60,8 @@ export class StrokeCurve {
     return '\n' + parts.join(' · ');
   }
 
-  // Stroke quality of the stroke list's strokes `from`…`to` (their means), as short phrases.
+  // Stroke quality of the stroke list's strokes `from`…`to` (their means): figures with their
+  // labels, large enough to read in a boat in sunlight.
   quality(from, to) {
     const list = (this.strokes || []).slice(from, to + 1);
     const mean = key => {
@@ -70,10 +71,10 @@ export class StrokeCurve {
     const ratio = mean('drive_recovery_ratio'), check = mean('check_mps2');
     const pct = mean('speed_fluctuation_pct'), mps = mean('speed_fluctuation_mps');
     const parts = [];
-    if (ratio > 0) parts.push(`ratio 1 : ${(1 / ratio).toFixed(1)}`);
-    if (check != null) parts.push(`check ${check.toFixed(1)} m/s²`);
-    if (pct != null) parts.push(`speed swing ${pct.toFixed(0)} %`);
-    else if (mps != null) parts.push(`speed swing ${mps.toFixed(2)} m/s`);
+    if (ratio > 0) parts.push({ key: 'ratio', label: 'drive : recovery', value: `1 : ${(1 / ratio).toFixed(1)}` });
+    if (check != null) parts.push({ key: 'check', label: 'check', value: check.toFixed(1), unit: 'm/s²' });
+    if (pct != null) parts.push({ key: 'swing', label: 'speed swing', value: pct.toFixed(0), unit: '%' });
+    else if (mps != null) parts.push({ key: 'swing', label: 'speed swing', value: mps.toFixed(2), unit: 'm/s' });
     return parts;
   }
 
@@ -115,8 +116,11 @@ export class StrokeCurve {
         + '<span class="step"><span class="swatch" style="background:rgba(0,200,255,0.35)"></span>± 1 SD</span>'
         + (s && s.strokes > 0 ? '<span class="step"><span class="swatch" style="background:#fff"></span>this stroke</span>' : '')
         + `<span class="step">drive ${a.drive_s.toFixed(2)} s of ${a.stroke_s.toFixed(2)} s</span>`
-        + this.quality(this.stroke ?? p.first_stroke, this.stroke ?? p.last_stroke)
-          .map(q => `<span class="step quality">${q}</span>`).join('')
+      : '';
+    $('curve-quality').innerHTML = has
+      ? this.quality(this.stroke ?? p.first_stroke, this.stroke ?? p.last_stroke)
+          .map(q => `<div class="quality-figure" data-key="${q.key}"><span class="value">${q.value}</span>`
+            + (q.unit ? `<span class="unit"> ${q.unit}</span>` : '') + `<span class="label">${q.label}</span></div>`).join('')
       : '';
   }
 }

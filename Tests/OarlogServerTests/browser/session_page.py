@@ -47,6 +47,9 @@ return {
   curve_disabled: document.getElementById('curve-panel').classList.contains('disabled'),
   curve_plotted: p.curve.plotted,
   curve_average: p.curve.average,
+  curve_quality: [...document.querySelectorAll('#curve-quality .quality-figure')].map(e => ({
+    key: e.dataset.key, value: e.querySelector('.value').textContent, label: e.querySelector('.label').textContent,
+    value_px: parseFloat(getComputedStyle(e.querySelector('.value')).fontSize), width: e.getBoundingClientRect().width})),
   downloads: [...document.querySelectorAll('#session-downloads a')].map(a => a.getAttribute('href')),
   notes: [...document.querySelectorAll('#session-notes .note-text')].map(e => e.textContent),
   overflow_x: document.documentElement.scrollWidth > window.innerWidth,
@@ -98,7 +101,7 @@ try:
             result["screenshots"].append(path)
             if size == "phone":
                 # Further down the phone's screen: the plots, the pieces and the stroke curve.
-                for panel in ("split-panel", "pieces-panel"):
+                for panel in ("split-panel", "pieces-panel", "curve-panel"):
                     driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", driver.find_element(By.ID, panel))
                     time.sleep(0.2)
                     path = f"{shots}/session-{n}-phone-{panel}.png"
