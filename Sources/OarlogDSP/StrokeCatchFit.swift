@@ -163,17 +163,21 @@ enum StrokeCatchFit {
         return sum / weight
     }
 
-    /// Least-squares V through points (x, y), x ascending:
-    /// y = c + s₁·min(x − corner, 0) + s₂·max(x − corner, 0).
-    private struct VFit {
+    /// Least-squares corner of two lines through points (x, y), x ascending:
+    /// y = c + s₁·min(x − corner, 0) + s₂·max(x − corner, 0), falling into it (s₁ < 0). A `.dip`
+    /// rises out of it (s₂ > 0: the catch); a `.knee` falls less steeply or rises after it
+    /// (s₂ > s₁: the finish, where the drive's fall meets the recovery).
+    struct VFit {
+        enum Shape { case dip, knee }
         /// The splits tried side by side, one per lane.
         typealias V = SIMD2<Double>
         let x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>
+        let shape: Shape
         // Sums over all the points: count, x, x², y, xy, y².
         var n = 0.0, sx = 0.0, sxx = 0.0, sy = 0.0, sxy = 0.0, syy = 0.0
 
-        init(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>) {
-            self.x = x; self.y = y
+        init(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>, shape: Shape = .dip) {
+            self.x = x; self.y = y; self.shape = shape
             for i in 0..<x.count {
                 let xi = x[i], yi = y[i]
                 n += 1; sx += xi; sxx += xi * xi; sy += yi; sxy += xi * yi; syy += yi * yi
@@ -181,7 +185,7 @@ enum StrokeCatchFit {
         }
 
         /// The corner within `lo...hi` of the V with the least squared error, among Vs with at
-        /// least two points on each side, opening upwards; exact. For each split of the points
+        /// least two points on each side, of the fit's shape; exact. For each split of the points
         /// into left and right, the best V is the two lines fitted separately when they cross
         /// between the split's two points (else the hinge with its corner clamped there). One
         /// sweep: the sums left of the split grow as it moves right.
@@ -219,7 +223,7 @@ enum StrokeCatchFit {
                 let bl = (sl.n * sl.xy - sl.x * sl.y) / dl, br = (rn * rxy - rx * ry) / dr
                 let al = (sl.y - bl * sl.x) / sl.n, ar = (ry - br * rx) / rn
                 let c = (ar - al) / (bl - br)
-                let fits = (dl .> 0) .& (dr .> 0) .& (bl .< 0) .& (br .> 0)
+                let fits = (dl .> 0) .& (dr .> 0) .& (bl .< 0) .& (br .> (shape == .dip ? V() : bl))
                 let inRange = (c .> from) .& (c .<= to)
                 let free = sl.yy - al * sl.y - bl * sl.xy + ryy - ar * ry - br * rxy
                 // The hinge at the crossing clamped into the split: `min(max(c, from), to)`.
@@ -243,7 +247,7 @@ enum StrokeCatchFit {
         }
 
         /// Squared error of the best V with its corner at `c`, given the sums of the points left
-        /// of it, lane by lane; `valid` only where it opens upwards.
+        /// of it, lane by lane; `valid` only where it has the fit's shape.
         @inline(__always)
         private func hingeErrors(corner c: V, _ ln: V, _ lx: V, _ lxx: V, _ ly: V, _ lxy: V) -> (error: V, valid: SIMDMask<V.MaskStorage>) {
             let rn = n - ln, rx = sx - lx, rxx = sxx - lxx, ry = sy - ly, rxy = sxy - lxy
@@ -254,7 +258,7 @@ enum StrokeCatchFit {
             let denominator = n - su * su * iu - sv * sv * iv
             let offset = (sy - su * suy * iu - sv * svy * iv) / denominator
             let s1 = (suy - su * offset) * iu, s2 = (svy - sv * offset) * iv
-            let valid = (suu .> 0) .& (svv .> 0) .& (denominator .> 0) .& (s1 .< 0) .& (s2 .> 0)
+            let valid = (suu .> 0) .& (svv .> 0) .& (denominator .> 0) .& (s1 .< 0) .& (s2 .> (shape == .dip ? V() : s1))
             return (syy - offset * sy - s1 * suy - s2 * svy, valid)
         }
 

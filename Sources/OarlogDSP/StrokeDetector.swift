@@ -25,9 +25,12 @@ import OarlogCore
 ///    the slow fall into the catch and the steep rise out of it (`StrokeCatchFit`). Any
 ///    symmetric smoothing or a parabola would pull the bottom of this lopsided V early by up
 ///    to half the smoothing width (the former [1 2 1] + parabola on the 25 Hz signal: 20–30 ms).
-/// 5. When the band-passed drive lobe ends, the stroke is emitted with its drive duration
-///    (catch to the first fall of the acceleration below its running mean after the drive's
-///    peak), the peak acceleration and the rate from the previous catch.
+/// 5. When the band-passed drive lobe ends, the stroke is emitted with its drive duration, the
+///    peak acceleration and the rate from the previous catch. The drive ends at the finish, where
+///    the blade's push ends: located where the averaged surge falls below its running mean after
+///    the drive's peak (zero acceleration: the push only equals the drag there, 15–20 ms before
+///    the finish, and the averaging pulls it earlier), timed on the raw samples as the corner
+///    where the drive's steep fall meets the recovery's level (`StrokeFinishFit`).
 ///
 /// The event is emitted at the end of the drive, so `recoveryDuration` is `nil`; use
 /// `StrokeEvent.completed(nextCatch:)` when the next stroke arrives.
@@ -579,6 +582,15 @@ public struct StrokeDetector: Sendable {
         return (fine ?? dip.time, dip.index)
     }
 
+    /// The finish: the averaged surge's crossing of its running mean after the drive's peak
+    /// (`coarse`), timed on the raw samples as the corner where the drive's fall meets the
+    /// recovery (`StrokeFinishFit`); `coarse` itself when the raw samples do not show it.
+    private func timedFinish(near coarse: Seconds, after peak: Seconds, now: Seconds) -> Seconds {
+        let rawInterval = intervalEstimate > 0 ? intervalEstimate : designedInterval
+        let fine = StrokeFinishFit.finishTime(in: raw, near: coarse, after: peak, to: now, interval: rawInterval)
+        return fine ?? coarse
+    }
+
     /// Whether a catch at `catchTime` comes sooner than the rhythm allows a stroke (the rhythm
     /// before, or `restartRate`'s period after a pause): then only a drive at least half as hard
     /// as the last makes it a stroke (`completeStroke`), and its catch is not announced.
@@ -640,7 +652,7 @@ public struct StrokeDetector: Sendable {
             recoveryAmplitude = max(recoveryAmplitude, -0.7 * recoveryTrough)
         }
         let peak = history.extremum(from: catchTime, to: now, sign: 1)
-        let finish = peak.flatMap { history.downwardCrossing(of: level, after: $0.index) } ?? now
+        let finish = peak.flatMap { p in history.downwardCrossing(of: level, after: p.index).map { timedFinish(near: $0, after: p.time, now: now) } } ?? now
         let fraction: Float = 0.3
         driveAmplitude = driveAmplitude == 0 ? drivePeak : driveAmplitude + fraction * (drivePeak - driveAmplitude)
         recoveryAmplitude = recoveryAmplitude == 0 ? -recoveryTrough : recoveryAmplitude + fraction * (-recoveryTrough - recoveryAmplitude)

@@ -28,12 +28,14 @@ extension Evaluation {
     /// Steady pieces at `rates`, sampled at `accelRates`, with the simulator's sensor noise,
     /// boat motion and GPS receiver; each detected stroke matched to the true one (catches within
     /// 100 ms). Per session, the mean relative error over the strokes must be within
-    /// `qualityTolerance`; the spread (90th percentile of |error|) is reported.
+    /// `qualityTolerance`; the spread (90th percentile of |error|) is reported. The drive and
+    /// recovery times, stroke by stroke, within `strokeTimingTolerance` (median and p90).
     public static func simulatedQuality(rates: [StrokesPerMinute] = [18, 24, 32, 40], accelRates: [Hertz] = [100, 500],
                                         mounting mountingName: String = "tilted", minutes: Double = 2) -> [EvaluationRow] {
         var rows: [EvaluationRow] = []
         for accelRate in accelRates {
             var check = QualityErrors(), fluctuation = QualityErrors(), ratio = QualityErrors()
+            var drive = TimingErrors(), recovery = TimingErrors()
             var failures: [String] = []
             for rate in rates {
                 do {
@@ -52,7 +54,13 @@ extension Evaluation {
                         if let f = q.speedFluctuationPercent, let tf = t.speedFluctuationPercent { session.fluctuation.add(f, truth: tf) }
                         if let r = m.stroke.driveRecoveryRatio, let tr = t.driveRecoveryRatio { session.ratio.add(r, truth: tr) }
                     }
-                    for (name, e) in [("check", session.check), ("fluctuation", session.fluctuation)] where !e.within(qualityTolerance) {
+                    // Drive and recovery times: every stroke matched, whether or not it has a quality.
+                    for m in collector.strokes {
+                        guard m.stroke.driveDuration > 0, let t = nearest(truth, to: m.stroke.catchTime, within: simulatedTolerance) else { continue }
+                        drive.add(m.stroke.driveDuration - t.driveDuration)
+                        if let r = m.stroke.recoveryDuration, let tr = t.recoveryDuration { recovery.add(r - tr) }
+                    }
+                    for (name, e) in [("check", session.check), ("fluctuation", session.fluctuation), ("ratio", session.ratio)] where !e.within(qualityTolerance) {
                         failures.append("\(Int(rate)) spm \(name) " + e.meanText)
                     }
                     check.merge(session.check)
@@ -67,14 +75,40 @@ extension Evaluation {
                                    failures: failures.filter { $0.contains("check") || $0.contains(":") }))
             rows.append(qualityRow(dataset: name, check: "speed fluctuation (%)", errors: fluctuation, places: 1,
                                    failures: failures.filter { $0.contains("fluctuation") }))
-            // The ratio rests on the detector's drive timing (its owner is changing it): shown,
-            // asserted only within twice the tolerance until then.
-            var ratioRow = qualityRow(dataset: name, check: "drive/recovery ratio", errors: ratio, places: 3, failures: [],
-                                      tolerance: 2 * qualityTolerance)
-            ratioRow.tolerance += " (info: rests on the detector's drive time)"
-            rows.append(ratioRow)
+            rows.append(qualityRow(dataset: name, check: "drive/recovery ratio", errors: ratio, places: 3,
+                                   failures: failures.filter { $0.contains("ratio") }))
+            rows.append(timingRow(dataset: name, check: "drive time (ms)", errors: drive))
+            rows.append(timingRow(dataset: name, check: "recovery time (ms)", errors: recovery))
         }
         return rows
+    }
+
+    /// Drive and recovery times per stroke against the simulator's truth: the median |error|
+    /// within this, and 90 % of strokes within it too.
+    public static let strokeTimingTolerance: Seconds = 0.050
+
+    static func timingRow(dataset: String, check: String, errors: TimingErrors) -> EvaluationRow {
+        func ms(_ x: Seconds?) -> String { x.map { "\(Int(($0 * 1000).rounded()))" } ?? "—" }
+        let median = errors.absolutePercentile(0.5), p90 = errors.absolutePercentile(0.9)
+        return EvaluationRow(
+            dataset: dataset, check: check, expected: "the truth's, stroke by stroke",
+            found: "\(errors.count) strokes, mean error \(ms(errors.mean)) ms",
+            error: "median |e| \(ms(median)) ms, p90 \(ms(p90)) ms, max \(ms(errors.absolutePercentile(1)))",
+            tolerance: "median and p90 |e| ≤ \(ms(strokeTimingTolerance)) ms",
+            passed: errors.count > 0 && (median ?? .infinity) <= strokeTimingTolerance && (p90 ?? .infinity) <= strokeTimingTolerance)
+    }
+
+    /// Measured minus true durations, stroke by stroke, s.
+    struct TimingErrors {
+        private(set) var errors: [Seconds] = []
+        var count: Int { errors.count }
+        mutating func add(_ error: Seconds) { if error.isFinite { errors.append(error) } }
+        var mean: Seconds? { errors.isEmpty ? nil : errors.reduce(0, +) / Double(errors.count) }
+        func absolutePercentile(_ p: Double) -> Seconds? {
+            guard !errors.isEmpty else { return nil }
+            let sorted = errors.map(abs).sorted()
+            return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+        }
     }
 
     /// The truth stroke whose catch is nearest `time`, if within `tolerance`.

@@ -9,7 +9,7 @@ import OarlogTestSupport
 final class ChainedCurveEvaluationTests: XCTestCase {
     func testChainedOutingsExactCountsAndRate() throws {
         let rows = Evaluation.chainedCurves(dataDirectory: TestPaths.samples.path)
-        XCTAssertEqual(rows.count, 2 * (4 * Evaluation.chainedPlans.count + 2))
+        XCTAssertEqual(rows.count, 4 * (4 * Evaluation.chainedPlans.count + 2))
         assertWithinTolerance(rows)
     }
 

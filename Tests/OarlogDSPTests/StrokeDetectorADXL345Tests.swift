@@ -67,8 +67,11 @@ final class StrokeDetectorADXL345Tests: XCTestCase {
                     XCTAssertEqual(stroke.catchTime, truth, accuracy: 0.050, "\(label): stroke \(k + 1)")
                 }
                 // Drive: catch (the dip's bottom) to the drive's end, 0.97 s; recovery the rest, 1.53 s.
+                // Found 0.98–1.00 s: this drive drops in a step to the recovery's level at its end,
+                // and the finish's corner fit (`StrokeFinishFit`) puts the corner just past the step.
+                // (The former crossing of the running mean: 0.93 s.)
                 let drives = found.map(\.driveDuration).sorted(), recoveries = found.compactMap(\.recoveryDuration).sorted()
-                XCTAssertEqual(drives[drives.count / 2], Self.dip + Self.drive, accuracy: 0.050, "\(label): drive")
+                XCTAssertEqual(drives[drives.count / 2], Self.dip + Self.drive, accuracy: 0.035, "\(label): drive")
                 XCTAssertEqual(recoveries[recoveries.count / 2], Self.period - Self.dip - Self.drive, accuracy: 0.050, "\(label): recovery")
             }
         }
