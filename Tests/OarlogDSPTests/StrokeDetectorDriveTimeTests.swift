@@ -17,13 +17,7 @@ final class StrokeDetectorDriveTimeTests: XCTestCase {
         configuration.accelRate = accelRate
         configuration.mounting = mounting
         configuration.seed = seed
-        var simulator = try BoatSimulator(configuration: configuration)
-        var stage = SurgeStrokeDetector()
-        var events: [StrokeEvent] = []
-        let truth = try simulator.run { record in
-            if case .accel(let s) = record { stage.process(s) { if $0.stage == .complete { events.append($0) } } }
-        }
-        stage.finish { if $0.stage == .complete { events.append($0) } }
+        var (truth, events) = try detectSimulated(configuration)
         for i in events.indices.dropLast() { events[i] = events[i].completed(nextCatch: events[i + 1].catchTime) }
         var drive: [Seconds] = [], recovery: [Seconds] = []
         for e in events {

@@ -16,13 +16,7 @@ final class StrokeDetectorSimulatorTests: XCTestCase {
         configuration.accelRate = accelRate
         configuration.mounting = mounting
         configuration.seed = seed
-        var simulator = try BoatSimulator(configuration: configuration)
-        var stage = SurgeStrokeDetector()
-        var events: [StrokeEvent] = []
-        let truth = try simulator.run { record in
-            if case .accel(let s) = record { stage.process(s) { events.append($0) } }
-        }
-        stage.finish { events.append($0) }
+        let (truth, events) = try detectSimulated(configuration)
         // Every true catch is expected, except one in the first half second (a flying start:
         // its dip is before the recording) and one in the last half second (its drive is cut).
         let expected = truth.strokes.map(\.catchTime).filter { $0 > 0.5 && $0 < configuration.duration - 0.5 }
