@@ -24,17 +24,18 @@ public struct AnalyzerStrokeRateAverage: Sendable {
     /// a stroke is announced with at its catch is the one it is concluded with, to the bit.
     public func preview(adding rate: StrokesPerMinute?) -> StrokesPerMinute? {
         guard let r = rate, r.isFinite, r > 0 else { return nil }
-        let keep = min(periods.count, periods.capacity - 1)
-        var sum = 0.0
-        for i in (periods.count - keep)..<periods.count { sum += periods[i] }
-        sum += 60 / r
-        return 60 * Double(keep + 1) / sum
+        return mean(last: min(periods.count, periods.capacity - 1), adding: 60 / r)
     }
 
     public var current: StrokesPerMinute? {
-        guard !periods.isEmpty else { return nil }
+        periods.isEmpty ? nil : mean(last: periods.count, adding: nil)
+    }
+
+    /// The harmonic mean of the rates of the last `count` periods and `extra`, oldest first.
+    private func mean(last count: Int, adding extra: Seconds?) -> StrokesPerMinute {
         var sum = 0.0
-        for i in 0..<periods.count { sum += periods[i] }
-        return 60 * Double(periods.count) / sum
+        for i in (periods.count - count)..<periods.count { sum += periods[i] }
+        guard let extra else { return 60 * Double(count) / sum }
+        return 60 * Double(count + 1) / (sum + extra)
     }
 }

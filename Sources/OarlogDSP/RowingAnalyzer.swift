@@ -127,9 +127,9 @@ public struct RowingAnalyzer: Sendable {
     /// Strokes found so far, as the display counts them: each as soon as it is detected, not
     /// when GPS has covered it (the summary's count, `totals`, catches up at release).
     private var strokesFound = 0
-    /// The stroke announced at its catch whose drive is still on (its index, catch, and the
-    /// smoothed rate it will have), shown until it is complete.
-    private var announced: (index: Int, catchTime: Seconds, smoothedRate: StrokesPerMinute?)? = nil
+    /// The stroke announced at its catch whose drive is still on (its index and the smoothed
+    /// rate it will have), shown until it is complete.
+    private var announced: (index: Int, smoothedRate: StrokesPerMinute?)? = nil
     private var lastReferenceTime: Seconds?
     private var accelerometerSeen = false
     private var gpsGaps = 0
@@ -455,7 +455,7 @@ public struct RowingAnalyzer: Sendable {
     private mutating func announce(_ stroke: StrokeEvent, emit: (AnalyzerEvent) -> Void) {
         strokesFound += 1
         let smoothed = rate.preview(adding: stroke.strokeRate)
-        announced = (stroke.index, stroke.catchTime, smoothed)
+        announced = (stroke.index, smoothed)
         // The distance at the catch only if the track already covers it (a reference stroke
         // replayed behind its fixes); live, it comes with the update.
         let covered = distance.settledTime.map { $0 >= stroke.catchTime } ?? false

@@ -235,7 +235,7 @@ public struct StrokeDetector: Sendable {
                                 if band < arm { isArmed = true }
                                 if boxValue < lowest { lowest = boxValue }
                                 special = isArmed && boxTime - trigger >= refractory
-                                    && (band > drive || (boxValue - lowest >= rise && lowest <= mean - dip))
+                                    && (band > drive || Self.risesOutOfADip(boxValue, lowest: lowest, rise: rise, level: mean, dip: dip))
                             }
                             if special {
                                 event = (boxTime, band)
@@ -409,7 +409,8 @@ public struct StrokeDetector: Sendable {
             if band < recoveryTrough { recoveryTrough = band }
             if band < armThreshold { armed = true }
             if let a = announced, time - a.time > 1 { withdraw(emit: emit) }  // no drive followed
-            if armed && time - triggerTime >= minimumTriggerInterval && value - runMin >= riseNeeded && runMin <= level - dipOffset {
+            if armed && time - triggerTime >= minimumTriggerInterval
+                && Self.risesOutOfADip(value, lowest: runMin, rise: riseNeeded, level: level, dip: dipOffset) {
                 announceCatch(now: time, emit: emit)
             }
             if armed && band > driveThreshold && time - triggerTime >= minimumTriggerInterval {
@@ -503,7 +504,7 @@ public struct StrokeDetector: Sendable {
                         if band < arm { isArmed = true }
                         if pendingValue < lowest { lowest = pendingValue }
                         special = isArmed && time - trigger >= refractory
-                            && (band > drive || (pendingValue - lowest >= rise && lowest <= mean - dip))
+                            && (band > drive || Self.risesOutOfADip(pendingValue, lowest: lowest, rise: rise, level: mean, dip: dip))
                     }
                     if special {
                         // The new sample was not taken after all: its high-pass is undone.
@@ -564,6 +565,23 @@ public struct StrokeDetector: Sendable {
         pendingCatch = timedCatch(from: from, now: now) ?? (now, history.count - 1)
     }
 
+    /// Whether the averaged surge has risen `rise` out of a dip (its `lowest` since the last
+    /// drive) that went at least `dip` below the running mean `level`: the catch's announcement.
+    @inline(__always)
+    private static func risesOutOfADip(_ value: Float, lowest: Float, rise: Float, level: Float, dip: Float) -> Bool {
+        value - lowest >= rise && lowest <= level - dip
+    }
+
+    /// The raw samples' interval: as measured, else as designed.
+    private var rawInterval: Seconds { intervalEstimate > 0 ? intervalEstimate : designedInterval }
+
+    /// The period from the catch before to `catchTime`, when it is one of a rowing rhythm (no
+    /// longer than `minimumRate` allows; a longer gap was a pause and gives no rate).
+    private func strokePeriod(to catchTime: Seconds, from previous: Seconds) -> Seconds? {
+        let p = catchTime - previous
+        return p > 0 && p <= 60 / configuration.minimumRate ? p : nil
+    }
+
     /// Where the catch dip is looked for: at most `catchSearchWindow` (and half the recent
     /// period) back, not before the last drive's finish.
     private func catchSearchStart(now: Seconds) -> Seconds {
@@ -576,7 +594,6 @@ public struct StrokeDetector: Sendable {
     /// samples (its history index kept). `nil` when there is no dip.
     private func timedCatch(from: Seconds, now: Seconds) -> (time: Seconds, index: Int)? {
         guard let dip = history.extremum(from: from, to: now, sign: -1) else { return nil }
-        let rawInterval = intervalEstimate > 0 ? intervalEstimate : designedInterval
         let fine = StrokeCatchFit.catchTime(in: raw, near: dip.time, margin: 2 * designedInterval * Double(decimation),
                                             from: from, to: now, interval: rawInterval, level: level)
         return (fine ?? dip.time, dip.index)
@@ -586,7 +603,6 @@ public struct StrokeDetector: Sendable {
     /// (`coarse`), timed on the raw samples as the corner where the drive's fall meets the
     /// recovery (`StrokeFinishFit`); `coarse` itself when the raw samples do not show it.
     private func timedFinish(near coarse: Seconds, after peak: Seconds, now: Seconds) -> Seconds {
-        let rawInterval = intervalEstimate > 0 ? intervalEstimate : designedInterval
         let fine = StrokeFinishFit.finishTime(in: raw, near: coarse, after: peak, to: now, interval: rawInterval)
         return fine ?? coarse
     }
@@ -609,8 +625,7 @@ public struct StrokeDetector: Sendable {
         var rate: StrokesPerMinute? = nil
         if let previous = lastCatch {
             guard !soonerThanTheRhythm(catchTime, after: previous) else { return }
-            let p = catchTime - previous
-            if p > 0 && p <= 60 / configuration.minimumRate { rate = 60 / p }
+            rate = strokePeriod(to: catchTime, from: previous).map { 60 / $0 }
         }
         announced = (catchTime, dipIndex)
         emit(StrokeEvent(index: strokeCount + 1, catchTime: catchTime, driveDuration: 0, recoveryDuration: nil,
@@ -658,13 +673,8 @@ public struct StrokeDetector: Sendable {
         recoveryAmplitude = recoveryAmplitude == 0 ? -recoveryTrough : recoveryAmplitude + fraction * (-recoveryTrough - recoveryAmplitude)
         var rate: StrokesPerMinute? = nil
         if let previous = lastCatch {
-            let p = catchTime - previous
-            if p > 0 && p <= 60 / configuration.minimumRate {
-                rate = 60 / p
-                period = p
-            } else {
-                period = 0
-            }
+            period = strokePeriod(to: catchTime, from: previous) ?? 0
+            if period > 0 { rate = 60 / period }
             // The rhythm follows the period unless it jumped (a pause, a stop and restart).
             rhythm = period > 0 && (rhythm == 0 || (period < 1.6 * rhythm && period > 0.5 * rhythm)) ? period : 0
         }
