@@ -276,6 +276,10 @@ put_copy oarlog-serve.sh /usr/local/bin/oarlog-serve 0755
 device_setting=""
 if [ "$SENSOR" = adxl345 ]; then device_setting="adxl345"; fi
 sed -e "s|^OARLOG_DEVICE=.*|OARLOG_DEVICE=\"$device_setting\"|" "$here/oarlog.default" | put_file /etc/default/oarlog 0644
+# The services run as their own user, made at boot by systemd-sysusers, with the data directory
+# theirs (systemd-tmpfiles): not root.
+put_copy sysusers/oarlog.conf /etc/sysusers.d/oarlog.conf 0644
+put_copy tmpfiles/oarlog.conf /etc/tmpfiles.d/oarlog.conf 0644
 put_copy systemd/oarlog-record.service /etc/systemd/system/oarlog-record.service 0644
 put_copy systemd/oarlog-serve.service /etc/systemd/system/oarlog-serve.service 0644
 # The web app's pages (oarlog serve looks for them in /usr/local/share/oarlog/web).
@@ -368,6 +372,8 @@ else
     mkdir -p "$ROOT/data"
 fi
 
+run_live systemd-tmpfiles --create /etc/tmpfiles.d/oarlog.conf
+
 if [ "$READONLY" = 1 ]; then
     step "read-only root (overlay in RAM; /data stays writable)"
     put_file /etc/overlayroot.local.conf 0644 <<'OVERLAY'
@@ -383,6 +389,7 @@ OVERLAY
     echo "to change the system later: overlayroot-chroot (or raspi-config nonint disable_overlayfs and reboot)"
 fi
 
+run_live systemd-sysusers
 run_live udevadm control --reload
 run_live systemctl daemon-reload
 step "done. Reboot, then check: oarlog devices; oarlog accel; oarlog gps (hardware/SETUP.md, 'On the water')"

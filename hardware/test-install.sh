@@ -57,6 +57,15 @@ expect_line "$pi/etc/default/gpsd" 'GPSD_OPTIONS="-n"'
 expect_line "$pi/etc/default/oarlog" 'OARLOG_DEVICE=""'
 expect_line "$pi/etc/default/oarlog" 'OARLOG_DATA_DIR="/data/oarlog"'
 if cmp -s "$here/systemd/oarlog-record.service" "$pi/etc/systemd/system/oarlog-record.service"; then pass "unit installed"; else fail "unit differs"; fi
+# The services run as Oarlog's own user, never root; the user and its data directory come at boot.
+if cmp -s "$here/sysusers/oarlog.conf" "$pi/etc/sysusers.d/oarlog.conf" && cmp -s "$here/tmpfiles/oarlog.conf" "$pi/etc/tmpfiles.d/oarlog.conf"; then
+    pass "the oarlog user and its data directory are declared"; else fail "sysusers.d/tmpfiles.d files missing"; fi
+for unit in oarlog-record oarlog-serve; do
+    if grep -qx "User=oarlog" "$here/systemd/$unit.service" && ! grep -q "^User=root" "$here/systemd/$unit.service" \
+        && grep -qx "NoNewPrivileges=yes" "$here/systemd/$unit.service"; then
+        pass "$unit runs as the user oarlog"; else fail "$unit does not run as its own user"; fi
+done
+if grep -q 'GROUP="oarlog"' "$here/udev/99-oarlog.rules"; then pass "the accelerometer is the oarlog group's"; else fail "no udev group for the accelerometer"; fi
 if [ "$(readlink "$pi/etc/systemd/system/multi-user.target.wants/oarlog-record.service")" = /etc/systemd/system/oarlog-record.service ]; then
     pass "unit enabled"; else fail "unit not enabled"; fi
 if [ -x "$pi/usr/local/bin/oarlog" ] && [ -x "$pi/usr/local/bin/oarlog-record" ]; then pass "executables installed"; else fail "executables missing"; fi
