@@ -21,6 +21,10 @@ public final class FleetArchive: @unchecked Sendable {
     public let connection: FleetConnection
     public let directory: SessionDirectory
     public let idleClose: Double
+    /// New session files a boat may start in an hour; past that its sessions are refused and counted.
+    public let sessionsPerHour: Int
+    /// Boats followed at once (each remembered for an hour after it was last heard).
+    public let maximumBoats: Int
     private let log: @Sendable (String) -> Void
     private let state = Mutex(State())
     private var client: MQTTClient?
@@ -29,24 +33,34 @@ public final class FleetArchive: @unchecked Sendable {
         /// The boat's session id (also kept in the file's metadata as `fleet_session`).
         let session: String
         var writer: SessionWriter
-        var order = MessageOrder()
         var lastHeard: Double
         var boatName: String
     }
 
-    struct State {
-        var open: [String: Open] = [:]
-        /// Sessions already closed, by boat, so that a late duplicate does not open them again.
-        var closed: [String: Set<String>] = [:]
-        var written: [String] = []
-        var unreadable = 0
+    /// What the archive knows of a boat: its stream (`BoatStream`), when it was last heard, and
+    /// when it started its session files this past hour.
+    struct Boat {
+        var stream = BoatStream()
+        var lastHeard: Double
+        var opened: [Double] = []
+        /// Sessions closed or refused, the latest few, so that a late message does not open them again.
+        var done: [String] = []
     }
 
-    public init(_ connection: FleetConnection, directory: SessionDirectory, idleClose: Double = 900, clientID: String? = nil,
-                log: @escaping @Sendable (String) -> Void) {
+    struct State {
+        var open: [String: Open] = [:]
+        var boats: [String: Boat] = [:]
+        var written: [String] = []
+        var refused: [FleetRefusal: Int] = [:]
+    }
+
+    public init(_ connection: FleetConnection, directory: SessionDirectory, idleClose: Double = 900, sessionsPerHour: Int = 4,
+                maximumBoats: Int = 64, clientID: String? = nil, log: @escaping @Sendable (String) -> Void) {
         self.connection = connection
         self.directory = directory
         self.idleClose = idleClose
+        self.sessionsPerHour = sessionsPerHour
+        self.maximumBoats = maximumBoats
         self.log = log
         client = connection.everyBoatSubscriber(role: "archive", clientID: clientID) { [weak self] topic, payload in
             self?.receive(topic: topic, payload: payload)
@@ -63,6 +77,9 @@ public final class FleetArchive: @unchecked Sendable {
     /// Paths of the session files written so far (closed or open).
     public var written: [String] { state.withLock { $0.written } }
 
+    /// Messages not archived, by why (docs/FLEET.md "Limits and trust").
+    public var refused: [FleetRefusal: Int] { state.withLock { $0.refused } }
+
     /// Stops listening and closes every open session as it stands.
     public func stop() {
         client?.stop()
@@ -72,83 +89,127 @@ public final class FleetArchive: @unchecked Sendable {
         }
     }
 
-    /// Closes sessions not heard of for `idleClose` (call now and then).
+    /// Closes sessions not heard of for `idleClose`, settles what waits in the boats' streams,
+    /// and forgets boats unheard for an hour (call now and then).
     public func tick(now: Double = Date().timeIntervalSince1970) {
         state.withLock { s in
+            for id in s.boats.compactMap({ $0.value.stream.hasWaiting ? $0.key : nil }) {
+                guard let step = s.boats[id]?.stream.tick(now: now) else { continue }
+                take(step, boat: id, now: now, state: &s)
+            }
             for (boat, o) in s.open where now - o.lastHeard > idleClose {
                 log("\(o.boatName): nothing heard for \(Int(idleClose)) s; session closed as it stands (\(o.writer.path))")
-                try? o.writer.close()
-                s.open.removeValue(forKey: boat)
-                s.closed[boat, default: []].insert(o.session)
+                close(boat, state: &s)
             }
+            s.boats = s.boats.filter { now - $0.value.lastHeard <= max(3600, idleClose) || s.open[$0.key] != nil }
         }
     }
 
     public func receive(topic: String, payload: [UInt8], now: Double = Date().timeIntervalSince1970) {
         guard let (boat, kind) = connection.topics.parse(topic) else { return }
+        guard FleetTopics.isBoatID(boat) else {
+            refuse(.badID, "\(topic.prefix(200)): not a boat id (a-z, 0-9, - and _, at most 64)")
+            return
+        }
         let message: FleetMessage
         do {
             message = try SignalKDelta.message(boat: boat, kind: kind, payload: payload)
         } catch {
-            state.withLock { $0.unreadable += 1 }
-            log("\(topic): unreadable message: \(error)")
+            refuse(.unreadable, "\(topic): unreadable message: \(error)")
             return
         }
         state.withLock { s in
-            if s.closed[boat]?.contains(message.session) == true { return }
-            var entry: Open
-            if let o = s.open[boat], o.session == message.session {
-                entry = o
-            } else {
-                if let o = s.open[boat] {
-                    // The boat's previous session never said it ended: close it as it stands.
-                    guard message.session > o.session else { return }
-                    try? o.writer.close()
-                    s.closed[boat, default: []].insert(o.session)
-                }
-                do {
-                    entry = Open(session: message.session, writer: try makeWriter(for: message), lastHeard: now, boatName: message.boatName ?? boat)
-                } catch {
-                    log("\(boat): cannot create a session file: \(error)")
+            if s.boats[boat] == nil {
+                guard s.boats.count < maximumBoats else {
+                    count(.tooManyBoats, "\(boat): more than \(maximumBoats) boats at once; not archived", state: &s)
                     return
                 }
-                s.written.append(entry.writer.path)
+                s.boats[boat] = Boat(lastHeard: now)
             }
-            entry.lastHeard = now
-            if let name = message.boatName { entry.boatName = name }
-            var ended: FleetSummary?
-            var sessionEnded = false
-            for m in entry.order.accept(message, now: now) {
-                do {
-                    if case .session(let e) = m.content, !e.started {
-                        sessionEnded = true
-                        ended = e.summary
-                    } else {
-                        try write(m, to: entry.writer)
-                    }
-                } catch {
-                    log("\(boat): cannot write \(entry.writer.path): \(error)")
-                }
-            }
-            if sessionEnded {
-                do { try entry.writer.close(summary: ended?.sessionSummary) } catch { log("\(boat): closing \(entry.writer.path): \(error)") }
-                s.open.removeValue(forKey: boat)
-                s.closed[boat, default: []].insert(message.session)
-            } else {
-                s.open[boat] = entry
-            }
+            guard let step = s.boats[boat]?.stream.accept(message, now: now) else { return }
+            s.boats[boat]?.lastHeard = now
+            take(step, boat: boat, now: now, state: &s)
         }
+    }
+
+    private func refuse(_ reason: FleetRefusal, _ line: String) {
+        state.withLock { count(reason, line, state: &$0) }
+    }
+
+    /// Counts a refusal, and says so in the log at the 1st, 10th, 100th, … of each reason.
+    private func count(_ reason: FleetRefusal, _ line: String, by n: Int = 1, state s: inout State) {
+        let before = s.refused[reason] ?? 0
+        s.refused[reason] = before + n
+        var mark = 1
+        while mark <= before { mark *= 10 }
+        if before + n >= mark { log("\(line) (\(reason.rawValue): \(before + n) so far)") }
+    }
+
+    /// Writes what a boat's stream delivered, opening and closing its session files.
+    private func take(_ step: BoatStream.Step, boat: String, now: Double, state s: inout State) {
+        for (reason, n) in step.refused.sorted(by: { $0.key < $1.key }) {
+            count(reason, "\(boat): \(n) message(s) not of the boat's stream", by: n, state: &s)
+        }
+        for m in step.delivered {
+            // A session already closed is not opened again by a late message.
+            if s.open[boat]?.session != m.session, s.boats[boat]?.done.contains(m.session) == true { continue }
+            guard var entry = s.open[boat].flatMap({ $0.session == m.session ? $0 : nil }) ?? open(m, now: now, state: &s) else { continue }
+            entry.lastHeard = now
+            if let name = m.boatName, FleetTopics.boatID(name) == boat { entry.boatName = name }
+            if case .session(let e) = m.content, !e.started {
+                do { try entry.writer.close(summary: e.summary?.sessionSummary) } catch { log("\(boat): closing \(entry.writer.path): \(error)") }
+                s.open.removeValue(forKey: boat)
+                remember(m.session, of: boat, state: &s)
+                continue
+            }
+            do { try write(m, to: entry.writer) } catch { log("\(boat): cannot write \(entry.writer.path): \(error)") }
+            s.open[boat] = entry
+        }
+    }
+
+    /// A new session file for the boat's session of `m`, unless the boat has used its hour's allowance.
+    private func open(_ m: FleetMessage, now: Double, state s: inout State) -> Open? {
+        // The boat's previous session never said it ended: close it as it stands.
+        if s.open[m.boat] != nil { close(m.boat, state: &s) }
+        let opened = (s.boats[m.boat]?.opened ?? []).filter { now - $0 < 3600 }
+        guard opened.count < sessionsPerHour else {
+            count(.sessionLimit, "\(m.boat): more than \(sessionsPerHour) new sessions in an hour; session \(m.session.prefix(64)) not archived",
+                  state: &s)
+            return nil
+        }
+        s.boats[m.boat]?.opened = opened + [now]
+        do {
+            let entry = Open(session: m.session, writer: try makeWriter(for: m), lastHeard: now, boatName: m.boat)
+            s.written.append(entry.writer.path)
+            return entry
+        } catch {
+            log("\(m.boat): cannot create a session file: \(error)")
+            return nil
+        }
+    }
+
+    private func close(_ boat: String, state s: inout State) {
+        guard let o = s.open.removeValue(forKey: boat) else { return }
+        try? o.writer.close()
+        remember(o.session, of: boat, state: &s)
+    }
+
+    private func remember(_ session: String, of boat: String, state s: inout State) {
+        s.boats[boat]?.done.append(session)
+        if let n = s.boats[boat]?.done.count, n > 8 { s.boats[boat]?.done.removeFirst(n - 8) }
     }
 
     private func makeWriter(for m: FleetMessage) throws -> SessionWriter {
         let startUTC = UTCTime.parseISO8601(m.session) ?? (m.utc - m.elapsed)
+        // Only the topic's own name (a name for another topic id is not believed).
+        let boatName = m.boatName.flatMap { FleetTopics.boatID($0) == m.boat ? $0 : nil }
         var title = ""
         if case .session(let e) = m.content { title = e.title }
-        var metadata = SessionMetadata(title: title.isEmpty ? "\(m.boatName ?? m.boat) (from the fleet)" : title, startUTC: startUTC,
+        var metadata = SessionMetadata(title: title.isEmpty ? "\(boatName ?? m.boat) (from the fleet)" : title, startUTC: startUTC,
                                        devices: ["fleet: \(connection.broker) \(connection.topics.topic(boat: m.boat, .stroke).dropLast(7))"],
                                        softwareVersion: "oarlog archive",
                                        settings: [.init("archived_from", connection.broker.description)])
-        metadata.boat = m.boatName ?? m.boat
+        metadata.boat = boatName ?? m.boat
         metadata.extra.append(.init("fleet_session", m.session))
         return try SessionWriter.create(in: directory, metadata: metadata)
     }

@@ -71,8 +71,9 @@ public final class FleetLink: @unchecked Sendable {
         let name = boatName.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw FleetSetupError("--publish needs the boat's name: --boat NAME") }
         self.connection = connection
-        self.boatName = name
-        self.boat = FleetTopics.boatID(name)
+        // Cut as every receiver takes it, so that the topic id is the one the receivers derive.
+        self.boatName = FleetText.clip(name, bytes: FleetText.nameBytes)
+        self.boat = FleetTopics.boatID(self.boatName)
         self.deliveryTimeout = deliveryTimeout
         // The boat's outbox is its queue: a clean session at the broker, one client id per boat.
         client = MQTTClient(address: connection.broker, options: MQTTClient.Options(

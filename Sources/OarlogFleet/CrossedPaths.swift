@@ -12,7 +12,9 @@ import OarlogCore
 /// `distanceLimit` + `hysteresis` apart, or when one has not been heard of for `silence` seconds.
 /// Boats' messages need not arrive together: a boat's backlog after a lost connection is compared
 /// with the others' tracks of that time, up to `memory` seconds back. Memory is bounded: 256 fixes
-/// a boat and the last `meetingLimit` meetings.
+/// a boat and the last `meetingLimit` meetings; each fix is checked against every other boat, so
+/// the receiver bounds the boats (`FleetBoard.maximumBoats`, 64: at most 63 checks a fix and
+/// 2,016 open meetings) and calls `forget` for a boat that leaves.
 public struct CrossedPaths: Sendable {
     public struct Meeting: Sendable, Equatable {
         /// The two boats' ids, in alphabetical order.
@@ -93,6 +95,12 @@ public struct CrossedPaths: Sendable {
                 close(key)
             }
         }
+    }
+
+    /// Drops a boat that left the board: its fixes, and its open meetings (closed as they stand).
+    public mutating func forget(boat: String) {
+        fixes.removeValue(forKey: boat)
+        for (key, m) in open where m.boats.contains(boat) { close(key) }
     }
 
     /// The least distance between two boats each moving straight from its position at `start` to

@@ -2,8 +2,11 @@ import OarlogCore
 
 /// What a coach's launch knows of every boat, built from their messages: the latest figures,
 /// the strokes of the session under way, the recent track, and how the messages arrived
-/// (duplicates dropped, gaps). Messages are put in order per boat and session first
-/// (`MessageOrder`). Memory is bounded: `strokeLimit` strokes and `trackLimit` positions a boat.
+/// (duplicates dropped, gaps). Messages are put in order per boat and session first, and only
+/// the boat's own stream is followed (`BoatStream`); what is not applied is counted in
+/// `refused` by reason. Memory is bounded: at most `maximumBoats` boats, each gone after
+/// `expiry` seconds unheard, with `strokeLimit` strokes, `trackLimit` positions, 50 notes and
+/// 100 fence events a boat.
 public struct FleetBoard: Sendable {
     public struct Boat: Sendable {
         public var id: String
@@ -36,33 +39,62 @@ public struct FleetBoard: Sendable {
         /// Recent positions: (UTC, latitude, longitude, session distance).
         public var track: [(utc: Double, latitude: Degrees, longitude: Degrees, distance: Metres?)] = []
         public var notes: [(utc: Double, text: String)] = []
+        /// Without their fields (the board shows the line; the archive keeps the fields).
         public var fenceEvents: [(utc: Double, event: FleetFenceEvent)] = []
         public var messages = 0
-        fileprivate var order = MessageOrder()
-        public var duplicates: Int { order.duplicates }
-        public var missed: Int { order.missed }
+        fileprivate var stream: BoatStream
+        public var duplicates: Int { stream.duplicates }
+        public var missed: Int { stream.missed }
+        /// Another stream claiming this boat, held and not applied (a warning for the coach).
+        public var pending: (session: String, messages: Int)? { stream.pending }
+
+        init(id: String, session: String, stream: BoatStream) {
+            self.id = id
+            self.name = id
+            self.session = session
+            self.stream = stream
+        }
     }
 
+    public static let noteLimit = 50
+    public static let fenceEventLimit = 100
     public let strokeLimit: Int
     public let trackLimit: Int
+    public let maximumBoats: Int
+    public let expiry: Double
+    public let limits: BoatStream.Limits
     public private(set) var boats: [String: Boat] = [:]
+    /// Messages not applied, by why (`FleetRefusal`).
+    public private(set) var refused: [FleetRefusal: Int] = [:]
     /// Payloads that could not be read, and the last reason.
-    public private(set) var unreadable = 0
+    public var unreadable: Int { refused[.unreadable] ?? 0 }
     public private(set) var lastProblem: String?
 
-    public init(strokeLimit: Int = 20_000, trackLimit: Int = 1200) {
+    /// - Parameters:
+    ///   - maximumBoats: boats followed at once (a regatta's launch sees a few dozen); a new one past it is refused.
+    ///   - expiry: seconds unheard after which a boat leaves the board.
+    public init(strokeLimit: Int = 20_000, trackLimit: Int = 1200, maximumBoats: Int = 64, expiry: Double = 1800,
+                limits: BoatStream.Limits = .init()) {
         self.strokeLimit = strokeLimit
         self.trackLimit = trackLimit
+        self.maximumBoats = maximumBoats
+        self.expiry = expiry
+        self.limits = limits
     }
 
     /// Reads a payload from `topic` and applies what is now in order. Returns those messages.
     @discardableResult
     public mutating func receive(topic: String, payload: [UInt8], topics: FleetTopics, now: Double) -> [FleetMessage] {
         guard let (boat, kind) = topics.parse(topic) else { return [] }
+        guard FleetTopics.isBoatID(boat) else {
+            refused[.badID, default: 0] += 1
+            lastProblem = "\(topic.prefix(200)): not a boat id (a-z, 0-9, - and _, at most 64)"
+            return []
+        }
         do {
             return apply(try SignalKDelta.message(boat: boat, kind: kind, payload: payload), now: now)
         } catch {
-            unreadable += 1
+            refused[.unreadable, default: 0] += 1
             lastProblem = "\(topic): \(error)"
             return []
         }
@@ -71,37 +103,63 @@ public struct FleetBoard: Sendable {
     /// Applies one message (after ordering). Returns the messages delivered in order.
     @discardableResult
     public mutating func apply(_ message: FleetMessage, now: Double) -> [FleetMessage] {
-        if let known = boats[message.boat]?.session, known != message.session {
-            // A session that started after the one we have: the boat starts again. An older one
-            // (a retained message from before) is passed over.
-            guard message.session > known else { return [] }
-            let name = message.boatName ?? boats[message.boat]?.name ?? message.boat
-            boats[message.boat] = Boat(id: message.boat, name: name, session: message.session)
+        guard FleetTopics.isBoatID(message.boat) else {
+            refused[.badID, default: 0] += 1
+            return []
+        }
+        if boats[message.boat] == nil, boats.count >= maximumBoats {
+            refused[.tooManyBoats, default: 0] += 1
+            return []
         }
         // Taken out of the dictionary while it changes: a copy left in it would make every
         // append copy the boat's strokes and track.
-        var boat = boats.removeValue(forKey: message.boat) ?? Boat(id: message.boat, name: message.boatName ?? message.boat, session: message.session)
-        let delivered = boat.order.accept(message, now: now)
-        for m in delivered { update(&boat, with: m, now: now) }
-        boats[message.boat] = boat
-        return delivered
+        var boat = boats.removeValue(forKey: message.boat) ?? Boat(id: message.boat, session: message.session, stream: BoatStream(limits: limits))
+        let step = boat.stream.accept(message, now: now)
+        apply(step, to: &boat, now: now)
+        // A boat whose first message was refused is not kept.
+        if boat.stream.session != nil { boats[message.boat] = boat }
+        return step.delivered
     }
 
-    /// Gives up gaps that waited too long; returns what that delivered.
+    /// Gives up gaps that waited too long and settles other streams claiming a boat; returns
+    /// what that delivered.
     public mutating func tick(now: Double) -> [FleetMessage] {
         var all: [FleetMessage] = []
-        for id in boats.compactMap({ $0.value.order.waitingCount > 0 ? $0.key : nil }) {
+        for id in boats.compactMap({ $0.value.stream.hasWaiting ? $0.key : nil }) {
             guard var boat = boats.removeValue(forKey: id) else { continue }
-            let delivered = boat.order.tick(now: now)
-            for m in delivered { update(&boat, with: m, now: now) }
+            let step = boat.stream.tick(now: now)
+            apply(step, to: &boat, now: now)
             boats[id] = boat
-            all += delivered
+            all += step.delivered
         }
         return all
     }
 
-    private func update(_ boat: inout Boat, with m: FleetMessage, now: Double) {
-        if let name = m.boatName { boat.name = name }
+    /// Takes off the board the boats not heard of for `expiry` seconds; returns their ids.
+    public mutating func expire(now: Double) -> [String] {
+        let gone = boats.compactMap { now - $0.value.lastHeard > expiry ? $0.key : nil }
+        for id in gone { boats.removeValue(forKey: id) }
+        return gone
+    }
+
+    private mutating func apply(_ step: BoatStream.Step, to boat: inout Boat, now: Double) {
+        for (reason, count) in step.refused { refused[reason, default: 0] += count }
+        for m in step.delivered {
+            if m.session != boat.session {
+                // The boat started again (its stream says so): a fresh board for the new session.
+                let name = boat.name
+                boat = Boat(id: boat.id, session: m.session, stream: boat.stream)
+                boat.name = name
+            }
+            update(&boat, with: m, now: now)
+        }
+    }
+
+    private mutating func update(_ boat: inout Boat, with m: FleetMessage, now: Double) {
+        if let name = m.boatName {
+            // Only the topic's own name: "B" on another boat's topic would show that boat's figures as B's.
+            if FleetTopics.boatID(name) == boat.id { boat.name = name } else { refused[.nameClaimed, default: 0] += 1 }
+        }
         boat.messages += 1
         boat.lastHeard = now
         boat.lastUTC = max(boat.lastUTC, m.utc)
@@ -141,11 +199,11 @@ public struct FleetBoard: Sendable {
             boat.speed = s.speed ?? boat.speed
             boat.distance = max(boat.distance ?? 0, s.distance)
         case .note(let text):
-            if boat.notes.count >= 200 { boat.notes.removeFirst() }
+            if boat.notes.count >= Self.noteLimit { boat.notes.removeFirst() }
             boat.notes.append((m.utc, text))
         case .fence(let f):
-            if boat.fenceEvents.count >= 500 { boat.fenceEvents.removeFirst() }
-            boat.fenceEvents.append((m.utc, f))
+            if boat.fenceEvents.count >= Self.fenceEventLimit { boat.fenceEvents.removeFirst() }
+            boat.fenceEvents.append((m.utc, FleetFenceEvent(name: f.name, fence: f.fence, text: f.text)))
         case .session(let s):
             boat.title = s.title
             if !s.started {

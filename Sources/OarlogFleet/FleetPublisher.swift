@@ -39,8 +39,10 @@ public final class FleetPublisher: PipelineSink {
     public init(boatName: String, topics: FleetTopics, title: String, startUTC: Double? = nil, statusInterval: Seconds = 5,
                 positionInterval: Seconds = 1, wallClock: @escaping () -> Double,
                 describeFence: @escaping (FenceEvent) -> FleetFenceEvent, send: @escaping (String, FleetMessage) -> Void) {
-        self.boatName = boatName
-        self.boat = FleetTopics.boatID(boatName)
+        // The name as receivers take it (`FleetText`), and the topic id from that: a receiver
+        // shows a name only when it is the name of the boat's topic id.
+        self.boatName = FleetText.clip(boatName, bytes: FleetText.nameBytes)
+        self.boat = FleetTopics.boatID(self.boatName)
         self.topics = topics
         self.title = title
         self.startUTC = startUTC

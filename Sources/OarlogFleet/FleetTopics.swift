@@ -56,6 +56,14 @@ public struct FleetTopics: Sendable, Equatable {
         return out.isEmpty ? "boat" : out
     }
 
+    /// Whether `id` follows the rule `boatID` makes: 1 to 64 of a-z, 0-9, `-` and `_`. A
+    /// receiver refuses a topic whose id does not (no boat publishes under one).
+    public static func isBoatID(_ id: some StringProtocol) -> Bool {
+        let bytes = id.utf8
+        return !bytes.isEmpty && bytes.count <= 64
+            && bytes.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 95 }
+    }
+
     public func topic(boat: String, _ kind: FleetMessageKind) -> String { "\(prefix)/\(boat)/\(kind.rawValue)" }
 
     /// The filter for every boat's every message.

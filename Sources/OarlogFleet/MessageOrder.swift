@@ -33,6 +33,10 @@ public struct MessageOrder: Sendable {
             var out = [message]
             expected = next + 1
             drain(into: &out)
+            // The stream moves: what still waits is ahead of it, not stuck behind a lost message,
+            // so its patience starts again (one message far ahead cannot make the gap be given up
+            // and turn the boat's next messages into duplicates).
+            if !waiting.isEmpty { waitingSince = now }
             return out
         }
         waiting[message.sequence] = message
@@ -47,6 +51,13 @@ public struct MessageOrder: Sendable {
     }
 
     public var waitingCount: Int { waiting.count }
+
+    /// Gives up every gap now and returns what waited, in order (the stream is left for another).
+    public mutating func flush() -> [FleetMessage] {
+        var out: [FleetMessage] = []
+        while !waiting.isEmpty { out += giveUpGap() }
+        return out
+    }
 
     private mutating func giveUpGap() -> [FleetMessage] {
         guard let first = waiting.keys.min(), let next = expected else { return [] }

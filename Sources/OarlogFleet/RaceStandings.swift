@@ -84,6 +84,13 @@ public struct RaceStandings: Sendable {
         }
     }
 
+    /// Drops a boat that left the board (its crossings, log and monitor).
+    public mutating func forget(boat: String) {
+        monitors.removeValue(forKey: boat)
+        crossed.removeValue(forKey: boat)
+        logs.removeValue(forKey: boat)
+    }
+
     /// Every gate with the boats through it since their start.
     public var gates: [Gate] {
         course.gates.indices.map { k in

@@ -25,7 +25,9 @@ public enum SignalKDelta {
         func add(_ path: String, _ json: String) { values.append((path, json)) }
         func number(_ x: Double?) -> String { x.map { $0.isFinite ? "\($0)" : "null" } ?? "null" }
         func hertz(_ spm: StrokesPerMinute?) -> String { number(spm.map { $0 / 60 }) }
-        if let name = message.boatName { add("", "{\"name\":\(JSONString.quoted(name))}") }
+        // Every text cut to what a receiver accepts (`FleetText`), so that nothing valid on the boat is refused downstream.
+        func quoted(_ text: String, _ bytes: Int) -> String { JSONString.quoted(FleetText.clip(text, bytes: bytes)) }
+        if let name = message.boatName { add("", "{\"name\":\(quoted(name, FleetText.nameBytes))}") }
         add(rowing + "elapsedTime", number(message.elapsed))
         switch message.content {
         case .stroke(let s):
@@ -64,13 +66,16 @@ public enum SignalKDelta {
             add("navigation.speedOverGround", number(s.speed))
             add("navigation.log", number(s.distance))
         case .note(let text):
-            add(rowing + "note", JSONString.quoted(text))
+            add(rowing + "note", quoted(text, FleetText.noteBytes))
         case .fence(let f):
-            var body = "{\"name\":\(JSONString.quoted(f.name)),\"fence\":\(JSONString.quoted(f.fence)),\"text\":\(JSONString.quoted(f.text)),\"fields\":{"
-            for (k, field) in f.fields.enumerated() { body += (k > 0 ? "," : "") + "\(JSONString.quoted(field.key)):\(JSONString.quoted(field.value))" }
+            var body = "{\"name\":\(quoted(f.name, FleetText.eventNameBytes)),\"fence\":\(quoted(f.fence, FleetText.fenceNameBytes))"
+            body += ",\"text\":\(quoted(f.text, FleetText.fenceTextBytes)),\"fields\":{"
+            for (k, field) in f.fields.prefix(FleetText.fenceFields).enumerated() {
+                body += (k > 0 ? "," : "") + "\(quoted(field.key, FleetText.eventNameBytes)):\(quoted(field.value, FleetText.fieldValueBytes))"
+            }
             add(rowing + "fence", body + "}}")
         case .session(let s):
-            var body = "{\"state\":\"\(s.started ? "started" : "ended")\",\"title\":\(JSONString.quoted(s.title))"
+            var body = "{\"state\":\"\(s.started ? "started" : "ended")\",\"title\":\(quoted(s.title, FleetText.titleBytes))"
             if let m = s.summary {
                 body += ",\"summary\":{\"strokeCount\":\(m.strokes),\"log\":\(number(m.distance)),\"elapsedTime\":\(number(m.elapsed))"
                 body += ",\"averageStrokeRate\":\(hertz(m.averageStrokeRate)),\"averageSplit\":\(number(m.averageSplit))"
@@ -148,7 +153,7 @@ public enum SignalKDelta {
             return Int(x)
         }
         var name: String?
-        if let v = values[""] { name = try text(v["name"], "the boat's name", limit: 200) }
+        if let v = values[""] { name = try text(v["name"], "the boat's name", limit: FleetText.nameBytes) }
         let elapsed = try required(rowing + "elapsedTime")
         let content: FleetContent
         switch kind {
@@ -179,19 +184,20 @@ public enum SignalKDelta {
                                           split: number(rowing + "split"), speed: number("navigation.speedOverGround"),
                                           distance: try required("navigation.log")))
         case .note:
-            content = .note(try text(values[rowing + "note"], "the note"))
+            content = .note(try text(values[rowing + "note"], "the note", limit: FleetText.noteBytes))
         case .fence:
             let f = values[rowing + "fence"]
             var fields: [FleetFenceEvent.Field] = []
             if case .object(let members)? = f?["fields"] {
-                guard members.count <= 32 else { throw FleetMessageError("more than 32 fence event fields") }
+                guard members.count <= FleetText.fenceFields else { throw FleetMessageError("more than \(FleetText.fenceFields) fence event fields") }
                 for (key, value) in members {
-                    guard key.utf8.count <= 64 else { throw FleetMessageError("a fence event field name of over 64 bytes") }
-                    fields.append(FleetFenceEvent.Field(key, try text(value, "the fence event field \(key)", limit: 400)))
+                    guard key.utf8.count <= FleetText.eventNameBytes else { throw FleetMessageError("a fence event field name of over 64 bytes") }
+                    fields.append(FleetFenceEvent.Field(key, try text(value, "the fence event field \(key)", limit: FleetText.fieldValueBytes)))
                 }
             }
-            content = .fence(FleetFenceEvent(name: try text(f?["name"], "the fence event", limit: 64),
-                                             fence: try text(f?["fence"], "the fence", limit: 200), text: try text(f?["text"], "the fence text"),
+            content = .fence(FleetFenceEvent(name: try text(f?["name"], "the fence event", limit: FleetText.eventNameBytes),
+                                             fence: try text(f?["fence"], "the fence", limit: FleetText.fenceNameBytes),
+                                             text: try text(f?["text"], "the fence text", limit: FleetText.fenceTextBytes),
                                              fields: fields))
         case .session:
             let s = values[rowing + "session"]
@@ -206,7 +212,7 @@ public enum SignalKDelta {
                                        maxStrokeRate: n("maxStrokeRate").map { $0 * 60 }, bestSplit: n("bestSplit"),
                                        distancePerStroke: n("strokeDistance"), movingTime: n("movingTime"))
             }
-            content = .session(FleetSessionEvent(started: state == "started", title: try text(s?["title"], "the title", limit: 400),
+            content = .session(FleetSessionEvent(started: state == "started", title: try text(s?["title"], "the title", limit: FleetText.titleBytes),
                                                  summary: summary))
         }
         return FleetMessage(boat: boat, boatName: name, session: session, sequence: Int(seq), utc: utc, elapsed: elapsed, content: content)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OarlogApp
+import OarlogFleet
 import OarlogReport
 import OarlogSession
 
@@ -15,7 +16,9 @@ struct ArchiveCommand: ParsableCommand {
             down is queued for it), puts each boat's messages back in order, drops those seen twice, \
             and writes one session file per boat and outing: fixes, strokes, notes and fence events; \
             the boat's summary when it ends. A session not heard of for --idle-close seconds is \
-            closed as it stands. Stop with Ctrl-C or SIGTERM. docs/FLEET.md.
+            closed as it stands. Only each boat's own stream is kept: a message for another \
+            session or far ahead, an id outside a-z 0-9 - _, a boat past 64 at once or a session past \
+            4 new ones a boat an hour is refused and counted. Stop with Ctrl-C or SIGTERM. docs/FLEET.md.
             Examples:
               oarlog archive --subscribe mqtts://archive@club.example:8883 --mqtt-password-file pw --mqtt-ca club-ca.crt
               oarlog archive --subscribe mqtt://localhost:1883 --data-dir /srv/oarlog
@@ -72,5 +75,10 @@ struct ArchiveCommand: ParsableCommand {
         }
         archive.stop()
         StandardStreams.write("\(archive.written.count) session(s) written\n")
+        // What was not archived, by why (docs/FLEET.md "Limits and trust").
+        let refused = archive.refused.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+        if !refused.isEmpty {
+            StandardStreams.write("refused: " + refused.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ") + "\n")
+        }
     }
 }

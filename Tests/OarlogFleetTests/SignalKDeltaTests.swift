@@ -129,7 +129,8 @@ final class SignalKDeltaTests: XCTestCase {
         var board = FleetBoard()
         var ahead = 0, catches = 0
         for (topic, message) in messages {
-            _ = board.receive(topic: topic, payload: SignalKDelta.payload(of: message), topics: topics, now: 0)
+            // Received as it is sent (a receiver refuses a session starting more than an hour ahead of its clock).
+            _ = board.receive(topic: topic, payload: SignalKDelta.payload(of: message), topics: topics, now: message.utc)
             guard case .caught(let c) = message.content, !c.withdrawn, let boat = board.boats[message.boat] else { continue }
             catches += 1
             XCTAssertEqual(boat.caughtStrokes, c.index, "the coach's count at catch \(c.index)")
