@@ -7,7 +7,7 @@
 // session's page.
 import { NO_DATA, clock, split, metres } from './metrics.js';
 import { plainMap } from './boat-map.js';
-import { escapeHTML } from './session-map.js';
+import { el, legendStep } from './dom.js';
 
 const $ = id => document.getElementById(id);
 
@@ -159,8 +159,8 @@ export class ComparePage {
       title.textContent = s.title || 'untitled';
       title.href = '#session/' + encodeURIComponent(s.id);
       box.querySelector('.race-date').textContent = s.start_utc ? s.start_utc.replace('T', ' ').slice(0, 16) + ' UTC' : NO_DATA;
-      box.querySelector('.race-figures').innerHTML = [clock(s.time_s), metres(s.distance_m), split(s.split_s_per_500m) + ' /500m',
-        rate(s.rate_spm) + ' spm'].map(t => `<span>${t}</span>`).join('');
+      box.querySelector('.race-figures').replaceChildren(...[clock(s.time_s), metres(s.distance_m), split(s.split_s_per_500m) + ' /500m',
+        rate(s.rate_spm) + ' spm'].map(t => el('span', null, t)));
     }
   }
 
@@ -202,17 +202,26 @@ export class ComparePage {
       const points = this.trails[key].getLatLngs();
       if (!points.length) continue;
       const pin = (p, fill, what) => L.circleMarker(p, { radius: 8, color: COLOURS[key], weight: 3, fillColor: fill, fillOpacity: 1 })
-        .bindTooltip(`${key.toUpperCase()} ${what}`).addTo(this.map);
+        .bindTooltip(`${key.toUpperCase()} ${what}`).addTo(this.map);  // fixed words: no data in them
       pin(points[0], '#2ecc40', 'start');
       pin(points[points.length - 1], '#ff3b30', 'finish');
     }
     if (all.length) this.map.fitBounds(L.latLngBounds(all), { padding: [18, 18] });
-    $('compare-legend').innerHTML = SIDES.map(key => {
+    // Each side's title and piece label as text.
+    const legend = $('compare-legend');
+    legend.replaceChildren();
+    SIDES.forEach((key, i) => {
       const s = this.data[key];
-      const piece = s.piece ? ` · ${escapeHTML(s.piece_label || 'piece ' + s.piece)}` : '';
-      return `<span class="step" data-side="${key}"><span class="swatch" style="background:${COLOURS[key]}"></span>${key.toUpperCase()}: ${escapeHTML(s.title || 'untitled')}${piece}</span>`;
-    }).join(' ') + ' <span class="step"><span class="pin" style="background:#2ecc40"></span>start</span>'
-      + ' <span class="step"><span class="pin" style="background:#ff3b30"></span>finish</span>';
+      const piece = s.piece ? ` · ${s.piece_label || 'piece ' + s.piece}` : '';
+      const step = legendStep(COLOURS[key], `${key.toUpperCase()}: ${s.title || 'untitled'}${piece}`);
+      step.dataset.side = key;
+      legend.append(i ? ' ' : '', step);
+    });
+    for (const [colour, what] of [['#2ecc40', 'start'], ['#ff3b30', 'finish']]) {
+      const step = legendStep(colour, what);
+      step.firstChild.className = 'pin';
+      legend.append(' ', step);
+    }
   }
 
   // Split and rate of each segment against distance (km), a flat step over each segment.
@@ -256,27 +265,36 @@ export class ComparePage {
   }
 
   // One row per segment: each side's time at its end, split and rate; the gap and who gained.
+  // A course's gate names go in as text.
   fillTable() {
     const course = !!this.data.course;
     const table = $('compare-table');
-    const head = `<thead><tr><th>${course ? 'Gate' : 'At'}</th>`
+    table.innerHTML = `<thead><tr><th>${course ? 'Gate' : 'At'}</th>`
       + SIDES.map(k => `<th class="time side-${k}">${k.toUpperCase()} time</th><th class="side-${k}">${k.toUpperCase()} split</th>`
         + `<th class="side-${k}">${k.toUpperCase()} rate</th><th class="strokes side-${k}">${k.toUpperCase()} str</th>`).join('')
       + '<th>Gap</th><th class="gained">In leg</th></tr></thead>';
-    const body = this.data.segments.map(s => {
-      const at = course ? escapeHTML(s.label.split(' → ').pop()) : metres(s.to_m) + (s.partial ? '*' : '');
-      const cells = SIDES.map(k => {
+    const body = document.createElement('tbody');
+    for (const s of this.data.segments) {
+      const tr = document.createElement('tr');
+      tr.dataset.segment = s.number;
+      tr.append(el('td', null, course ? s.label.split(' → ').pop() : metres(s.to_m) + (s.partial ? '*' : '')));
+      for (const k of SIDES) {
         const leg = s[k];
-        return `<td class="time">${clock(leg.elapsed_s)}</td><td>${split(leg.split_s_per_500m)}</td><td>${rate(leg.rate_spm)}</td>`
-          + `<td class="strokes">${leg.strokes == null ? NO_DATA : leg.strokes}</td>`;
-      }).join('');
+        tr.append(el('td', 'time', clock(leg.elapsed_s)), el('td', null, split(leg.split_s_per_500m)), el('td', null, rate(leg.rate_spm)),
+          el('td', 'strokes', leg.strokes == null ? NO_DATA : leg.strokes));
+      }
       const ahead = s.gap_s == null || Math.round(Math.abs(s.gap_s) * 10) === 0 ? '' : s.gap_s > 0 ? 'a' : 'b';
       const gainer = s.a_gained_s == null || Math.round(Math.abs(s.a_gained_s) * 10) === 0 ? '' : s.a_gained_s > 0 ? 'a' : 'b';
-      return `<tr data-segment="${s.number}"><td>${at}</td>${cells}`
-        + `<td class="gap" data-value="${s.gap_s == null ? '' : s.gap_s}" data-ahead="${ahead}">${gapText(s.gap_s)}</td>`
-        + `<td class="gained" data-value="${s.a_gained_s == null ? '' : s.a_gained_s}" data-ahead="${gainer}">${gainedText(s.a_gained_s)}</td></tr>`;
-    }).join('');
-    table.innerHTML = head + '<tbody>' + body + '</tbody>';
+      const gap = el('td', 'gap', gapText(s.gap_s));
+      gap.dataset.value = s.gap_s == null ? '' : s.gap_s;
+      gap.dataset.ahead = ahead;
+      const gained = el('td', 'gained', gainedText(s.a_gained_s));
+      gained.dataset.value = s.a_gained_s == null ? '' : s.a_gained_s;
+      gained.dataset.ahead = gainer;
+      tr.append(gap, gained);
+      body.appendChild(tr);
+    }
+    table.appendChild(body);
     const partial = this.data.segments.find(s => s.partial);
     $('compare-partial').textContent = partial ? `* to the end of the shorter side (${metres(partial.to_m)})` : '';
   }

@@ -5,7 +5,8 @@
 // meeting centres the map there. On a touch screen one finger scrolls the page, not the map
 // (the seed app's users fought map panning): the zoom buttons and two fingers instead.
 import { plainMap } from './boat-map.js';
-import { fencesLayer, escapeHTML } from './session-map.js';
+import { fencesLayer } from './session-map.js';
+import { el, textNode } from './dom.js';
 
 // Boat colours: bright on the dark map and apart from the gates (white) and meetings (magenta).
 export const BOAT_COLOURS = ['#ffd200', '#00c8ff', '#2ecc40', '#ff9500', '#ff6b6b', '#b48cff', '#7fffd4', '#f0a0ff'];
@@ -67,7 +68,7 @@ export class FleetMap {
     for (const m of data.meetings) {
       if (m.lat == null || m.lon == null) continue;
       L.circleMarker([m.lat, m.lon], { radius: 9, color: MEETING_COLOUR, weight: 3, fill: false, className: 'fleet-meeting' })
-        .bindTooltip(escapeHTML(`${m.boats.join(' & ')} · ${m.closest_m == null ? '' : m.closest_m.toFixed(1) + ' m'}`))
+        .bindTooltip(textNode(`${m.boats.join(' & ')} · ${m.closest_m == null ? '' : Number(m.closest_m).toFixed(1) + ' m'}`))
         .addTo(this.meetingLayer);
     }
     if (!this.fitted && this.boats.size > 0) {
@@ -77,6 +78,7 @@ export class FleetMap {
     this.declutter();
   }
 
+  // The boat's dot in its colour (one of BOAT_COLOURS) and its name, filled in as text by update().
   icon(b, colour) {
     return L.divIcon({
       className: 'fleet-boat',
@@ -107,11 +109,11 @@ export class FleetMap {
       layer.eachLayer(line => {
         const label = line.getTooltip && line.getTooltip();
         if (!label || !(line instanceof L.Polyline) || line instanceof L.Polygon) return;
-        const name = label.getContent();
+        const name = line.feature.properties.name;
         line.unbindTooltip();
         const top = line.getLatLngs().flat(Infinity).reduce((a, b) => (b.lat > a.lat ? b : a));
         this.gateLabels.push(L.marker(top, {
-          icon: L.divIcon({ className: 'gate-label fleet-gate-label', html: `<span>${name}</span>`, iconSize: [0, 0] }),
+          icon: L.divIcon({ className: 'gate-label fleet-gate-label', html: el('span', null, name), iconSize: [0, 0] }),
           interactive: false, keyboard: false,
         }).addTo(this.courseLayer));
       });

@@ -44,8 +44,12 @@ export function fillSummary(table, summary) {
   for (const [label, key, format] of SUMMARY_ROWS) {
     const tr = document.createElement('tr');
     const v = summary[key];
-    tr.innerHTML = `<th>${label}</th><td data-key="${key}">${v == null ? NO_DATA : format(v)}</td>`;
-    tr.querySelector('td').dataset.value = v == null ? '' : String(v);
+    const th = document.createElement('th'), td = document.createElement('td');
+    th.textContent = label;
+    td.dataset.key = key;
+    td.textContent = v == null ? NO_DATA : format(v);
+    td.dataset.value = v == null ? '' : String(v);
+    tr.append(th, td);
     table.appendChild(tr);
   }
 }

@@ -135,12 +135,20 @@ export class RaceList {
     li.className = 'race';
     li.dataset.id = s.id;
     const date = s.start_utc ? s.start_utc.replace('T', ' ').slice(0, 16) + ' UTC' : '—';
-    li.innerHTML = `<div class="race-head"><a class="race-title" href="#session/${encodeURIComponent(s.id)}"></a><span class="race-date">${date}</span></div>
-      <div class="race-figures"><span>${metres(s.distance_m)}</span><span>${clock(s.elapsed_s)}</span>
-      <span>${s.avg_stroke_rate_spm == null ? '—' : s.avg_stroke_rate_spm.toFixed(1) + ' spm'}</span>
-      <span>${split(s.avg_split_s_per_500m)} /500m</span></div>
+    // Fixed markup; the session's own words and figures go in as text.
+    li.innerHTML = `<div class="race-head"><a class="race-title"></a><span class="race-date"></span></div>
+      <div class="race-figures"><span class="distance"></span><span class="elapsed"></span>
+      <span class="rate"></span>
+      <span class="split"></span></div>
       <div class="race-actions"><span class="downloads"></span><button class="small rename">Rename</button><button class="small delete">Delete</button></div>`;
-    li.querySelector('.race-title').textContent = (s.title || (s.start_utc ? 'untitled' : s.id)) + (s.boat ? ` · ${s.boat}` : '');
+    const title = li.querySelector('.race-title');
+    title.href = '#session/' + encodeURIComponent(s.id);
+    title.textContent = (s.title || (s.start_utc ? 'untitled' : s.id)) + (s.boat ? ` · ${s.boat}` : '');
+    li.querySelector('.race-date').textContent = date;
+    li.querySelector('.distance').textContent = metres(s.distance_m);
+    li.querySelector('.elapsed').textContent = clock(s.elapsed_s);
+    li.querySelector('.rate').textContent = s.avg_stroke_rate_spm == null ? '—' : Number(s.avg_stroke_rate_spm).toFixed(1) + ' spm';
+    li.querySelector('.split').textContent = `${split(s.avg_split_s_per_500m)} /500m`;
     if (s.damaged) {
       const note = document.createElement('p');
       note.className = 'race-damaged';

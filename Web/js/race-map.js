@@ -7,6 +7,7 @@
 import { getJSON } from './api.js';
 import { clock, metres } from './metrics.js';
 import { plainMap, distanceMetres } from './boat-map.js';
+import { textNode } from './dom.js';
 
 const $ = id => document.getElementById(id);
 
@@ -86,8 +87,8 @@ export class RaceMap {
       });
       marker.on('click', () => this.select(g));
       // Without map tiles a number alone does not say which place it is: the newest session's
-      // title under it.
-      marker.bindTooltip(g.sessions[0].title || 'untitled', {
+      // title under it (as text: Leaflet takes a string as HTML).
+      marker.bindTooltip(textNode(g.sessions[0].title || 'untitled'), {
         permanent: true, direction: 'bottom', offset: [0, MARKER_PX / 2], className: 'race-place-label',
       });
       marker.addTo(this.layer);
@@ -140,9 +141,14 @@ export class RaceMap {
       li.className = 'race';
       li.dataset.id = s.id;
       const date = s.start_utc ? s.start_utc.replace('T', ' ').slice(0, 16) + ' UTC' : '—';
-      li.innerHTML = `<div class="race-head"><a class="race-title" href="#session/${encodeURIComponent(s.id)}"></a><span class="race-date">${date}</span></div>
-        <div class="race-figures"><span>${metres(s.distance_m)}</span><span>${clock(s.elapsed_s)}</span></div>`;
-      li.querySelector('.race-title').textContent = s.title || 'untitled';
+      li.innerHTML = `<div class="race-head"><a class="race-title"></a><span class="race-date"></span></div>
+        <div class="race-figures"><span class="distance"></span><span class="elapsed"></span></div>`;
+      const title = li.querySelector('.race-title');
+      title.href = '#session/' + encodeURIComponent(s.id);
+      title.textContent = s.title || 'untitled';
+      li.querySelector('.race-date').textContent = date;
+      li.querySelector('.distance').textContent = metres(s.distance_m);
+      li.querySelector('.elapsed').textContent = clock(s.elapsed_s);
       list.appendChild(li);
     }
   }

@@ -5,6 +5,7 @@
 // tap the trail for time, split and rate.
 import { NO_DATA, clock, split, metres } from './metrics.js';
 import { plainMap, distanceMetres } from './boat-map.js';
+import { textNode, legendStep, el } from './dom.js';
 
 const $ = id => document.getElementById(id);
 
@@ -128,7 +129,7 @@ export class SessionMap {
     flush();
     const first = this.points[0], last = this.points[this.points.length - 1];
     const pin = (p, colour, name) => p && L.circleMarker([p.lat, p.lon],
-      { radius: 9, color: '#fff', weight: 3, fillColor: colour, fillOpacity: 1 }).bindTooltip(name).addTo(this.layer);
+      { radius: 9, color: '#fff', weight: 3, fillColor: colour, fillOpacity: 1 }).bindTooltip(textNode(name)).addTo(this.layer);
     this.startPin = pin(first, '#2ecc40', 'Start');
     this.endPin = pin(last, '#ff3b30', 'Finish');
     this.noteMarkers = 0;
@@ -136,7 +137,7 @@ export class SessionMap {
       const p = this.pointAt(n.t_s);
       if (!p) continue;
       L.circleMarker([p.lat, p.lon], { radius: 6, color: '#000', weight: 2, fillColor: '#ffd200', fillOpacity: 1 })
-        .bindTooltip(`${clock(n.t_s)} ${escapeHTML(n.text)}`).addTo(this.layer);
+        .bindTooltip(textNode(`${clock(n.t_s)} ${n.text}`)).addTo(this.layer);
       this.noteMarkers++;
     }
     this.legend(key, bounds);
@@ -154,7 +155,7 @@ export class SessionMap {
     }
     for (const x of c.crossings || []) {
       L.circleMarker([x.lat_deg, x.lon_deg], { radius: 5, color: '#000', weight: 1, fillColor: x.wrong_way ? '#ff3b30' : '#2ecc40', fillOpacity: 1 })
-        .bindTooltip(`${escapeHTML(x.gate)} ${clock(x.t_s)}${x.wrong_way ? ' (wrong way)' : ''}`).addTo(this.layer);
+        .bindTooltip(textNode(`${x.gate} ${clock(x.t_s)}${x.wrong_way ? ' (wrong way)' : ''}`)).addTo(this.layer);
       this.courseShown.crossings++;
     }
   }
@@ -165,9 +166,9 @@ export class SessionMap {
     const labels = key === 'rate_spm'
       ? [`< ${fmt(bounds[0])}`, `${fmt(bounds[0])}–${fmt(bounds[1])}`, `${fmt(bounds[1])}–${fmt(bounds[2])}`, `${fmt(bounds[2])}–${fmt(bounds[3])}`, `> ${fmt(bounds[3])}`]
       : [`> ${fmt(bounds[3])}`, `${fmt(bounds[3])}–${fmt(bounds[2])}`, `${fmt(bounds[2])}–${fmt(bounds[1])}`, `${fmt(bounds[1])}–${fmt(bounds[0])}`, `< ${fmt(bounds[0])}`];
-    box.innerHTML = `<span>${key === 'rate_spm' ? 'Rate (spm):' : 'Split (/500m):'}</span>`
-      + labels.map((l, i) => `<span class="step"><span class="swatch" style="background:${STEPS[i]}"></span>${l}</span>`).join(' ')
-      + (this.course && this.course.course ? ` <span class="step"><span class="swatch" style="background:#fff"></span>${escapeHTML(this.course.course)}</span>` : '');
+    box.replaceChildren(el('span', null, key === 'rate_spm' ? 'Rate (spm):' : 'Split (/500m):'));
+    labels.forEach((l, i) => box.append(i ? ' ' : '', legendStep(STEPS[i], l)));
+    if (this.course && this.course.course) box.append(' ', legendStep('#fff', this.course.course));
   }
 
   // Tap on the trail: the time, distance, split and rate of the stroke rowed there.
@@ -180,7 +181,7 @@ export class SessionMap {
     const k = this.strokeAt(best.t);
     const text = `${clock(best.t)} · ${metres(best.d)} · `
       + (k && best.t - k.t_s < 10 ? `${split(k.split_s_per_500m)} /500m · ${k.rate_spm == null ? NO_DATA : k.rate_spm.toFixed(1)} spm` : 'not rowing');
-    L.popup().setLatLng(latlng).setContent(text).openOn(this.map);
+    L.popup().setLatLng(latlng).setContent(textNode(text)).openOn(this.map);
     $('trail-readout').textContent = text;
   }
 }
@@ -198,14 +199,10 @@ export function fencesLayer(fences) {
       const line = f.geometry.type.includes('LineString');
       if (line) shown.gates++; else shown.areas++;
       if (f.properties && f.properties.name) {
-        layer.bindTooltip(escapeHTML(f.properties.name), line ? { permanent: true, direction: 'right', className: 'gate-label' } : {});
+        layer.bindTooltip(textNode(f.properties.name), line ? { permanent: true, direction: 'right', className: 'gate-label' } : {});
       }
     },
   });
   layer.shown = shown;
   return layer;
-}
-
-export function escapeHTML(s) {
-  return String(s).replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 }

@@ -3,7 +3,7 @@
 // split, rate and strokes ("—" where a sensor gave no data). Tapping a row picks the piece whose
 // stroke curve is shown.
 import { NO_DATA, clock, split, metres } from './metrics.js';
-import { escapeHTML } from './session-map.js';
+import { el } from './dom.js';
 
 const $ = id => document.getElementById(id);
 
@@ -31,9 +31,10 @@ export class SessionPieces {
     this.pieces.forEach((p, k) => {
       const tr = document.createElement('tr');
       tr.dataset.piece = k;
-      tr.innerHTML = `<td>${escapeHTML(p.label)}</td><td class="start">${clock(p.start_s)}</td><td>${clock(p.time_s)}</td>`
-        + `<td>${metres(p.distance_m)}</td><td>${split(p.split_s_per_500m)}</td>`
-        + `<td>${p.rate_spm == null ? NO_DATA : p.rate_spm.toFixed(1)}</td><td>${p.strokes}</td>`;
+      // The label is the course's gate names (from the fences file): text, as every cell.
+      tr.append(el('td', null, p.label), el('td', 'start', clock(p.start_s)), el('td', null, clock(p.time_s)),
+        el('td', null, metres(p.distance_m)), el('td', null, split(p.split_s_per_500m)),
+        el('td', null, p.rate_spm == null ? NO_DATA : Number(p.rate_spm).toFixed(1)), el('td', null, p.strokes));
       tr.onclick = () => this.pick(k);
       body.appendChild(tr);
     });

@@ -5,6 +5,7 @@
 // from the stroke list: the drive : recovery ratio, the check and the boat-speed fluctuation, of
 // the stroke shown or averaged over the piece. Without accelerometer data the plot is shown disabled.
 import { clock } from './metrics.js';
+import { el, legendStep } from './dom.js';
 
 const $ = id => document.getElementById(id);
 
@@ -111,17 +112,22 @@ export class StrokeCurve {
         },
       },
     });
-    $('curve-legend').innerHTML = has
-      ? '<span class="step"><span class="swatch" style="background:#00c8ff"></span>average</span>'
-        + '<span class="step"><span class="swatch" style="background:rgba(0,200,255,0.35)"></span>± 1 SD</span>'
-        + (s && s.strokes > 0 ? '<span class="step"><span class="swatch" style="background:#fff"></span>this stroke</span>' : '')
-        + `<span class="step">drive ${a.drive_s.toFixed(2)} s of ${a.stroke_s.toFixed(2)} s</span>`
-      : '';
-    $('curve-quality').innerHTML = has
-      ? this.quality(this.stroke ?? p.first_stroke, this.stroke ?? p.last_stroke)
-          .map(q => `<div class="quality-figure" data-key="${q.key}"><span class="value">${q.value}</span>`
-            + (q.unit ? `<span class="unit"> ${q.unit}</span>` : '') + `<span class="label">${q.label}</span></div>`).join('')
-      : '';
+    // Built as elements, the figures as text (they come from the server).
+    $('curve-legend').replaceChildren(...(has
+      ? [legendStep('#00c8ff', 'average'), legendStep('rgba(0,200,255,0.35)', '± 1 SD'),
+        ...(s && s.strokes > 0 ? [legendStep('#fff', 'this stroke')] : []),
+        el('span', 'step', `drive ${Number(a.drive_s).toFixed(2)} s of ${Number(a.stroke_s).toFixed(2)} s`)]
+      : []));
+    $('curve-quality').replaceChildren(...(has
+      ? this.quality(this.stroke ?? p.first_stroke, this.stroke ?? p.last_stroke).map(q => {
+        const figure = el('div', 'quality-figure');
+        figure.dataset.key = q.key;
+        figure.append(el('span', 'value', q.value));
+        if (q.unit) figure.append(el('span', 'unit', ' ' + q.unit));
+        figure.append(el('span', 'label', q.label));
+        return figure;
+      })
+      : []));
   }
 }
 
