@@ -1,4 +1,5 @@
 import Foundation
+import OarlogCore
 
 /// What the web API accepts from a phone, checked and decoded without any HTTP machinery, so the
 /// same code is served by `oarlog serve` and fuzzed (`Fuzz/`, target `web-request`). Every check
@@ -123,7 +124,8 @@ public struct StartRequest: Equatable, Sendable {
         switch object["title"] {
         case nil, is NSNull: title = nil
         case let text as String:
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            // Without control characters (StoredText): a title is shown on terminals and pages.
+            let trimmed = StoredText.cleaned(text)
             title = trimmed.isEmpty ? nil : String(trimmed.prefix(APIRequest.maximumTitleCharacters))
         default: throw .malformed("the title must be text, as in \(example)")
         }
@@ -139,8 +141,9 @@ public struct NoteRequest: Equatable, Sendable {
     public init(body: [UInt8]) throws(APIRequestError) {
         let example = "{\"text\": \"Pushed on 500 to go\"}"
         let object = try APIRequest.object(body, allowEmpty: false, example: example)
-        guard let raw = object["text"] as? String,
-              case let text = raw.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+        // Without control characters (StoredText): ESC, BEL, NUL or a bidi override in a note
+        // would reach every terminal and page that shows it. One that is nothing else is empty.
+        guard let raw = object["text"] as? String, case let text = StoredText.cleaned(raw), !text.isEmpty else {
             throw .malformed("expected \(example) with some text")
         }
         self.text = String(text.prefix(APIRequest.maximumNoteCharacters))
@@ -170,7 +173,7 @@ public struct RetitleRequest: Equatable, Sendable {
         let example = "{\"title\": \"Head race\"}"
         let object = try APIRequest.object(body, allowEmpty: false, example: example)
         guard let raw = object["title"] as? String else { throw .malformed("expected \(example)") }
-        let title = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let title = StoredText.cleaned(raw)  // without control characters, as a note
         guard !title.isEmpty, title.count <= APIRequest.maximumTitleCharacters else {
             throw .malformed("a title has 1 to \(APIRequest.maximumTitleCharacters) characters")
         }

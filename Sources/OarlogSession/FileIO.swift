@@ -30,7 +30,7 @@ final class AppendFile {
     }
 
     deinit {
-        if fd >= 0 { _ = Glibc.close(fd) }
+        _ = Glibc.close(fd)
     }
 
     /// Writes all of `bytes` at the end; on failure cuts the file back to its previous size.
@@ -81,9 +81,11 @@ final class AppendFile {
 /// at opening, so a file still growing is read up to that point.
 ///
 /// A map has one hazard pread does not: if another process cuts the file shorter while it is
-/// mapped, touching a page past the new end raises SIGBUS. Oarlog only ever cuts a session back
-/// to the end of its data (a failed write, `SessionAppend` removing the old tail), and readers
-/// touch the bytes past the data end only while opening (footer, index, summary).
+/// mapped, touching a page past the new end raises SIGBUS. Oarlog never cuts a closed session
+/// below a size a reader saw: `SessionAppend` writes its note over the old tail, so the file only
+/// grows, and cuts back only a failed append, to the size it started from; readers open under a
+/// shared `SessionFileLock` (no append is half-written while they read the footer, index and
+/// summary) and after that touch only the bytes before the data end, which no change rewrites.
 final class RandomAccessFile {
     let path: String
     private var fd: Int32
@@ -91,22 +93,42 @@ final class RandomAccessFile {
     /// The whole file, `size` bytes, mapped read-only; nil when empty or when mmap failed.
     let mapping: UnsafeRawPointer?
 
-    init(path: String) throws {
+    /// The shared lock held while a reader opens the file (`SessionFileLock`), until `unlock()`.
+    private var openingLock: FileKey?
+
+    /// Opens `path`; with `lockedForOpening`, first waits for any change to the file to finish
+    /// and holds it off (a shared `SessionFileLock`) until `unlock()`, so the size and the tail a
+    /// reader reads are those of a whole file, never of one being rewritten.
+    init(path: String, lockedForOpening: Bool = false) throws {
         self.path = path
-        fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 { throw SessionError.io(path: path, operation: "opening", errno: errno, detail: "") }
+        let lock = lockedForOpening ? SessionFileLock.shared(fd) : nil
+        func closeAfterFailure() {
+            if let lock { SessionFileLock.releaseShared(fd, lock) }
+            _ = Glibc.close(fd)
+        }
         var st = stat()
         if fstat(fd, &st) != 0 {
             let code = errno
-            _ = Glibc.close(fd)
+            closeAfterFailure()
             throw SessionError.io(path: path, operation: "reading the size of", errno: code, detail: "")
         }
         if (st.st_mode & S_IFMT) == S_IFDIR {
-            _ = Glibc.close(fd)
+            closeAfterFailure()
             throw SessionError.notASession(path: path, detail: "it is a directory")
         }
+        self.fd = fd
+        openingLock = lock
         size = Int(st.st_size)
         mapping = Self.map(fd, size: size, regularFile: (st.st_mode & S_IFMT) == S_IFREG)
+    }
+
+    /// Lets changes to the file go ahead (they never touch the bytes before the data end that
+    /// this reader reads from now on).
+    func unlock() {
+        if let key = openingLock { SessionFileLock.releaseShared(fd, key) }
+        openingLock = nil
     }
 
     private static func map(_ fd: Int32, size: Int, regularFile: Bool) -> UnsafeRawPointer? {
@@ -118,6 +140,7 @@ final class RandomAccessFile {
     }
 
     deinit {
+        unlock()
         if let mapping { _ = munmap(UnsafeMutableRawPointer(mutating: mapping), size) }
         _ = Glibc.close(fd)
     }

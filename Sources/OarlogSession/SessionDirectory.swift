@@ -105,6 +105,17 @@ public struct SessionDirectory: Sendable, Equatable {
         return listings
     }
 
+    /// The file of the session with exactly this id, found by its name alone (nothing is opened,
+    /// so finding one session costs the same however many there are); nil when there is no such
+    /// regular file or the id could name something else (a path, a hidden or temporary file).
+    public func sessionFile(id: String) -> String? {
+        guard !id.isEmpty, !id.hasPrefix("."), !id.contains("/"), !id.utf8.contains(0) else { return nil }
+        let file = path + "/" + id + "." + SessionFormat.fileExtension
+        var st = stat()
+        guard lstat(file, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return file
+    }
+
     /// The path of the session `reference` names: `last`, an id or unique id prefix in this
     /// directory, or a path to a file.
     public func resolve(_ reference: String) throws -> String {
@@ -120,10 +131,10 @@ public struct SessionDirectory: Sendable, Equatable {
             }
             return reference
         }
-        let ids = try list().map(\.id)
         let id = reference.hasSuffix("." + SessionFormat.fileExtension)
             ? String(reference.dropLast(SessionFormat.fileExtension.count + 1)) : reference
-        if ids.contains(id) { return path + "/" + id + "." + SessionFormat.fileExtension }
+        if let file = sessionFile(id: id) { return file }
+        let ids = try list().map(\.id)
         let matches = ids.filter { $0.hasPrefix(id) }
         if matches.count == 1 { return path + "/" + matches[0] + "." + SessionFormat.fileExtension }
         if matches.isEmpty {

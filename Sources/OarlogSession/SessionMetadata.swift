@@ -64,15 +64,17 @@ public struct SessionMetadata: Sendable, Equatable {
 
     static let settingPrefix = "setting."
 
+    /// The title (and the boat's name) are written as `StoredText.cleaned` gives them: whatever
+    /// set them — a phone, a boat over MQTT, the command line — no control character is stored.
     func encode(into w: inout ByteWriter) {
-        var pairs: [(String, String)] = [("title", title), ("start_utc", "\(startUTC)"),
+        var pairs: [(String, String)] = [("title", StoredText.cleaned(title)), ("start_utc", "\(startUTC)"),
                                          ("monotonic_origin", "\(monotonicOrigin)"), ("software", softwareVersion)]
         for d in devices { pairs.append(("device", d)) }
         if let accelerometerRate { pairs.append(("accelerometer_rate_hz", "\(accelerometerRate)")) }
         if let gpsRate { pairs.append(("gps_rate_hz", "\(gpsRate)")) }
         for s in settings { pairs.append((Self.settingPrefix + s.key, s.value)) }
         if let fencesGeoJSON { pairs.append(("fences_geojson", fencesGeoJSON)) }
-        for e in extra { pairs.append((e.key, e.value)) }
+        for e in extra { pairs.append((e.key, e.key == "boat" ? StoredText.cleaned(e.value) : e.value)) }
         w.varint(UInt64(pairs.count))
         for (k, v) in pairs {
             w.string(k)

@@ -40,9 +40,18 @@ public final class SessionReader {
     let dataEnd: Int
     let file: RandomAccessFile
 
-    public init(path: String) throws {
+    /// Opens the session at `path` (waiting, if a note or edit is being written into it, until
+    /// it is whole again: see `SessionFileLock`).
+    public convenience init(path: String) throws {
+        try self.init(path: path, lockedForOpening: true)
+    }
+
+    /// `lockedForOpening: false` only for a change that already holds the file's exclusive lock.
+    init(path: String, lockedForOpening: Bool) throws {
         self.path = path
-        file = try RandomAccessFile(path: path)
+        let file = try RandomAccessFile(path: path, lockedForOpening: lockedForOpening)
+        defer { file.unlock() }
+        self.file = file
         fileSize = file.size
         let preamble = try file.bytes(at: 0, count: SessionFormat.preambleSize)
         guard preamble.count >= 8, preamble.prefix(8).elementsEqual(SessionFormat.magic) else {

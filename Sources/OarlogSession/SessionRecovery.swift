@@ -107,7 +107,16 @@ public enum SessionRecovery {
     /// Scans `path`; writes the fixed session to `output` if given (atomically: a temporary file
     /// renamed into place, so `output` may be `path` itself). `sync: false` skips fsync (tests).
     /// Throws for a file that is not a session at all, a newer major version, or an I/O error.
+    /// Fixing a file in place (`output` is `path`) holds its exclusive `SessionFileLock`, so a
+    /// note or rename at the same moment waits for it instead of being lost with the old copy.
     public static func recover(_ path: String, to output: String? = nil, sync: Bool = true) throws -> RecoveryReport {
+        if let output, output == path {
+            return try SessionFileLock.withExclusive(path) { try recoverUnlocked(path, to: output, sync: sync) }
+        }
+        return try recoverUnlocked(path, to: output, sync: sync)
+    }
+
+    private static func recoverUnlocked(_ path: String, to output: String?, sync: Bool) throws -> RecoveryReport {
         var report = RecoveryReport(path: path)
         let file = try RandomAccessFile(path: path)
         let scanner = FrameScanner(file: file)
@@ -132,11 +141,14 @@ public enum SessionRecovery {
         }
 
         var out: AppendFile?
-        let temporary = output.map { $0 + ".recovering" }
+        // A name of this call's own: two recoveries (or renames) at once never share one, and
+        // this one removes only its own if it fails.
+        let temporary = output.map { SessionFileLock.temporaryPath(for: $0, purpose: "recovering") }
+        var finished = false
         if let temporary {
-            _ = unlink(temporary)
             out = try AppendFile(creating: temporary)
         }
+        defer { if !finished, let temporary { _ = unlink(temporary) } }
         var pending = ByteWriter(capacity: 1 << 16)
         var written = 0  // bytes of the fixed file already handed to `out` (or counted, without output)
         func flushPending() throws {
@@ -232,7 +244,6 @@ public enum SessionRecovery {
         }
         if !metadataWritten && report.kept.chunks == 0 {
             report.outcome = .unrecoverable
-            if let temporary { _ = unlink(temporary) }
             return report
         }
         try writeMetadataIfNeeded()
@@ -247,6 +258,8 @@ public enum SessionRecovery {
             if rename(temporary, output) != 0 {
                 throw SessionError.io(path: output, operation: "renaming the recovered session to", errno: errno, detail: "")
             }
+            finished = true
+            if sync { SessionFileLock.syncDirectory(of: output) }
             report.output = output
         }
         let lost = report.bytesDiscarded > 0 || report.metadataLost || report.preambleDamaged || report.chunksLost > 0

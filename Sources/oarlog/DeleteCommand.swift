@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import OarlogApp
+import OarlogCore
 import OarlogReport
 import OarlogSession
 
@@ -32,7 +33,8 @@ struct Delete: ParsableCommand {
         do {
             let reader = try SessionReader(path: path)
             let title = reader.metadata.title
-            description = "\(title.isEmpty ? "untitled" : title), \(SessionText.date(reader.metadata.startUTC)) UTC"
+            // An older file's title may hold control characters: shown escaped, not obeyed.
+            description = "\(title.isEmpty ? "untitled" : StoredText.escapedForTerminal(title)), \(SessionText.date(reader.metadata.startUTC)) UTC"
         } catch let error as SessionError {
             // A damaged session may still be deleted; anything else is refused.
             switch error {
@@ -47,8 +49,10 @@ struct Delete: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        if unlink(path) != 0 {
-            throw CommandFailure("deleting \(path) failed: \(String(cString: strerror(errno)))")
+        // Once a note or rename under way (from the web app too) is done: it cannot bring the
+        // session back afterwards (SessionFileLock).
+        do { try SessionFileLock.remove(path) } catch {
+            throw CommandFailure("deleting \(path) failed: \(error)")
         }
         StandardStreams.write("deleted \(path) (\(description))\n")
     }

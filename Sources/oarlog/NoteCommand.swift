@@ -32,21 +32,30 @@ struct NoteCommand: ParsableCommand {
 
     func validate() throws {
         _ = try sessionTimeOption(at, name: "at")
-        if text.isEmpty { throw ValidationError("the note is empty") }
+        if StoredText.cleaned(text).isEmpty { throw ValidationError("the note is empty") }
     }
 
     func run() throws {
-        let reader = try SessionLookup().open(session)
-        let end = reader.summary?.statistics.lastTime ?? 0
-        let time = try sessionTimeOption(at, name: "at") ?? end
-        if time > end + 1 {
-            StandardStreams.error("note: \(RowingFormat.duration(time)) is after the end of the session (\(RowingFormat.duration(end)))\n")
-        }
+        let path = try SessionLookup().path(of: session)
+        let asked = try sessionTimeOption(at, name: "at")
+        var late: (Seconds, Seconds)?
+        let done: (added: SessionAddition, summary: RecordedSummary)
         do {
-            try SessionAppend.append(notes: [Note(time: time, text: text)], to: reader.path)
+            // The end is read with the session locked: a note from the web app at the same moment
+            // goes before or after this one, never lost (SessionFileLock).
+            done = try SessionAppend.append(to: path) { reader in
+                let end = reader.summary?.statistics.lastTime ?? 0
+                if let asked, asked > end + 1 { late = (asked, end) }
+                return SessionAddition(notes: [Note(time: asked ?? end, text: text)])
+            }
         } catch {
             throw CommandFailure("\(error)")
         }
-        StandardStreams.write("added a note at \(RowingFormat.duration(time)) to \(SessionText.id(of: reader.path)): \(text)\n")
+        if let (time, end) = late {
+            StandardStreams.error("note: \(RowingFormat.duration(time)) is after the end of the session (\(RowingFormat.duration(end)))\n")
+        }
+        guard let note = done.added.notes.first else { return }
+        // As stored: control characters are not kept (StoredText).
+        StandardStreams.write("added a note at \(RowingFormat.duration(note.time)) to \(SessionText.id(of: path)): \(note.text)\n")
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import OarlogApp
 import OarlogArchive
+import OarlogCore
 import OarlogReport
 import OarlogSession
 
@@ -85,7 +86,8 @@ struct Sessions: ParsableCommand {
             StandardStreams.write(filtered ? "no session matches\n"
                 : "no sessions in \(dir.path) (record one with `oarlog record`, or `oarlog replay TRACE --save`)\n")
         } else {
-            StandardStreams.write(list.table())
+            // Titles stored by an older version may hold control characters: escaped, not obeyed.
+            StandardStreams.write(StoredText.escapedForTerminal(list.table(), keepingNewlines: true))
         }
     }
 }

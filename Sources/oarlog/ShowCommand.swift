@@ -1,5 +1,6 @@
 import ArgumentParser
 import OarlogApp
+import OarlogCore
 import OarlogReport
 
 /// `oarlog show SESSION [--strokes] [--json]`: a stored session's summary table.
@@ -36,6 +37,8 @@ struct Show: ParsableCommand {
             return
         }
         if strokes { StandardStreams.write(report.strokeTable() + "\n") }
-        StandardStreams.write(report.table())
+        // A title or note stored by an older version may hold ESC, BEL or a bidi override: shown
+        // as \u{1B}, never sent to the terminal as they are.
+        StandardStreams.write(StoredText.escapedForTerminal(report.table(), keepingNewlines: true))
     }
 }
