@@ -1,19 +1,23 @@
 import Foundation
 import OarlogCore
 import OarlogDSP
+import OarlogLive
 import OarlogPipeline
 import OarlogSession
-import Synchronization
 
 /// A recorded session played back as if live, for the web app's playback
 /// (`/api/sessions/{id}/playback`): the same messages as `/api/live` (status, stroke, fix, accel,
 /// note), paced by the recorded clock at 0.1× to 60×, paused, resumed and sought anywhere.
 ///
 /// A seek starts the session's records again from that time through the file's index (never
-/// from the file's start), through the same pipeline as `oarlog play` (`SessionReplay`) for the
+/// from the file's start), through the same analysis as `oarlog play` (`SessionReplay`) for the
 /// figures of the moment (rate, split, speed) and the acceleration trace. Strokes, their count
 /// and the distance come from what the session recorded, so that after a seek they are the
 /// session's own at that time (`oarlog show --json --strokes`), not counted from the seek.
+///
+/// A playback has no thread: it lives on a serial queue it is given (shared with other
+/// playbacks), where a timer runs its pass in steps (`PlaybackPass`) and its controls run in the
+/// order they came. Everything mutable here is touched only on that queue.
 public final class SessionPlayback: @unchecked Sendable {
     public let id: String
     /// The session's length (its last record), seconds.
@@ -26,28 +30,35 @@ public final class SessionPlayback: @unchecked Sendable {
     let hasGPS: Bool
     let hasAccelerometer: Bool
     private let send: @Sendable (String) -> Void
+    private let queue: DispatchQueue
+    /// Whether the phone has taken what was sent so far: while it has not, the pass waits for it
+    /// (a slow phone gets a slower playback, not an ever longer queue).
+    private let phoneIsReady: @Sendable () -> Bool
+    /// How often a playing pass runs what has come due: 20 times a second.
+    public static let tick = 0.05
 
     struct State {
         var position: Seconds = 0
         var speed: Double = 1
         var paused = true
         var ended = false
-        /// Bumped by every control: the running pass stops when it changes.
-        var generation = 0
         var lastNote: String?
     }
-    private let state = Mutex(State())
-    /// Serialises the controls (one pass runs at a time).
-    private let control = Mutex(())
-    private var runner: (thread: Thread, done: DispatchSemaphore)?
+    private var state = State()
+    private var pass: PlaybackPass?
+    private var timer: DispatchSourceTimer?
+    private var lastTick: Seconds = 0
+    private var stopped = false
+    private let clock = MonotonicClock()
     /// The fields every status of this playback carries alike.
     private var sensors: (gps: SensorState, accelerometer: SensorState) {
         (hasGPS ? .ok : .absent, hasAccelerometer ? .ok : .absent)
     }
 
-    /// Opens the session (its strokes are read once, here). `send` gets every message, in order,
-    /// from one thread at a time.
-    public init(reader: SessionReader, send: @escaping @Sendable (String) -> Void) throws {
+    /// Opens the session (its strokes are read once, here: call it off the event loops). `send`
+    /// gets every message, in order, on `queue`.
+    public init(reader: SessionReader, queue: DispatchQueue, phoneIsReady: @escaping @Sendable () -> Bool = { true },
+                send: @escaping @Sendable (String) -> Void) throws {
         id = SessionText.id(of: reader.path)
         replay = SessionReplay(reader)
         let figures = try SessionFigures.load(reader, includeStrokes: true)
@@ -56,6 +67,8 @@ public final class SessionPlayback: @unchecked Sendable {
         duration = figures.duration
         hasGPS = figures.fixes > 0
         hasAccelerometer = figures.accelerometerSamples > 0
+        self.queue = queue
+        self.phoneIsReady = phoneIsReady
         self.send = send
     }
 
@@ -63,82 +76,95 @@ public final class SessionPlayback: @unchecked Sendable {
 
     /// Sends where the playback stands (a `playback` message and the figures at that moment).
     public func start() {
-        control.withLock { _ in announce(at: state.withLock { $0.position }) }
+        queue.async { [self] in announce(at: state.position) }
     }
 
     public func apply(seek: Double?, speed: Double?, pause: Bool?) {
-        control.withLock { _ in
+        queue.async { [self] in
+            guard !stopped else { return }
             stopPass()
-            state.withLock { s in
-                if let seek {
-                    s.position = min(max(0, seek), duration)
-                    s.ended = s.position >= duration
-                    s.lastNote = notes.last(where: { $0.time <= s.position })?.text
-                }
-                if let speed { s.speed = speed }
-                if let pause { s.paused = pause }
-                if s.ended && pause == false && seek == nil {  // play again from the start
-                    s.position = 0
-                    s.ended = false
-                    s.lastNote = nil
-                }
+            if let seek {
+                state.position = min(max(0, seek), duration)
+                state.ended = state.position >= duration
+                state.lastNote = notes.last(where: { $0.time <= state.position })?.text
             }
-            let (position, paused, ended) = state.withLock { ($0.position, $0.paused, $0.ended) }
-            announce(at: position)
-            if !paused && !ended { startPass(from: position) }
+            if let speed { state.speed = speed }
+            if let pause { state.paused = pause }
+            if state.ended && pause == false && seek == nil {  // play again from the start
+                state.position = 0
+                state.ended = false
+                state.lastNote = nil
+            }
+            announce(at: state.position)
+            if !state.paused && !state.ended { startPass(from: state.position) }
         }
     }
 
-    /// Stops the playback for good (the phone went away).
+    /// Stops the playback for good (the phone went away); nothing is sent after it.
     public func stop() {
-        control.withLock { _ in stopPass() }
+        queue.async { [self] in
+            stopped = true
+            stopPass()
+        }
     }
 
     // MARK: Passes
 
+    /// Stops the running pass where it got to.
     private func stopPass() {
-        state.withLock { $0.generation += 1 }
-        if let runner {
-            runner.done.wait()
-            self.runner = nil
-        }
+        timer?.cancel()
+        timer = nil
+        guard let pass else { return }
+        state.position = pass.sink.time
+        state.lastNote = pass.sink.lastNote
+        self.pass = nil
     }
 
     private func startPass(from position: Seconds) {
-        let (generation, speed, lastNote) = state.withLock { ($0.generation, $0.speed, $0.lastNote) }
-        let done = DispatchSemaphore(value: 0)
         let sink = PlaybackSink(playback: self, from: position, firstStroke: strokeCount(at: position),
-                                baseDistance: distance(at: position), lastNote: lastNote)
-        let thread = Thread { [self] in
-            defer { done.signal() }
-            let stillCurrent = { self.state.withLock { $0.generation } == generation }
-            do {
-                _ = try replay.run(sinks: [sink], pacing: .clock(speed: speed), from: position > 0 ? position : nil,
-                                   shouldStop: { !stillCurrent() })
-            } catch {
-                send(LiveMessage.error("playback stopped: \(error)"))
-            }
-            // Where the pass got to (a control reads it once this thread is done); ran out by
-            // itself: the end, paused there.
-            let ranOut = state.withLock { s -> Bool in
-                s.position = sink.time
-                s.lastNote = sink.lastNote
-                guard s.generation == generation else { return false }
-                s.position = duration
-                s.paused = true
-                s.ended = true
-                return true
-            }
-            if ranOut { announce(at: duration) }
+                                baseDistance: distance(at: position), lastNote: state.lastNote)
+        do {
+            pass = try PlaybackPass(replay: replay, from: position, speed: state.speed, sink: sink)
+        } catch {
+            send(LiveMessage.error("playback stopped: \(error)"))
+            return ranOut()
         }
-        thread.name = "oarlog-playback"
-        runner = (thread, done)
-        thread.start()
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now(), repeating: Self.tick)
+        timer.setEventHandler { [weak self] in self?.step() }
+        self.timer = timer
+        lastTick = clock.now()
+        timer.resume()
+    }
+
+    /// One tick: the records now due, unless the phone is behind (then the pass's clock waits).
+    private func step() {
+        guard let pass, !stopped else { return }
+        let now = clock.now()
+        defer { lastTick = now }
+        guard phoneIsReady() else { return pass.hold(for: now - lastTick) }
+        do {
+            if try pass.advance(now: now) { ranOut() }
+        } catch {
+            send(LiveMessage.error("playback stopped: \(error)"))
+            ranOut()
+        }
+    }
+
+    /// The pass ran out by itself: the end, paused there.
+    private func ranOut() {
+        timer?.cancel()
+        timer = nil
+        pass = nil
+        state.position = duration
+        state.paused = true
+        state.ended = true
+        announce(at: duration)
     }
 
     /// A `playback` message and the session's figures at `position`.
     private func announce(at position: Seconds) {
-        let s = state.withLock { $0 }
+        let s = state
         send(LiveMessage.playback(position: position, duration: duration, speed: s.speed, paused: s.paused, ended: s.ended))
         let count = strokeCount(at: position)
         let last = lastStroke(before: count)
@@ -186,74 +212,5 @@ public final class SessionPlayback: @unchecked Sendable {
         return t1 > t0 ? d0 + (d1 - d0) * min(1, (t - t0) / (t1 - t0)) : d0
     }
 
-    fileprivate func emit(_ message: String) { send(message) }
-}
-
-/// One pass of the playback: the pipeline's records and figures as live messages; the session's
-/// recorded strokes at their catch times.
-/// Handed to the pass's thread alone (only that thread touches it).
-final class PlaybackSink: PipelineSink, @unchecked Sendable {
-    unowned let playback: SessionPlayback
-    let from: Seconds
-    private var nextStroke: Int
-    private let baseDistance: Metres
-    private var plot = AccelerationPlot()
-    private var lastFixTime = -Double.infinity
-    private var lastStatusTime = -Double.infinity
-    /// Where the pass has got to, and the last note it passed (read by the playback once the
-    /// pass's thread is done).
-    private(set) var time: Seconds
-    private(set) var lastNote: String?
-
-    init(playback: SessionPlayback, from: Seconds, firstStroke: Int, baseDistance: Metres, lastNote: String?) {
-        self.playback = playback
-        self.from = from
-        nextStroke = firstStroke
-        self.baseDistance = baseDistance
-        time = from
-        self.lastNote = lastNote
-    }
-
-    var wantsRawRecords: Bool { true }
-
-    func receive(_ event: PipelineEvent) {
-        switch event {
-        case .record(let record):
-            guard let t = record.time, t >= from else { return }
-            if t > time { time = t }
-            releaseStrokes(upTo: t)
-            switch record {
-            case .accel(let sample):
-                if let message = plot.add(sample) { playback.emit(message) }
-            case .fix(let fix):
-                if fix.time >= lastFixTime + 1 {
-                    lastFixTime = fix.time
-                    playback.emit(LiveMessage.fix(fix))
-                }
-            case .note(let note):
-                lastNote = note.text
-                playback.emit(LiveMessage.note(note))
-            default: break
-            }
-        case .analysis(.live(let figures)):
-            guard figures.time >= from, figures.time >= lastStatusTime + 0.45 else { return }
-            lastStatusTime = figures.time
-            playback.emit(playback.status(at: time, distance: baseDistance + figures.distance, speed: figures.speed,
-                                          split: figures.split,
-                                          strokeRate: figures.strokeRate ?? playback.lastStroke(before: nextStroke)?.smoothedRate,
-                                          strokeCount: nextStroke, lastNote: lastNote))
-        case .fence(let e):
-            guard e.time >= from else { return }
-            playback.emit(LiveMessage.fence(e))
-        default: break
-        }
-    }
-
-    private func releaseStrokes(upTo t: Seconds) {
-        let strokes = playback.strokes
-        while nextStroke < strokes.count, strokes[nextStroke].stroke.catchTime <= t {
-            playback.emit(LiveMessage.stroke(strokes[nextStroke]))
-            nextStroke += 1
-        }
-    }
+    func emit(_ message: String) { send(message) }
 }

@@ -6,7 +6,8 @@ import OarlogSession
 
 /// A session's export for the web app (its track on the map, the downloads): exactly what
 /// `oarlog export ID --format F` writes — the same `SessionExport`, with the same defaults — made
-/// in a private temporary file off the server's event loops, read back and removed.
+/// in a private temporary file on the exports' own threads (`WorkPool.exports`: two at once, four
+/// waiting, niced), read back and removed.
 enum SessionDownload {
     /// The media type of each format.
     static func contentType(_ format: ExportFormat) -> String {
@@ -19,13 +20,11 @@ enum SessionDownload {
         }
     }
 
-    /// The export's bytes. Runs the replay on a Dispatch worker, not on the event loop.
+    /// The export's bytes, made on the exports' pool: throws `WorkPool.Busy` when as many
+    /// exports as it takes already run and wait (a 3-hour session's FIT is seconds of replay;
+    /// 32 at once made every session page wait).
     static func bytes(sessionPath: String, format: ExportFormat) async throws -> [UInt8] {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try exportNow(sessionPath: sessionPath, format: format) })
-            }
-        }
+        try await WorkPool.exports.run { try exportNow(sessionPath: sessionPath, format: format) }
     }
 
     private static func exportNow(sessionPath: String, format: ExportFormat) throws -> [UInt8] {

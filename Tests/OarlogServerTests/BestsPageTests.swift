@@ -76,7 +76,8 @@ final class BestsPageTests: XCTestCase {
         XCTAssertTrue(emptyAPI.allSatisfy { $0["session"] is NSNull }, "\(emptyAPI)")
 
         let shots = try BrowserScript.screenshots()
-        let result = try BrowserScript.run("bests_page.py", [server.base, shots.path, empty.base])
+        // The token: a playback needs it (the ▶ opens one).
+        let result = try BrowserScript.run("bests_page.py", [server.base, shots.path, empty.base, server.token])
 
         for size in ["phone", "landscape", "laptop"] {
             let seen = try XCTUnwrap(result[size] as? [String: Any], size)

@@ -28,9 +28,10 @@ final class PlaybackSocketTests: XCTestCase {
     static let logger = Logger(label: "oarlog-test-playback")
 
     /// The phone: everything received goes to `inbox`; every object added to `commands` is sent
-    /// (until one with `hang_up`).
-    static func play(port: Int, id: String, inbox: Inbox, commands: Inbox) async throws {
-        try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/api/sessions/\(id)/playback", logger: logger) { inbound, outbound, _ in
+    /// (until one with `hang_up`). A playback needs the token.
+    static func play(port: Int, id: String, token: String, inbox: Inbox, commands: Inbox) async throws {
+        try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/api/sessions/\(id)/playback",
+                                          configuration: .init(additionalHeaders: [.authorization: "Bearer \(token)"]), logger: logger) { inbound, outbound, _ in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for try await frame in inbound.messages(maxSize: 1 << 20) {
@@ -75,7 +76,8 @@ final class PlaybackSocketTests: XCTestCase {
         let inbox = Inbox()
         let port = server.port
         let stop = Inbox()  // the test's own signal to hang up
-        let client = Task.detached { try await PlaybackSocketTests.play(port: port, id: id, inbox: inbox, commands: stop) }
+        let token = server.token
+        let client = Task.detached { try await PlaybackSocketTests.play(port: port, id: id, token: token, inbox: inbox, commands: stop) }
         defer { client.cancel() }
 
         // At first: where it stands (paused at 0 of the session's length) and the figures at 0.
@@ -172,7 +174,8 @@ final class PlaybackSocketTests: XCTestCase {
 
         let inbox = Inbox(), commands = Inbox()
         let port = server.port
-        let client = Task.detached { try await PlaybackSocketTests.play(port: port, id: id, inbox: inbox, commands: commands) }
+        let token = server.token
+        let client = Task.detached { try await PlaybackSocketTests.play(port: port, id: id, token: token, inbox: inbox, commands: commands) }
         defer { client.cancel() }
         try inbox.wait("the first status") { m in m.contains { $0["type"] as? String == "status" } }
         var seekTimes: [Double] = [], playTimes: [Double] = []

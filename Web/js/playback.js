@@ -3,7 +3,7 @@
 // above its left end and the time remaining above its right end (the seed app's users took a
 // bare slider for a volume control). Tiles, the acceleration trace, the boat on its trail and
 // the notes update as they did live.
-import { getJSON } from './api.js';
+import { control, getJSON } from './api.js';
 import { clock } from './metrics.js';
 
 const $ = id => document.getElementById(id);
@@ -23,11 +23,15 @@ export class Playback {
     $('pb-speed').onchange = e => this.send({ speed: Number(e.target.value) });
   }
 
-  get active() { return this.socket !== null; }
+  // From the moment a playback is asked for (not only once its socket is open): the live
+  // stream's messages must not reach the screen meanwhile (they showed "The replay has ended"
+  // before Play was pressed).
+  get active() { return this.socket !== null || this.opening === true; }
 
   // From AT seconds into the session (the personal bests' ▶), else from its start.
   async open(id, at = 0) {
     this.close();
+    this.opening = true;
     this.id = id;
     this.live.reset();
     document.body.classList.add('playing-back');
@@ -40,15 +44,30 @@ export class Playback {
       if (trail && trail.geometry) this.live.map.showCourse(trail.geometry.coordinates.map(([lon, lat]) => [lat, lon]));
       $('pb-title').textContent = trail && trail.properties.name ? trail.properties.name : '';
     } catch (e) { /* no track: the map stays empty */ }
+    // A playback needs the token or the session's share key: a share link (#play/ID?share=KEY)
+    // carries the key; a paired phone asks for it with its token (pairing first if it must).
+    let share = new URLSearchParams(location.hash.split('?')[1] || '').get('share');
+    try {
+      if (!share) share = (await control('POST', `/api/sessions/${encodeURIComponent(id)}/share`)).share;
+    } catch (e) {
+      this.opening = false;
+      this.live.banner('Playback needs this phone paired with the boat: ' + e.message, true);
+      return;
+    }
+    if (this.id !== id || !this.opening) return;  // left or opened another meanwhile
     const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host
-      + `/api/sessions/${encodeURIComponent(id)}/playback`);
+      + `/api/sessions/${encodeURIComponent(id)}/playback?share=${encodeURIComponent(share)}`);
     this.socket = ws;
+    this.opening = false;
+    this.live.banner('');
     ws.onopen = () => ws.send(JSON.stringify(at > 0 ? { speed: Number($('pb-speed').value), seek: at } : { speed: Number($('pb-speed').value) }));
     ws.onmessage = e => { if (this.socket === ws) this.message(JSON.parse(e.data)); };  // none after close()
-    ws.onclose = () => { if (this.socket === ws) this.live.banner('Playback closed: open it again from the session', true); };
+    // The server says why it closed (too many playbacks at once, a phone too slow).
+    ws.onclose = e => { if (this.socket === ws) this.live.banner('Playback closed: ' + (e.reason || 'open it again from the session'), true); };
   }
 
   close() {
+    this.opening = false;
     if (this.socket) {
       const ws = this.socket;
       this.socket = null;

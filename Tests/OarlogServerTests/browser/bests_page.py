@@ -6,7 +6,8 @@ sessions it names as unreadable, whether anything is cut off. Then taps the 2,00
 session page opens), a point of the plot (its session opens) and the 2,000 m row's ▶ (playback
 from where the best began). With EMPTY_BASE_URL, what the page says when no session has GPS.
 
-Usage: bests_page.py BASE_URL SCREENSHOT_DIR [EMPTY_BASE_URL]
+Usage: bests_page.py BASE_URL SCREENSHOT_DIR [EMPTY_BASE_URL [TOKEN]]
+(TOKEN: the phone is paired before the ▶, as a playback needs)
 Prints one JSON object; the Swift test (BestsPageTests) asserts on it.
 """
 import json
@@ -20,6 +21,7 @@ import chromium
 
 base, shots = sys.argv[1], sys.argv[2]
 empty_base = sys.argv[3] if len(sys.argv) > 3 else None
+token = sys.argv[4] if len(sys.argv) > 4 else None
 result = {"screenshots": []}
 
 driver, wait = chromium.start()
@@ -133,6 +135,8 @@ try:
     result["tapped_point"] = wait_session(seen["points"][0]["session"])
     # The 2,000 m row's ▶: playback from where that best began.
     open_bests(base)
+    if token:
+        driver.execute_script("localStorage.setItem('oarlog.token', arguments[0])", token)
     play = driver.find_element(By.XPATH, "//table[@id='bests-table']//tr[th[text()='2,000 m']]//a[@class='bests-play']")
     href = play.get_attribute("href")
     play.click()
