@@ -90,8 +90,8 @@ let package = Package(
             "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO", "OarlogMQTT", "OarlogFleet",
         ]),
         // What the web API accepts: paths, session ids, the token header and each call's JSON body,
-        // checked and decoded without HTTP machinery (so it is fuzzed). Foundation only.
-        .target(name: "OarlogAPI"),
+        // checked and decoded without HTTP machinery (so it is fuzzed); stored text cleaned by Core's StoredText.
+        .target(name: "OarlogAPI", dependencies: ["OarlogCore"]),
         // The boat's web app (`oarlog serve`): Hummingbird HTTP + WebSocket over OarlogApp's
         // LiveStation; the API, the control token, the static pages (Web/) and Debian's Leaflet
         // and Chart.js.
@@ -123,7 +123,11 @@ let package = Package(
         .testTarget(name: "OarlogCLITests", dependencies: ["oarlog", "OarlogTestSupport"]),
         // `oarlog serve` as a phone and a browser meet it: HTTP, WebSocket clients, headless Chromium.
         .testTarget(name: "OarlogServerTests", dependencies: [
-            "oarlog", "OarlogTestSupport", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            "oarlog", "OarlogTestSupport", "OarlogServer", "OarlogApp", "OarlogSession",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            // The routes in process (`app.test(.router)`): errors, filters, pairing, without a socket.
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["browser"]),
         .testTarget(name: "OarlogAPITests", dependencies: ["OarlogAPI"]),

@@ -29,6 +29,15 @@ public struct CompareReference: Equatable, Sendable, CustomStringConvertible {
         self.init(session: String(session), piece: piece)
     }
 
+    /// A side as the web API takes it: `ID` or `ID:K`, where the id is exactly a listed session's
+    /// (never a path), so it holds no colon: `ID:1:2` names no piece of anything.
+    public init(apiReference text: String) throws(APIRequestError) {
+        try self.init(text)
+        guard !session.contains(":") else {
+            throw .malformed("'\(text.prefix(80))': one colon at most (ID or ID:K for the session's K-th piece)")
+        }
+    }
+
     public var description: String { piece.map { "\(session):\($0)" } ?? session }
 }
 
@@ -43,8 +52,8 @@ public struct CompareRequest: Equatable, Sendable {
 
     public init(a: String?, b: String?, points: String?) throws(APIRequestError) {
         guard let a, let b else { throw .malformed("give a=ID and b=ID (or ID:K for a session's K-th piece)") }
-        self.a = try CompareReference(a)
-        self.b = try CompareReference(b)
+        self.a = try CompareReference(apiReference: a)
+        self.b = try CompareReference(apiReference: b)
         self.points = try APIRequest.points(points, within: Self.pointLimits, default: Self.defaultPoints)
     }
 }

@@ -274,7 +274,7 @@ public final class LiveStation: @unchecked Sendable {
             s.recording = nil
             s.status.recordingID = nil
         }
-        let summary = (try? StoredSessionReport(try SessionReader(path: recording.path), includeStrokes: false).json())
+        let summary = (try? StoredSessionReport(try SessionReader(path: recording.path), includeStrokes: false).json(fileNamesOnly: true))
         broadcast(LiveMessage.session(event: "stopped", id: recording.id, title: recording.title, summary: summary))
         updateStatus(send: true) { _ in }
         log("saved session \(recording.id)")

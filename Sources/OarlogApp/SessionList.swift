@@ -1,3 +1,4 @@
+import OarlogAPI
 import OarlogArchive
 import OarlogReport
 import OarlogSession
@@ -50,13 +51,16 @@ public struct SessionList {
     /// A JSON array, one object per session, null for no data. `start_lat_deg`/`start_lon_deg`
     /// are the session's first GPS fix, null for a session without GPS. `error` says why a file
     /// (or part of it) could not be read, with `damaged` true.
-    public func json() -> String {
+    /// `fileNamesOnly` (the web API): `path` is the file's name and `error` names files only,
+    /// never where they are on the board.
+    public func json(fileNamesOnly: Bool = false) -> String {
+        func text(_ value: String) -> String { fileNamesOnly ? PathText.fileNamesOnly(value) : value }
         var w = JSONWriter()
         w.beginArray()
         for s in sessions {
             w.beginObject()
             w.field("id", s.id)
-            w.field("path", s.path)
+            w.field("path", text(s.path))
             w.field("title", s.startUTC == nil ? nil : s.title)
             w.field("boat", s.boat.isEmpty ? nil : s.boat)
             w.field("start_utc", s.startUTC.map { SessionText.iso($0) })
@@ -68,7 +72,7 @@ public struct SessionList {
             w.field("closed", s.closed)
             w.field("size_bytes", s.sizeBytes)
             w.field("damaged", s.damage != nil)
-            w.field("error", s.damage)
+            w.field("error", s.damage.map(text))
             w.field("start_lat_deg", s.start?.latitude, places: 7)
             w.field("start_lon_deg", s.start?.longitude, places: 7)
             w.field("pieces", s.pieceCount)

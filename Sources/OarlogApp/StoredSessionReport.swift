@@ -1,3 +1,4 @@
+import OarlogAPI
 import OarlogCore
 import OarlogDSP
 import OarlogReport
@@ -82,11 +83,12 @@ public struct StoredSessionReport {
     }
 
     /// One JSON object: the keys of `oarlog replay --json`, null for no data, and the session's own.
-    public func json() -> String {
+    /// `fileNamesOnly` (the web API): `source` is the file's name, not where it is on the board.
+    public func json(fileNamesOnly: Bool = false) -> String {
         let s = figures.summary
         var w = JSONWriter()
         w.beginObject()
-        w.field("source", reader.path)
+        w.field("source", fileNamesOnly ? PathText.fileNamesOnly(reader.path) : reader.path)
         w.field("id", id)
         w.field("title", reader.metadata.title)
         if let list = figures.strokes {

@@ -73,11 +73,30 @@ public struct SessionQuery: Sendable, Equatable {
         let parts = t.split(separator: "-", omittingEmptySubsequences: false)
         if parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
            (1...9999).contains(y), (1...12).contains(m), (1...31).contains(d) {
+            guard d <= daysIn(month: m, year: y) else {
+                throw SessionQueryError(option: option, text: text, reason: "that month has \(daysIn(month: m, year: y)) days")
+            }
             let day = UTCTime.epochSeconds(year: y, month: m, day: d)
             return endOfDay ? day + 86_400 : day
         }
-        if let utc = UTCTime.parseTypedUTC(t) { return utc }
+        if let utc = UTCTime.parseTypedUTC(t) {
+            // The date must be a day of the calendar: `2026-02-30T10:00Z` is no time at all.
+            let date = t.prefix(while: { $0 != "T" && $0 != "t" && $0 != " " }).split(separator: "-").compactMap { Int($0) }
+            if date.count == 3, date[2] > daysIn(month: date[1], year: date[0]) {
+                throw SessionQueryError(option: option, text: text, reason: "that month has \(daysIn(month: date[1], year: date[0])) days")
+            }
+            return utc
+        }
         throw SessionQueryError(option: option, text: text, reason: "give a date YYYY-MM-DD or a UTC time YYYY-MM-DDTHH:MMZ")
+    }
+
+    /// Days in a month of the Gregorian calendar (a leap February has 29).
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     static func place(_ text: String) throws(SessionQueryError) -> Nearness {

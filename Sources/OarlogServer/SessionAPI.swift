@@ -45,11 +45,11 @@ struct SessionAPI: Sendable {
         // (search, from, to, near, min_distance, rate, boat, sort); a bad one is a 400 naming it.
         router.get("/api/sessions") { request, _ in
             let query = try Self.sessionQuery(request.uri.queryParameters)
-            return json(try await reading { try SessionList(directory, query: query).json() })
+            return json(try await reading { try SessionList(directory, query: query).json(fileNamesOnly: true) })
         }
         router.get("/api/sessions/:id") { _, context in
             let path = try sessionPath(context)
-            return json(try await reading { try StoredSessionReport(try SessionReader(path: path), includeStrokes: true).json() })
+            return json(try await reading { try StoredSessionReport(try SessionReader(path: path), includeStrokes: true).json(fileNamesOnly: true) })
         }
         // The session page's map: the trail (the export's points, with time and distance), and
         // the fences and gate crossings recorded with the session.
@@ -141,10 +141,13 @@ struct SessionAPI: Sendable {
         }
         router.post("/api/pair") { request, _ in
             let pairing = try await decode(request, PairingRequest.init(body:))
-            switch access.pair(code: pairing.code) {
+            // Each address waits for its own wrong codes only (FrontDoor sets who is asking).
+            switch access.pair(code: pairing.code, client: request.headers[FrontDoor.peerHeader] ?? "unknown") {
             case .token(let token): return json("{\"token\":\(JSONString.quoted(token))}")
-            case .wrongCode: throw HTTPError(.unauthorized, message: "wrong pairing code")
-            case .tooManyAttempts: throw HTTPError(.tooManyRequests, message: "too many wrong codes: wait a minute")
+            case .wrongCode: throw HTTPError(.unauthorized, message: "wrong pairing code (it is the one oarlog serve printed last)")
+            case .tooManyAttempts(let seconds):
+                throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(seconds)],
+                                message: "too many wrong codes from this phone: try again in \(seconds) s")
             }
         }
         router.post("/api/record/start") { request, _ in
@@ -174,17 +177,8 @@ struct SessionAPI: Sendable {
                 let note = try station.addNote(noteRequest.text)
                 return json(LiveMessage.note(note), status: .created)
             }
-            let path = try sessionPath(context)
-            let reader: SessionReader
-            do { reader = try SessionReader(path: path) } catch { throw HTTPError(.unprocessableContent, message: "\(error)") }
-            let at: Double
-            do { at = try noteRequest.time(inSessionEndingAt: reader.summary?.statistics.lastTime ?? 0) } catch {
-                throw HTTPError(.badRequest, message: "\(error)")
-            }
-            let note = Note(time: at, text: noteRequest.text)
-            do { try SessionAppend.append(notes: [note], to: path) } catch {
-                throw HTTPError(.unprocessableContent, message: "\(error)")
-            }
+            // One change at a time, the session read as it stands (SessionWrites.swift).
+            let note = try await addStoredNote(noteRequest, path: try sessionPath(context))
             return json(LiveMessage.note(note), status: .created)
         }
         // A note changed after the session: its text, and its time when t_s is given.
@@ -196,54 +190,35 @@ struct SessionAPI: Sendable {
                 throw HTTPError(.notFound, message: "no such note")
             }
             let noteRequest = try await decode(request, NoteRequest.init(body:))
-            let reader: SessionReader
-            let notes: [Note]
-            do {
-                reader = try SessionReader(path: path)
-                notes = try reader.notes(onDamage: .skipDamagedChunks)
-            } catch {
-                throw HTTPError(.unprocessableContent, message: "\(error)")
-            }
-            guard index < notes.count else { throw HTTPError(.notFound, message: "no such note: the session has \(notes.count)") }
-            let before = notes[index]
-            var at = before.time
-            if noteRequest.sessionTime != nil {
-                do { at = try noteRequest.time(inSessionEndingAt: reader.summary?.statistics.lastTime ?? 0) } catch {
-                    throw HTTPError(.badRequest, message: "\(error)")
-                }
-            }
-            let edit = SessionNoteEdit(before: before, after: Note(time: at, text: noteRequest.text))
-            do { try SessionAppend.append(notes: [], events: [edit.event], to: path) } catch {
-                throw HTTPError(.unprocessableContent, message: "\(error)")
-            }
-            return json(LiveMessage.note(edit.after))
+            return json(LiveMessage.note(try await editStoredNote(noteRequest, index: index, path: path)))
         }
         router.patch("/api/sessions/:id") { request, context in
             try authorize(request)
             let path = try sessionPath(context)
             let title = try await decode(request, RetitleRequest.init(body:)).title
             if station.recordingID == (try sessionID(context)) { throw HTTPError(.conflict, message: "the session is being recorded") }
-            do { try SessionRetitle.retitle(path, to: title) } catch { throw HTTPError(.unprocessableContent, message: "\(error)") }
-            return json(try StoredSessionReport(try SessionReader(path: path), includeStrokes: false).json())
+            return json(try await retitleStored(title, path: path))
         }
         router.delete("/api/sessions/:id") { request, context in
             try authorize(request)
             let path = try sessionPath(context)
             if station.recordingID == (try sessionID(context)) { throw HTTPError(.conflict, message: "the session is being recorded: stop it first") }
-            guard unlink(path) == 0 else { throw HTTPError(.internalServerError, message: "deleting failed: \(String(cString: strerror(errno)))") }
+            try await deleteStored(path: path)
             return Response(status: .noContent)
         }
     }
 
     // MARK: Helpers
 
-    /// Reads a session off the event loop (a Dispatch worker): a long session takes a while and
-    /// the live screen must not wait. A session that cannot be read is 422 with the reason.
+    /// Reads a session off the event loop, on the reads' own threads (`WorkPool.reads`): a long
+    /// session takes a while and the live screen must not wait, and exports, on a pool of their
+    /// own, cannot hold a read up. A session that cannot be read is 422 with the reason; a
+    /// server with too many reads waiting, 503.
     func reading<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         do {
-            return try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-            }
+            return try await WorkPool.reads.run(work)
+        } catch let busy as WorkPool.Busy {
+            throw busy.httpError
         } catch {
             throw HTTPError(.unprocessableContent, message: "\(error)")
         }
@@ -255,7 +230,9 @@ struct SessionAPI: Sendable {
         let path = try sessionPath(context)
         if station.recordingID == id { throw HTTPError(.conflict, message: "the session is being recorded: stop it first") }
         let bytes: [UInt8]
-        do { bytes = try await SessionDownload.bytes(sessionPath: path, format: format) } catch {
+        do { bytes = try await SessionDownload.bytes(sessionPath: path, format: format) } catch let busy as WorkPool.Busy {
+            throw busy.httpError
+        } catch {
             throw HTTPError(.unprocessableContent, message: "\(error)")
         }
         return SessionDownload.response(bytes, id: id, format: format, attachment: attachment)
@@ -278,10 +255,9 @@ struct SessionAPI: Sendable {
     /// The file of the session with exactly this id in the data directory (never a path).
     func sessionPath(_ context: Context) throws -> String {
         let id = try sessionID(context)
-        guard let listing = try? directory.list().first(where: { $0.id == id }) else {
-            throw HTTPError(.notFound, message: "no such session")
-        }
-        return listing.path
+        // By the file's name: nothing is opened (listing opened every session file).
+        guard let path = directory.sessionFile(id: id) else { throw HTTPError(.notFound, message: "no such session") }
+        return path
     }
 
     /// The body decoded by `make` (OarlogAPI): 413 over the limit, 400 with a message when it is

@@ -18,6 +18,10 @@ public struct ServerConfiguration: Sendable {
     /// The largest request body accepted (a note, a title): larger is refused with 413.
     public var maximumBodyBytes = APIRequest.maximumBodyBytes
     public var directory: SessionDirectory
+    /// Connections, idle timeout and request heads (docs/API.md, Limits).
+    public var limits = FrontDoorLimits()
+    /// Names besides the board's own that the `Host` header may give (`--allow-host`).
+    public var allowedHosts: [String] = []
 
     public init(host: String, port: Int, webRoot: String, directory: SessionDirectory = .default) {
         self.host = host
@@ -50,7 +54,7 @@ public enum WebServer {
     public static func run(_ configuration: ServerConfiguration, station: LiveStation, access: ServerAccess, coach: FleetCoach? = nil,
                            ready: @escaping @Sendable (Int) -> Void) async throws {
         let router = makeRouter(configuration, station: station, access: access, coach: coach)
-        let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
+        let app = Application(router: router, server: frontDoorServer(router, configuration),
                               configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "oarlog"),
                               onServerRunning: { channel in ready(channel.localAddress?.port ?? configuration.port) })
         try await app.runService()
@@ -59,6 +63,8 @@ public enum WebServer {
     static func makeRouter(_ configuration: ServerConfiguration, station: LiveStation, access: ServerAccess, coach: FleetCoach? = nil)
         -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
+        router.add(middleware: SecurityHeaders())
+        router.add(middleware: ErrorJSON())
         router.add(middleware: PathGuard())
         router.add(middleware: FileMiddleware(configuration.webRoot, searchForIndexHtml: true))
         router.add(middleware: FileMiddleware(configuration.leafletDirectory, urlBasePath: "/vendor/leaflet"))
@@ -69,43 +75,7 @@ public enum WebServer {
         BestsAPI(sessions: api).add(to: router)
         CompareAPI(api: api).add(to: router)
         FleetAPI(coach: coach).add(to: router)
-        router.ws("/api/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
-            try await LiveSocket.serve(station: station, inbound: inbound, outbound: outbound)
-        }
-        // A stored session played back; not one that is being recorded (it has no end yet).
-        router.ws("/api/sessions/:id/playback") { _, context in
-            _ = try api.sessionPath(context)
-            if station.recordingID == (try api.sessionID(context)) { throw HTTPError(.conflict, message: "the session is being recorded") }
-            return .upgrade([:])
-        } onUpgrade: { inbound, outbound, context in
-            let path = try api.sessionPath(context.requestContext)
-            try await PlaybackSocket.serve(path: path, inbound: inbound, outbound: outbound)
-        }
+        StreamRoutes.add(to: router, api: api, station: station, access: access)
         return router
-    }
-}
-
-/// One phone on `/api/live`: the current status first, then every message in order until it
-/// closes. A phone that cannot keep up is buffered up to 50,000 messages (over an hour of a
-/// session's messages); past that, newer messages are dropped for that phone only. The pipeline
-/// never waits for a phone.
-enum LiveSocket {
-    static func serve(station: LiveStation, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(50_000))
-        let id = station.subscribe { continuation.yield($0) }
-        defer {
-            station.unsubscribe(id)
-            continuation.finish()
-        }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for try await _ in inbound {}  // the phone says nothing; this ends when it closes
-            }
-            group.addTask {
-                for await message in stream { try await outbound.write(.text(message)) }
-            }
-            _ = try await group.next()
-            group.cancelAll()
-        }
     }
 }

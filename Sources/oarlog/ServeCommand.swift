@@ -31,6 +31,14 @@ struct Serve: ParsableCommand {
     @Option(help: "HOST:PORT to listen on.")
     var listen = "127.0.0.1:8080"
 
+    @Option(name: .customLong("allow-host"),
+            help: "A name the phone's browser may use for this board besides its IP addresses, host name and localhost (repeatable).")
+    var allowHosts: [String] = []
+
+    /// Seconds a connection may wait for a whole request (docs/API.md, Limits); lower in tests.
+    @Option(name: .customLong("idle-timeout"), help: .hidden)
+    var idleTimeout: Double = 30
+
     @Option(help: "Replay this trace as if live instead of reading the sensors.")
     var replay: String?
 
@@ -84,6 +92,10 @@ struct Serve: ParsableCommand {
 
     func validate() throws {
         if ServerConfiguration.listenAddress(listen) == nil { throw ValidationError("--listen '\(listen)': expected HOST:PORT, e.g. 127.0.0.1:8080") }
+        if !(idleTimeout >= 0.1 && idleTimeout <= 30) { throw ValidationError("--idle-timeout must be from 0.1 to 30 seconds") }
+        if let bad = allowHosts.first(where: { $0.isEmpty || $0.contains("/") || $0.contains(" ") }) {
+            throw ValidationError("--allow-host '\(bad)': expected a host name such as boat.example.org")
+        }
         if !(speed > 0 && speed <= 1000) { throw ValidationError("--speed must be more than 0 and at most 1000") }
         if coach {
             guard let subscribe else { throw ValidationError("--coach needs the fleet's broker: --subscribe mqtt://HOST:PORT") }
@@ -119,10 +131,14 @@ struct Serve: ParsableCommand {
                                       sinks: { utc in link.map { [$0.publisher(title: "\($0.boatName) (live)", startUTC: utc)] } ?? [] },
                                       log: { StandardStreams.error("oarlog serve: \($0)\n") })
         let fleetCoach = try startCoach()
-        let access = try ServerAccess(tokenFile: directory.path + "/../serve-token")
+        let access = try ServerAccess(tokenFile: directory.path + "/../serve-token") { code in
+            StandardStreams.error("pairing code:  \(code) (a new one: the last was guessed wrong too often)\n")
+        }
         var configuration = ServerConfiguration(host: address.host, port: address.port,
                                                 webRoot: webRoot ?? ServerConfiguration.defaultWebRoot, directory: directory)
         configuration.directory = directory
+        configuration.limits.idleTimeout = idleTimeout
+        configuration.allowedHosts = allowHosts
         if !coach { try station.start() }
         let done = DispatchSemaphore(value: 0)
         let failure = ServeFailure()

@@ -15,14 +15,20 @@ final class APITests: XCTestCase {
         let list = try server.request("GET", "/api/sessions")
         XCTAssertEqual(list.status, 200)
         let cli = try oarlogCLI(["sessions", "--json"], dataDirectory: data)
-        XCTAssertEqual(try jsonObject(list.body) as? NSArray, try jsonObject(cli.out) as? NSArray)
+        // The API names files, never where they are (docs/API.md, Limits): the CLI's paths as file names.
+        let named = try XCTUnwrap(try jsonObject(cli.out) as? [[String: Any]]).map { row in
+            row.merging(["path": URL(fileURLWithPath: row["path"] as? String ?? "").lastPathComponent]) { $1 }
+        }
+        XCTAssertEqual(try jsonObject(list.body) as? NSArray, named as NSArray)
         let array = try XCTUnwrap(try jsonObject(list.body) as? [[String: Any]])
         XCTAssertEqual(array.count, 1)
         let id = try XCTUnwrap(array.first?["id"] as? String)
         let one = try server.request("GET", "/api/sessions/\(id)")
         XCTAssertEqual(one.status, 200)
         let show = try oarlogCLI(["show", id, "--json", "--strokes"], dataDirectory: data)
-        XCTAssertEqual(try jsonObject(one.body) as? NSDictionary, try jsonObject(show.out) as? NSDictionary)
+        var shown = try XCTUnwrap(try jsonObject(show.out) as? [String: Any])
+        shown["source"] = URL(fileURLWithPath: shown["source"] as? String ?? "").lastPathComponent
+        XCTAssertEqual(try jsonObject(one.body) as? NSDictionary, shown as NSDictionary)
         let strokes = try XCTUnwrap((try jsonObject(one.body) as? [String: Any])?["stroke_list"] as? [Any])
         XCTAssertGreaterThan(strokes.count, 300)
     }

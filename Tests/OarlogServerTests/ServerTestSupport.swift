@@ -74,8 +74,9 @@ final class ServerProcess {
 
     /// An HTTP request with curl: status and body.
     func request(_ method: String, _ path: String, body: String? = nil, token: String? = nil,
-                 headers: [String] = []) throws -> (status: Int, body: String) {
+                 headers: [String] = [], interface: String? = nil) throws -> (status: Int, body: String) {
         var args = ["-s", "-o", "-", "-w", "\n%{http_code}", "-X", method, base + path]
+        if let interface { args += ["--interface", interface] }  // another loopback address: another phone
         if let token { args += ["-H", "Authorization: Bearer \(token)"] }
         for h in headers { args += ["-H", h] }
         var bodyFile: URL?
