@@ -131,6 +131,13 @@ final class SessionPageTests: XCTestCase {
         XCTAssertEqual(notes.first?["t_s"] as? Double ?? -1, 390, accuracy: 0.001)
         XCTAssertEqual(result["notes_after_add"] as? [String], ["5:00.0 Rate up at the bridge"])
         XCTAssertEqual(result["notes_after_edit"] as? [String], ["6:30.0 Rate up after the bridge"])
+        // Share gives the link the API gives for that session (its key opens its playback only).
+        let shared = try server.request("POST", "/api/sessions/\(ids[0])/share", token: server.token)
+        XCTAssertEqual(shared.status, 200, shared.body)
+        let link = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(shared.body.utf8)) as? [String: Any])?["link"] as? String)
+        XCTAssertTrue(link.hasPrefix("/#play/\(ids[0])?share="), link)
+        XCTAssertEqual(result["share_link"] as? String, server.base + link)
+        XCTAssertTrue((result["share_note"] as? String ?? "").contains("this session"), "\(result["share_note"] ?? "nil")")
         XCTAssertEqual(result["note_marks_after_add"] as? Int, 1)
 
         try checkPiecesCurvesAndCourse(sessions, ids: ids, server: server, data: data)

@@ -28,7 +28,11 @@ function askForCode() {
         error.textContent = '';
         resolve(true);
       } else {
-        error.textContent = r.status === 429 ? 'Too many wrong codes: wait a minute.' : 'Wrong code.';
+        // Wrong codes from this phone are slowed (docs/SECURITY.md): the server says how long.
+        const wait = Number(r.headers.get('Retry-After'));
+        error.textContent = r.status === 429
+          ? `Too many wrong codes from this phone: try again in ${wait > 90 ? Math.ceil(wait / 60) + ' minutes' : (wait || 60) + ' s'}.`
+          : 'Wrong code.';
         input.value = '';
         dialog.showModal();
       }

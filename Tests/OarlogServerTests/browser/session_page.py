@@ -178,6 +178,15 @@ try:
         "return [...document.querySelectorAll('#session-notes .note-text')].map(e => e.textContent)"))
     result["notes_after_edit"] = driver.execute_script(
         "return [...document.querySelectorAll('#session-notes li')].map(e => (e.querySelector('.note-time')?.textContent ?? '') + ' ' + (e.querySelector('.note-text')?.textContent ?? ''))")
+    # Share: a link that plays this one session back, for a crew member's phone.
+    share = driver.find_element(By.ID, "session-share")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", share)
+    share.click()
+    wait.until(lambda d: d.find_element(By.ID, "session-share-link").is_displayed())
+    result["share_link"] = driver.find_element(By.ID, "session-share-link").get_attribute("value")
+    result["share_note"] = driver.find_element(By.ID, "session-share-note").text
+    driver.save_screenshot(f"{shots}/session-share.png")
+    result["screenshots"].append(f"{shots}/session-share.png")
 
     # Playback of the first session: a seek to 75 % shows the session's figures there; at 60x the
     # strokes count on and the boat moves along its trail; pause holds it.
