@@ -54,7 +54,7 @@ public final class FleetArchive: @unchecked Sendable {
         var refused: [FleetRefusal: Int] = [:]
     }
 
-    public init(_ connection: FleetConnection, directory: SessionDirectory, idleClose: Double = 900, sessionsPerHour: Int = 4,
+    public init(_ connection: FleetConnection, directory: SessionDirectory, idleClose: Double = 900, sessionsPerHour: Int = 30,
                 maximumBoats: Int = 64, clientID: String? = nil, log: @escaping @Sendable (String) -> Void) {
         self.connection = connection
         self.directory = directory

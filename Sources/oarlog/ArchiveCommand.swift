@@ -18,7 +18,7 @@ struct ArchiveCommand: ParsableCommand {
             the boat's summary when it ends. A session not heard of for --idle-close seconds is \
             closed as it stands. Only each boat's own stream is kept: a message for another \
             session or far ahead, an id outside a-z 0-9 - _, a boat past 64 at once or a session past \
-            4 new ones a boat an hour is refused and counted. Stop with Ctrl-C or SIGTERM. docs/FLEET.md.
+            30 new ones a boat an hour is refused and counted. Stop with Ctrl-C or SIGTERM. docs/FLEET.md.
             Examples:
               oarlog archive --subscribe mqtts://archive@club.example:8883 --mqtt-password-file pw --mqtt-ca club-ca.crt
               oarlog archive --subscribe mqtt://localhost:1883 --data-dir /srv/oarlog
