@@ -53,8 +53,12 @@ final class WorkPool: Sendable {
             let job: @Sendable () -> Void = { continuation.resume(with: Result { try work() }) }
             let outcome = state.withLock { s -> (refused: Busy?, startThread: Bool) in
                 let idle = s.started - s.running - s.jobs.count
-                if idle <= 0 && s.started == threads && s.jobs.count >= waiting {
-                    return (Busy(pool: name, running: s.running, waiting: s.jobs.count), false)
+                // Jobs that wait for a turn: those queued beyond the threads free to take one (a
+                // thread woken but not yet holding its job is free, so a burst is not refused
+                // just because the threads have not dequeued yet).
+                let waitingNow = s.jobs.count - (s.started - s.running)
+                if s.started == threads && waitingNow >= waiting {
+                    return (Busy(pool: name, running: s.running, waiting: waitingNow), false)
                 }
                 s.jobs.append(job)
                 guard idle <= 0 && s.started < threads else { return (nil, false) }

@@ -149,7 +149,7 @@ final class ConcurrentWritesTests: XCTestCase {
     /// note 201 and stored; `oarlog note` from the command line at the same moment as the API's
     /// notes is kept too (the lock holds across processes).
     func testNotesRacingExportsAndTheCommandLine() throws {
-        // Six exports: as many as the server runs or queues at once (two running, six waiting).
+        // Six exports: as many as the server runs or queues at once (two running, four waiting).
         var calls: [Call] = []
         for k in 0..<10 {
             if k < 6 { calls.append(Call(method: "GET", path: "/api/sessions/\(id)/export/\(k % 2 == 0 ? "fit" : "gpx")", authorized: false)) }
