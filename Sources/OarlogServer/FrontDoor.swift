@@ -41,11 +41,18 @@ public final class FrontDoor: Sendable {
 
     public let limits: FrontDoorLimits
     public let hosts: HostAllowance
+    /// Playbacks without the token or a share key, refused `401` at the head (nil: no check here).
+    let playbackGate: PlaybackGate?
     private let counts = Mutex<(total: Int, byAddress: [String: Int])>((0, [:]))
 
-    public init(limits: FrontDoorLimits = .init(), hosts: HostAllowance) {
+    public convenience init(limits: FrontDoorLimits = .init(), hosts: HostAllowance) {
+        self.init(limits: limits, hosts: hosts, playbackGate: nil)
+    }
+
+    init(limits: FrontDoorLimits, hosts: HostAllowance, playbackGate: PlaybackGate?) {
         self.limits = limits
         self.hosts = hosts
+        self.playbackGate = playbackGate
     }
 
     /// Takes a connection from `address`, or says why not (it is then not counted).

@@ -36,9 +36,11 @@ struct FrontDoorChannel: ServerChildChannel {
 extension WebServer {
     /// HTTP/1 with WebSocket upgrades behind the front door (FrontDoorChannel): the idle
     /// timeout, the connection caps, the head limits, Host and Origin.
-    static func frontDoorServer(_ router: Router<BasicWebSocketRequestContext>, _ configuration: ServerConfiguration) -> HTTPServerBuilder {
+    static func frontDoorServer(_ router: Router<BasicWebSocketRequestContext>, _ configuration: ServerConfiguration,
+                                access: ServerAccess) -> HTTPServerBuilder {
         let limits = configuration.limits
-        let door = FrontDoor(limits: limits, hosts: HostAllowance(listenHost: configuration.host, extra: configuration.allowedHosts))
+        let door = FrontDoor(limits: limits, hosts: HostAllowance(listenHost: configuration.host, extra: configuration.allowedHosts),
+                             playbackGate: PlaybackGate(access: access))
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
             maxHeaderFieldSize: limits.maximumLineBytes, maxHeaderListSize: limits.maximumHeadBytes, maxHeaderFieldCount: limits.maximumHeaderCount)
         let http1 = HTTP1Channel.Configuration(idleTimeout: .milliseconds(Int64(limits.idleTimeout * 1000)), httpDecoderConfiguration: decoder)
@@ -188,9 +190,12 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             return (.uriTooLong, "the URL is over \(door.limits.maximumURLBytes) bytes")
         }
         let isWebSocket = head.headers["upgrade"].contains { $0.lowercased() == "websocket" }
-        guard let (code, message) = door.hosts.refusal(host: head.headers["host"].first, origin: head.headers["origin"].first,
-                                                       isWebSocket: isWebSocket) else { return nil }
-        return (HTTPResponseStatus(statusCode: code), message)
+        if let (code, message) = door.hosts.refusal(host: head.headers["host"].first, origin: head.headers["origin"].first,
+                                                    isWebSocket: isWebSocket) {
+            return (HTTPResponseStatus(statusCode: code), message)
+        }
+        if isWebSocket, let why = door.playbackGate?.refusal(uri: head.uri, headers: head.headers) { return (.unauthorized, why) }
+        return nil
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

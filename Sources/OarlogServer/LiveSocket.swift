@@ -50,7 +50,7 @@ enum StreamRoutes {
             let id = try api.sessionID(context)
             _ = try api.sessionPath(context)
             guard PlaybackSocket.allows(request, session: id, access: access) else {
-                throw HTTPError(.unauthorized, message: "a playback needs the token (or the session's share link)")
+                throw HTTPError(.unauthorized, message: PlaybackGate.message)
             }
             if station.recordingID == id { throw HTTPError(.conflict, message: "the session is being recorded") }
             return .upgrade(PlaybackSocket.upgradeHeaders(request))

@@ -54,7 +54,7 @@ public enum WebServer {
     public static func run(_ configuration: ServerConfiguration, station: LiveStation, access: ServerAccess, coach: FleetCoach? = nil,
                            ready: @escaping @Sendable (Int) -> Void) async throws {
         let router = makeRouter(configuration, station: station, access: access, coach: coach)
-        let app = Application(router: router, server: frontDoorServer(router, configuration),
+        let app = Application(router: router, server: frontDoorServer(router, configuration, access: access),
                               configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "oarlog"),
                               onServerRunning: { channel in ready(channel.localAddress?.port ?? configuration.port) })
         try await app.runService()

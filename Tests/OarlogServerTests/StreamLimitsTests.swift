@@ -37,11 +37,22 @@ final class StreamLimitsTests: XCTestCase {
         let (data, ids) = try Self.sessions(["Head race", "Second piece"])
         let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"], dataDirectory: data)
         let path = "/api/sessions/\(ids[0])/playback"
-        // Refused at the upgrade (the socket never opens): no token, a wrong one, a wrong key.
-        for headers in [[], ["Authorization: Bearer " + String(repeating: "0", count: 32)], ["Sec-WebSocket-Protocol: oarlog, oarlog-token.nope"]] {
-            let refused = try RawWebSocket(port: server.port, path: path, headers: headers)
+        // Refused at the upgrade (the socket never opens) with 401 and why: no token, a wrong
+        // one, a wrong key, another session's key.
+        let otherKey = try XCTUnwrap(try jsonObject(try server.request("POST", "/api/sessions/\(ids[1])/share", token: server.token).body)
+            as? [String: String])["share"]!
+        for (target, headers) in [(path, []), (path, ["Authorization: Bearer " + String(repeating: "0", count: 32)]),
+                                  (path, ["Sec-WebSocket-Protocol: oarlog, oarlog-token.nope"]), (path + "?share=" + otherKey, [])] {
+            let refused = try RawWebSocket(port: server.port, path: target, headers: headers)
             XCTAssertFalse(refused.upgraded, "\(headers): \(refused.response)")
+            XCTAssertTrue(refused.response.hasPrefix("HTTP/1.1 401"), "\(target) \(headers): \(refused.response)")
+            XCTAssertTrue(refused.response.lowercased().contains("content-type: application/json"), refused.response)
         }
+        // The reason, as curl sees the same refusal.
+        let plain = try server.request("GET", path, headers: ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13",
+                                                              "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="])
+        XCTAssertEqual(plain.status, 401, plain.body)
+        XCTAssertTrue(plain.body.contains("a playback needs the token"), plain.body)
         // The token as a header, and as a subprotocol (what a browser can send): the playback
         // opens and says where it stands; the server answers with the `oarlog` subprotocol.
         let bearer = try RawWebSocket(port: server.port, path: path, headers: ["Authorization: Bearer \(server.token)"])
