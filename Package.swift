@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // HMAC-SHA256 for playback share keys (already built for Hummingbird's own dependencies).
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // Value types shared by everything: time, samples, fixes, strokes, units, geodesy. No I/O.
@@ -99,6 +101,7 @@ let package = Package(
             "OarlogCore", "OarlogAPI", "OarlogApp", "OarlogArchive", "OarlogExport", "OarlogSession",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .executableTarget(
             name: "oarlog",

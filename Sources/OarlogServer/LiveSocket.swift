@@ -14,24 +14,9 @@ enum LiveSocket {
                       log: @escaping @Sendable (String) -> Void) async throws {
         let outbox = SocketOutbox()
         let id = station.subscribe { outbox.push($0) }
-        do {
-            defer {
-                station.unsubscribe(id)
-                outbox.finish()
-            }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for try await _ in inbound {}  // the phone says nothing; this ends when it closes
-                }
-                group.addTask { try await outbox.drain(to: outbound) }
-                _ = try await group.next()
-                outbox.finish()
-                group.cancelAll()
-            }
-        } catch let tooSlow as SocketOutbox.TooSlow {
-            // Unsubscribed and its queue dropped already; the close frame goes once it reads.
-            log("a live phone was \(tooSlow): closed")
-            try await outbound.close(.policyViolation, reason: tooSlow.description)
+        defer { outbox.finish() }
+        try await outbox.serve(to: outbound, phone: "a live phone", log: log, stopping: { station.unsubscribe(id) }) {
+            for try await _ in inbound {}  // the phone says nothing; this ends when it closes
         }
     }
 }

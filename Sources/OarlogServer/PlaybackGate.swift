@@ -20,11 +20,8 @@ struct PlaybackGate: Sendable {
               let id = String(parts[2]).removingPercentEncoding else { return nil }
         let share = URLComponents(string: uri)?.queryItems?.first { $0.name == "share" }?.value
         let protocols = headers["sec-websocket-protocol"]
-        if access.allows(authorization: headers["authorization"].first)
-            || access.allows(webSocketProtocols: protocols.isEmpty ? nil : protocols.joined(separator: ","))
-            || access.allows(shareKey: share, session: id) {
-            return nil
-        }
-        return Self.message
+        let allowed = access.allowsPlayback(session: id, authorization: headers["authorization"].first,
+                                            webSocketProtocols: protocols.isEmpty ? nil : protocols.joined(separator: ","), shareKey: share)
+        return allowed ? nil : Self.message
     }
 }

@@ -52,9 +52,9 @@ enum PlaybackSocket {
     /// Whether the upgrade request may play session `id` back: the token (as a bearer header or
     /// a WebSocket subprotocol) or the session's share key (`?share=`).
     static func allows(_ request: Request, session id: String, access: ServerAccess) -> Bool {
-        access.allows(authorization: request.headers[.authorization])
-            || access.allows(webSocketProtocols: request.headers[.secWebSocketProtocol])
-            || access.allows(shareKey: request.uri.queryParameters["share"].map(String.init), session: id)
+        access.allowsPlayback(session: id, authorization: request.headers[.authorization],
+                              webSocketProtocols: request.headers[.secWebSocketProtocol],
+                              shareKey: request.uri.queryParameters["share"].map(String.init))
     }
 
     /// The upgrade's answer: a browser that offered subprotocols must get one of them back.
@@ -89,23 +89,10 @@ enum PlaybackSocket {
             try await outbound.write(.text(LiveMessage.error("this session cannot be played: \(error)")))
             return
         }
-        defer {
-            playback.stop()
-            outbox.finish()
-        }
+        defer { outbox.finish() }
         playback.start()
-        do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await commands(inbound, playback: playback, outbox: outbox) }
-                group.addTask { try await outbox.drain(to: outbound) }
-                _ = try await group.next()
-                outbox.finish()
-                group.cancelAll()
-            }
-        } catch let tooSlow as SocketOutbox.TooSlow {
-            log("a playback's phone was \(tooSlow): closed")
-            playback.stop()
-            try await outbound.close(.policyViolation, reason: tooSlow.description)
+        try await outbox.serve(to: outbound, phone: "a playback's phone", log: log, stopping: { playback.stop() }) {
+            try await commands(inbound, playback: playback, outbox: outbox)
         }
     }
 

@@ -7,36 +7,20 @@ import OarlogAPI
 import OarlogApp
 import OarlogCore
 import OarlogSession
-import Synchronization
 
 /// The API's changes to stored sessions — a note, a note's edit, a rename, a delete — made one
-/// at a time on a queue of their own, off the event loop (each ends with an fsync). Each also
+/// at a time on a thread of their own, off the event loop (each ends with an fsync). Each also
 /// holds the session's `SessionFileLock` (the command line's `oarlog note` and `delete` take it
 /// too), reads the session as it stands once it has it, and so answers only what is true: a 201
 /// note is in the file, a 204 delete stays deleted, and a change to a session deleted before its
 /// turn is a 404, never a resurrection.
 extension SessionAPI {
-    /// Changes waiting at most; beyond, 503 (a phone's burst is far below; a flood is refused
-    /// instead of queued without end).
-    static let maximumWaitingWrites = 512
-
-    private static let writes = DispatchQueue(label: "oarlog.session-writes")
-    private static let waitingWrites = Atomic<Int>(0)
-
-    /// Runs `work` on the writes' queue; its error as the answer it deserves (`writeError`).
+    /// Runs `work` on the writes' pool (`WorkPool.writes`: one at a time, at most 512 in all,
+    /// beyond that 503 — a phone's burst is far below; a flood is refused instead of queued
+    /// without end); its error as the answer it deserves (`writeError`).
     func writing<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        let waiting = Self.waitingWrites.add(1, ordering: .relaxed).newValue
-        guard waiting <= Self.maximumWaitingWrites else {
-            Self.waitingWrites.subtract(1, ordering: .relaxed)
-            throw HTTPError(.serviceUnavailable, message: "\(Self.maximumWaitingWrites) changes are waiting: try again in a moment")
-        }
         do {
-            return try await withCheckedThrowingContinuation { continuation in
-                Self.writes.async {
-                    defer { Self.waitingWrites.subtract(1, ordering: .relaxed) }
-                    continuation.resume(with: Result { try work() })
-                }
-            }
+            return try await WorkPool.writes.run(work)
         } catch {
             throw Self.writeError(error)
         }
@@ -46,6 +30,7 @@ extension SessionAPI {
     /// anything else (a file not closed, a full disk) 422 with the reason.
     static func writeError(_ error: any Error) -> any Error {
         switch error {
+        case let busy as WorkPool.Busy: return busy.httpError
         case let e as HTTPError: return e
         case is SessionLockError: return HTTPError(.notFound, message: "no such session: it was deleted")
         case let e as APIRequestError: return HTTPError(.badRequest, message: e.description)

@@ -125,6 +125,27 @@ final class SocketOutbox: Sendable {
         if overflowed { throw TooSlow(limit: limit) }
     }
 
+    /// One phone's socket, written once for the live stream and playbacks: `reading` (what the
+    /// phone sends) beside this outbox drained to it, until either ends; then `stopping` (what
+    /// feeds the outbox stops). A phone that fell too far behind is logged as `phone` and closed
+    /// with 1008 (its queue is dropped already; the close frame goes once it reads).
+    func serve(to outbound: WebSocketOutboundWriter, phone: String, log: @Sendable (String) -> Void,
+               stopping: @escaping @Sendable () -> Void, reading: @escaping @Sendable () async throws -> Void) async throws {
+        do {
+            defer { stopping() }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await reading() }
+                group.addTask { try await self.drain(to: outbound) }
+                _ = try await group.next()
+                finish()
+                group.cancelAll()
+            }
+        } catch let tooSlow as TooSlow {
+            log("\(phone) was \(tooSlow): closed")
+            try await outbound.close(.policyViolation, reason: tooSlow.description)
+        }
+    }
+
     struct TooSlow: Error, CustomStringConvertible {
         let limit: Int
         var description: String { "too slow: more than \(limit / 1024) KiB of messages were waiting for this phone" }

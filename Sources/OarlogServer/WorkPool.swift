@@ -42,9 +42,12 @@ final class WorkPool: Sendable {
     }
 
     /// The process's pools: session reads (four threads: the session page asks for several
-    /// things at once) and exports (two, niced).
+    /// things at once), exports (two, niced) and changes (one).
     static let reads = WorkPool(name: "reads", threads: 4, waiting: 256)
     static let exports = WorkPool(name: "exports", threads: 2, waiting: 4, nice: 10)
+    /// Changes to stored sessions (SessionWrites): one at a time, 512 in all (the one being made
+    /// and 511 waiting), each ending with an fsync.
+    static let writes = WorkPool(name: "writes", threads: 1, waiting: 511)
 
     /// Runs `work` on one of the pool's threads; throws `Busy` at once when `waiting` jobs
     /// already wait.
