@@ -106,18 +106,15 @@ public final class FleetArchive: @unchecked Sendable {
     }
 
     public func receive(topic: String, payload: [UInt8], now: Double = Date().timeIntervalSince1970) {
-        guard let (boat, kind) = connection.topics.parse(topic) else { return }
-        guard FleetTopics.isBoatID(boat) else {
-            refuse(.badID, "\(topic.prefix(200)): not a boat id (a-z, 0-9, - and _, at most 64)")
-            return
-        }
         let message: FleetMessage
-        do {
-            message = try SignalKDelta.message(boat: boat, kind: kind, payload: payload)
-        } catch {
-            refuse(.unreadable, "\(topic): unreadable message: \(error)")
+        switch connection.topics.read(topic: topic, payload: payload) {
+        case nil: return
+        case .success(let m): message = m
+        case .failure(let refusal):
+            state.withLock { count(refusal.reason, refusal.description, state: &$0) }
             return
         }
+        let boat = message.boat
         state.withLock { s in
             if s.boats[boat] == nil {
                 guard s.boats.count < maximumBoats else {
@@ -130,10 +127,6 @@ public final class FleetArchive: @unchecked Sendable {
             s.boats[boat]?.lastHeard = now
             take(step, boat: boat, now: now, state: &s)
         }
-    }
-
-    private func refuse(_ reason: FleetRefusal, _ line: String) {
-        state.withLock { count(reason, line, state: &$0) }
     }
 
     /// Counts a refusal, and says so in the log at the 1st, 10th, 100th, … of each reason.

@@ -85,17 +85,12 @@ public struct FleetBoard: Sendable {
     /// Reads a payload from `topic` and applies what is now in order. Returns those messages.
     @discardableResult
     public mutating func receive(topic: String, payload: [UInt8], topics: FleetTopics, now: Double) -> [FleetMessage] {
-        guard let (boat, kind) = topics.parse(topic) else { return [] }
-        guard FleetTopics.isBoatID(boat) else {
-            refused[.badID, default: 0] += 1
-            lastProblem = "\(topic.prefix(200)): not a boat id (a-z, 0-9, - and _, at most 64)"
-            return []
-        }
-        do {
-            return apply(try SignalKDelta.message(boat: boat, kind: kind, payload: payload), now: now)
-        } catch {
-            refused[.unreadable, default: 0] += 1
-            lastProblem = "\(topic): \(error)"
+        switch topics.read(topic: topic, payload: payload) {
+        case nil: return []
+        case .success(let message): return apply(message, now: now)
+        case .failure(let refusal):
+            refused[refusal.reason, default: 0] += 1
+            lastProblem = refusal.description
             return []
         }
     }

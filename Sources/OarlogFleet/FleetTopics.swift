@@ -78,6 +78,29 @@ public struct FleetTopics: Sendable, Equatable {
     }
 }
 
+/// A message off the broker that a receiver does not take, with why and a line for its log.
+public struct FleetRefused: Error, Sendable, CustomStringConvertible {
+    public let reason: FleetRefusal
+    public let description: String
+}
+
+extension FleetTopics {
+    /// A message off the broker read as every receiver (the coach, the archive) takes it: the
+    /// topic parsed, its boat id checked against the rule, the payload read. Nil for a topic
+    /// that is not the fleet's.
+    public func read(topic: String, payload: [UInt8]) -> Result<FleetMessage, FleetRefused>? {
+        guard let (boat, kind) = parse(topic) else { return nil }
+        guard FleetTopics.isBoatID(boat) else {
+            return .failure(FleetRefused(reason: .badID, description: "\(topic.prefix(200)): not a boat id (a-z, 0-9, - and _, at most 64)"))
+        }
+        do {
+            return .success(try SignalKDelta.message(boat: boat, kind: kind, payload: payload))
+        } catch {
+            return .failure(FleetRefused(reason: .unreadable, description: "\(topic): unreadable message: \(error)"))
+        }
+    }
+}
+
 public struct FleetTopicError: Error, Equatable, CustomStringConvertible {
     public var description: String
     init(_ d: String) { description = d }
