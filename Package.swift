@@ -98,7 +98,7 @@ let package = Package(
         // LiveStation; the API, the control token, the static pages (Web/) and Debian's Leaflet
         // and Chart.js.
         .target(name: "OarlogServer", dependencies: [
-            "OarlogCore", "OarlogAPI", "OarlogApp", "OarlogArchive", "OarlogExport", "OarlogSession",
+            "OarlogCore", "OarlogAPI", "OarlogApp",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -108,7 +108,7 @@ let package = Package(
             name: "oarlog",
             dependencies: [
                 "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS",
-                "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogSession", "OarlogAPI", "OarlogApp", "OarlogArchive", "OarlogServer",
+                "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogAPI", "OarlogApp", "OarlogServer",
                 "OarlogFleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -54,10 +54,10 @@ public final class FleetArchive: @unchecked Sendable {
         var refused: [FleetRefusal: Int] = [:]
     }
 
-    public init(_ connection: FleetConnection, directory: SessionDirectory, idleClose: Double = 900, sessionsPerHour: Int = 30,
+    public init(_ connection: FleetConnection, sessions: SessionStore, idleClose: Double = 900, sessionsPerHour: Int = 30,
                 maximumBoats: Int = 64, clientID: String? = nil, log: @escaping @Sendable (String) -> Void) {
         self.connection = connection
-        self.directory = directory
+        self.directory = sessions.directory
         self.idleClose = idleClose
         self.sessionsPerHour = sessionsPerHour
         self.maximumBoats = maximumBoats

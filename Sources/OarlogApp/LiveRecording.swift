@@ -183,3 +183,7 @@ public enum LiveRecording {
         }
     }
 }
+
+/// When `record --auto` starts and ends an outing (the session layer's rule, named here for the
+/// command line).
+public typealias AutoSessionConfiguration = OarlogSession.AutoSessionConfiguration

@@ -23,7 +23,8 @@ public final class LiveStation: @unchecked Sendable {
 
     public let source: Source
     public let settings: AnalysisSettings
-    public let directory: SessionDirectory
+    /// Where recordings are kept.
+    let directory: SessionDirectory
     public let fencesPath: String?
     private let log: @Sendable (String) -> Void
     /// More sinks for the source's pipeline (a fleet publisher), made on its thread with the UTC
@@ -68,14 +69,14 @@ public final class LiveStation: @unchecked Sendable {
         }
     }
 
-    public init(source: Source, settings: AnalysisSettings = .defaults, directory: SessionDirectory = .default,
+    public init(source: Source, settings: AnalysisSettings = .defaults, sessions: SessionStore = .default,
                 fencesPath: String? = nil, sinks: @escaping @Sendable (Double) -> [any PipelineSink] = { _ in [] },
                 log: @escaping @Sendable (String) -> Void) throws {
         _ = try settings.analyzerConfiguration()
         _ = try RowingPipeline.loadFences(fencesPath)
         self.source = source
         self.settings = settings
-        self.directory = directory
+        self.directory = sessions.directory
         self.fencesPath = fencesPath
         self.extraSinks = sinks
         self.log = log

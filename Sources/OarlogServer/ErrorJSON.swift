@@ -2,7 +2,7 @@ import Hummingbird
 import OarlogAPI
 
 /// Every error answer of the server, once: a JSON body `{"error": {"message": "…"}}` saying why
-/// (docs/API.md), whatever raised it — a route's `HTTPError`, Hummingbird's own (an unknown
+/// (docs/API.md), whatever raised it — a route's error as `APIError` maps it, Hummingbird's own (an unknown
 /// path 404, a body over the limit 413, a WebSocket path asked without an upgrade 405), or a
 /// failure no route expected (500, without its details). No absolute path is ever in a message.
 struct ErrorJSON<Context: RequestContext>: RouterMiddleware {
@@ -10,13 +10,13 @@ struct ErrorJSON<Context: RequestContext>: RouterMiddleware {
         let response: Response
         do {
             response = try await next(request, context)
-        } catch let error as HTTPError {
-            var answer = Self.answer(error.status, message: error.body)
-            answer.headers.append(contentsOf: error.headers)
-            return answer
-        } catch let error as any HTTPResponseError {
-            return Self.answer(error.status, message: nil)
         } catch {
+            if let known = APIError.status(of: error) {
+                var answer = Self.answer(known.status, message: known.body)
+                answer.headers.append(contentsOf: known.headers)
+                return answer
+            }
+            if let error = error as? any HTTPResponseError { return Self.answer(error.status, message: nil) }
             context.logger.error("\(request.method) \(request.uri.path): \(error)")
             return Self.answer(.internalServerError, message: "the server failed to answer this request")
         }

@@ -3,7 +3,6 @@ import Hummingbird
 import HummingbirdWebSocket
 import OarlogAPI
 import OarlogApp
-import OarlogSession
 import Synchronization
 
 /// The playbacks running on this server: at most `maximum` at once, on `queues` serial queues
@@ -64,7 +63,7 @@ enum PlaybackSocket {
         return [.secWebSocketProtocol: "oarlog"]
     }
 
-    static func serve(path: String, pool: PlaybackPool, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+    static func serve(session id: String, sessions: SessionStore, pool: PlaybackPool, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
                       log: @escaping @Sendable (String) -> Void) async throws {
         guard let queue = pool.reserve() else {
             try await outbound.write(.text(LiveMessage.error("too many playbacks: \(pool.maximum) are running; try again when one has ended")))
@@ -80,8 +79,7 @@ enum PlaybackSocket {
             playback = try await withCheckedThrowingContinuation { continuation in
                 queue.async {
                     continuation.resume(with: Result {
-                        try SessionPlayback(reader: try SessionReader(path: path), queue: queue,
-                                            phoneIsReady: { outbox.queuedBytes < behindBytes }) { outbox.push($0) }
+                        try sessions.playback(id: id, queue: queue, phoneIsReady: { outbox.queuedBytes < behindBytes }) { outbox.push($0) }
                     })
                 }
             }

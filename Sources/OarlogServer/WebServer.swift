@@ -4,7 +4,6 @@ import HummingbirdWebSocket
 import OarlogAPI
 import OarlogApp
 import OarlogCore
-import OarlogSession
 
 /// What `oarlog serve` is told.
 public struct ServerConfiguration: Sendable {
@@ -17,17 +16,18 @@ public struct ServerConfiguration: Sendable {
     public var chartDirectory = "/usr/share/javascript/chart.js"
     /// The largest request body accepted (a note, a title): larger is refused with 413.
     public var maximumBodyBytes = APIRequest.maximumBodyBytes
-    public var directory: SessionDirectory
+    /// The kept sessions the API lists, reads and changes.
+    public var sessions: SessionStore
     /// Connections, idle timeout and request heads (docs/API.md, Limits).
     public var limits = FrontDoorLimits()
     /// Names besides the board's own that the `Host` header may give (`--allow-host`).
     public var allowedHosts: [String] = []
 
-    public init(host: String, port: Int, webRoot: String, directory: SessionDirectory = .default) {
+    public init(host: String, port: Int, webRoot: String, sessions: SessionStore = .default) {
         self.host = host
         self.port = port
         self.webRoot = webRoot
-        self.directory = directory
+        self.sessions = sessions
     }
 
     /// `HOST:PORT` (`127.0.0.1:8080`, `0.0.0.0:8080`, `[::1]:8080`), or nil.
@@ -69,13 +69,17 @@ public enum WebServer {
         router.add(middleware: FileMiddleware(configuration.webRoot, searchForIndexHtml: true))
         router.add(middleware: FileMiddleware(configuration.leafletDirectory, urlBasePath: "/vendor/leaflet"))
         router.add(middleware: FileMiddleware(configuration.chartDirectory, urlBasePath: "/vendor/chart.js"))
-        let api = SessionAPI(directory: configuration.directory, station: station, access: access,
-                             maximumBodyBytes: configuration.maximumBodyBytes)
-        api.add(to: router)
-        BestsAPI(sessions: api).add(to: router)
-        CompareAPI(api: api).add(to: router)
-        FleetAPI(coach: coach).add(to: router)
-        StreamRoutes.add(to: router, api: api, station: station, access: access)
+        // The station's recording is kept out of every change and download (SessionStore.watching).
+        let api = APIServices(sessions: configuration.sessions.watching(station), station: station, access: access,
+                              maximumBodyBytes: configuration.maximumBodyBytes)
+        SessionsController(api: api).addRoutes(to: router)
+        NotesController(api: api).addRoutes(to: router)
+        RecordingController(api: api).addRoutes(to: router)
+        PairingController(api: api).addRoutes(to: router)
+        BestsController(api: api).addRoutes(to: router)
+        CompareController(api: api).addRoutes(to: router)
+        FleetController(coach: coach).addRoutes(to: router)
+        StreamController(api: api, pool: PlaybackPool()).addRoutes(to: router)
         return router
     }
 }

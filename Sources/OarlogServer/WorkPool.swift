@@ -98,10 +98,3 @@ final class WorkPool: Sendable {
         thread.start()
     }
 }
-
-extension WorkPool.Busy {
-    /// 503 with Retry-After: the phone is told to come back rather than left waiting.
-    var httpError: HTTPError {
-        HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"], message: description)
-    }
-}

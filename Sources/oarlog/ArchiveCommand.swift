@@ -3,7 +3,6 @@ import Foundation
 import OarlogApp
 import OarlogFleet
 import OarlogReport
-import OarlogSession
 
 /// `oarlog archive`: the club's server keeps every boat's outing from the fleet's stream, as
 /// session files that every command reads.
@@ -51,11 +50,11 @@ struct ArchiveCommand: ParsableCommand {
 
     func run() throws {
         SignalFlag.install()
-        let directory = dataDir.map { SessionDirectory(path: $0) } ?? .default
-        let archive = FleetArchive(try broker.connection(subscribe), directory: directory, idleClose: idleClose, clientID: clientID,
+        let sessions = dataDir.map { SessionStore(sessionsPath: $0) } ?? .default
+        let archive = FleetArchive(try broker.connection(subscribe), sessions: sessions, idleClose: idleClose, clientID: clientID,
                                    log: { StandardStreams.write("oarlog archive: \($0)\n") })
         try archive.start()
-        StandardStreams.write("archiving \(archive.connection.topics.everyBoat) from \(archive.connection.broker) into \(directory.path)\n")
+        StandardStreams.write("archiving \(archive.connection.topics.everyBoat) from \(archive.connection.broker) into \(sessions.path)\n")
         let start = Date()
         var reported = 0
         var problem: String?

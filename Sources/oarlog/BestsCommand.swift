@@ -1,7 +1,6 @@
 import ArgumentParser
 import OarlogApp
 import OarlogReport
-import OarlogSession
 
 /// `oarlog bests`: personal bests over every recorded session.
 struct Bests: ParsableCommand {
@@ -23,7 +22,7 @@ struct Bests: ParsableCommand {
     var boat: String?
 
     func run() throws {
-        let bests = try PersonalBests(.default, boat: boat)
+        let bests = try SessionStore.default.bests(boat: boat)
         StandardStreams.write(json ? bests.json() + "\n" : bests.table())
         for (id, reason) in bests.unreadable {
             StandardStreams.error("note: \(id) left out: \(reason)\n")

@@ -45,8 +45,7 @@ struct Compare: ParsableCommand {
         if let course {
             do { fences = try FenceFile.load(path: course) } catch { throw CommandFailure("\(error)") }
         }
-        let lookup = SessionLookup()
-        let comparison = try SessionComparison(references[0], references[1], fences: fences, path: { try lookup.path(of: $0) })
+        let comparison = try SessionStore.default.compare(references[0], references[1], fences: fences, exactIDs: false)
         StandardStreams.write(json ? comparison.json() + "\n" : comparison.table())
     }
 }

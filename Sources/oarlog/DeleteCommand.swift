@@ -5,7 +5,6 @@ import ArgumentParser
 import OarlogApp
 import OarlogCore
 import OarlogReport
-import OarlogSession
 
 /// `oarlog delete SESSION`: removes a session file (only a session file).
 struct Delete: ParsableCommand {
@@ -28,20 +27,9 @@ struct Delete: ParsableCommand {
     var yes = false
 
     func run() throws {
-        let path = try SessionLookup().path(of: session)
-        var description = SessionText.id(of: path)
-        do {
-            let reader = try SessionReader(path: path)
-            let title = reader.metadata.title
-            // An older file's title may hold control characters: shown escaped, not obeyed.
-            description = "\(title.isEmpty ? "untitled" : StoredText.escapedForTerminal(title)), \(SessionText.date(reader.metadata.startUTC)) UTC"
-        } catch let error as SessionError {
-            // A damaged session may still be deleted; anything else is refused.
-            switch error {
-            case .damaged, .unsupportedVersion: break
-            default: throw CommandFailure("not deleting \(path): \(error)")
-            }
-        }
+        let sessions = SessionStore.default
+        // A damaged session may still be deleted; a file that is not a session is refused.
+        let (path, description) = try sessions.deletion(of: session)
         if !yes && isatty(STDIN_FILENO) == 1 {
             StandardStreams.error("delete \(path) (\(description))? [y/N] ")
             guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
@@ -51,9 +39,7 @@ struct Delete: ParsableCommand {
         }
         // Once a note or rename under way (from the web app too) is done: it cannot bring the
         // session back afterwards (SessionFileLock).
-        do { try SessionFileLock.remove(path) } catch {
-            throw CommandFailure("deleting \(path) failed: \(error)")
-        }
+        try sessions.delete(path: path)
         StandardStreams.write("deleted \(path) (\(description))\n")
     }
 }

@@ -60,8 +60,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         SignalFlag.install()
-        let session = inputFormat == nil ? SessionLookup().sessionIfAny(trace) : nil
-        let export = SessionExport(input: session.map { .session($0) } ?? .trace(path: trace, format: inputFormat), format: format,
+        let export = SessionExport(input: SessionStore.default.exportInput(trace, traceFormat: inputFormat), format: format,
                                    laps: LapRule(parsing: laps) ?? .whole,
                                    csvColumns: StrokeCSVExporter.Columns(rawValue: csvColumns.lowercased()) ?? .oarlog,
                                    title: title, settings: analysis.settings)

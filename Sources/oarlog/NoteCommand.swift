@@ -2,7 +2,6 @@ import ArgumentParser
 import OarlogApp
 import OarlogCore
 import OarlogReport
-import OarlogSession
 
 /// `oarlog note SESSION "text" [--at 12:30]`: a note added after the fact.
 struct NoteCommand: ParsableCommand {
@@ -36,26 +35,16 @@ struct NoteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let path = try SessionLookup().path(of: session)
         let asked = try sessionTimeOption(at, name: "at")
-        var late: (Seconds, Seconds)?
-        let done: (added: SessionAddition, summary: RecordedSummary)
-        do {
-            // The end is read with the session locked: a note from the web app at the same moment
-            // goes before or after this one, never lost (SessionFileLock).
-            done = try SessionAppend.append(to: path) { reader in
-                let end = reader.summary?.statistics.lastTime ?? 0
-                if let asked, asked > end + 1 { late = (asked, end) }
-                return SessionAddition(notes: [Note(time: asked ?? end, text: text)])
-            }
-        } catch {
+        let done: (note: Note?, end: Seconds, path: String)
+        do { done = try SessionStore.default.addNote(to: session, text: text, at: asked) } catch {
             throw CommandFailure("\(error)")
         }
-        if let (time, end) = late {
-            StandardStreams.error("note: \(RowingFormat.duration(time)) is after the end of the session (\(RowingFormat.duration(end)))\n")
+        if let asked, asked > done.end + 1 {
+            StandardStreams.error("note: \(RowingFormat.duration(asked)) is after the end of the session (\(RowingFormat.duration(done.end)))\n")
         }
-        guard let note = done.added.notes.first else { return }
+        guard let note = done.note else { return }
         // As stored: control characters are not kept (StoredText).
-        StandardStreams.write("added a note at \(RowingFormat.duration(note.time)) to \(SessionText.id(of: path)): \(note.text)\n")
+        StandardStreams.write("added a note at \(RowingFormat.duration(note.time)) to \(SessionText.id(of: done.path)): \(note.text)\n")
     }
 }

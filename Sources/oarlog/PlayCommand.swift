@@ -34,7 +34,7 @@ struct Play: ParsableCommand {
 
     func run() throws {
         SignalFlag.install()
-        let replay = SessionReplay(try SessionLookup().open(session))
+        let replay = try SessionStore.default.replay(session)
         let reader = replay.reader
         let start = try sessionTimeOption(from, name: "from")
         let end = reader.summary?.statistics.lastTime

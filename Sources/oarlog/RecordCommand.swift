@@ -4,7 +4,6 @@ import OarlogGPS
 import OarlogIIO
 import OarlogPipeline
 import OarlogReport
-import OarlogSession
 
 /// `oarlog record`: what runs in the boat. Reads the accelerometer (IIO) and the GPS (gpsd),
 /// shows the coxswain's live display, records the session file, and stops cleanly on Ctrl-C or

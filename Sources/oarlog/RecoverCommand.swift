@@ -1,6 +1,6 @@
 import ArgumentParser
 import OarlogReport
-import OarlogSession
+import OarlogApp
 
 /// `oarlog recover DAMAGED [-o FIXED]`: keeps every intact chunk of a damaged session (a power cut,
 /// a failing card) and writes a fixed file with a fresh index and summary.
@@ -39,8 +39,7 @@ struct Recover: ParsableCommand {
     func run() throws {
         let report: RecoveryReport
         do {
-            let path = try SessionDirectory.default.resolve(session)
-            report = try SessionRecovery.recover(path, to: inPlace ? path : output)
+            report = try SessionStore.default.recover(session, to: output, inPlace: inPlace)
         } catch {
             StandardStreams.error("oarlog recover: \(error)\n")
             throw ExitCode(1)

@@ -2,7 +2,6 @@ import ArgumentParser
 import OarlogApp
 import OarlogPipeline
 import OarlogReport
-import OarlogSession
 import OarlogTrace
 
 /// `oarlog replay TRACE`: runs a recorded trace through the pipeline and prints a summary.
@@ -80,13 +79,13 @@ struct Replay: ParsableCommand {
         if let link {
             sinks.append(link.publisher(title: title ?? SessionSaving.defaultTitle(for: replay.input), startUTC: replay.input.startUTCOrFileTime))
         }
-        let writer: SessionWriter?
+        let kept: KeptSession?
         do {
-            writer = save ? try SessionSaving.replayWriter(for: replay.input, title: title, boat: boat, settings: analysis.settings, fences: replay.fences) : nil
+            kept = save ? try SessionStore.default.keeping(replay, title: title, boat: boat) : nil
         } catch {
             throw CommandFailure("--save: \(error)")
         }
-        let outcome = try replay.run(sinks: sinks, saveTo: writer, shouldStop: { SignalFlag.interrupted })
+        let outcome = try replay.run(sinks: sinks, keeping: kept, shouldStop: { SignalFlag.interrupted })
         if json {
             StandardStreams.write("\n")
         } else {
@@ -94,8 +93,8 @@ struct Replay: ParsableCommand {
             StandardStreams.write(SummaryTable.render(title: "Oarlog replay — \(trace)", summary: outcome.summary, facts: replay.facts))
         }
         reportSkips(outcome.skipNote)
-        if let writer {
-            StandardStreams.error("saved as session \(SessionText.id(of: writer.path)) (\(writer.path))\n")
+        if let kept {
+            StandardStreams.error("saved as session \(kept.id) (\(kept.path))\n")
         }
         if let link {
             if let problem = link.finish() { throw CommandFailure("--publish: \(problem)") }

@@ -5,7 +5,6 @@ import OarlogIIO
 import OarlogGPS
 import OarlogReport
 import OarlogServer
-import OarlogSession
 
 /// `oarlog serve`: the boat's web app for the cox's phone (the live race screen, the race list,
 /// the API of docs/API.md), over the live sensors or a trace replayed as if live.
@@ -124,19 +123,18 @@ struct Serve: ParsableCommand {
 
     func run() throws {
         let address = ServerConfiguration.listenAddress(listen)!
-        let directory = SessionDirectory.default
+        let sessions = SessionStore.default
         let link = coach ? nil : try fleet.link(boat: boat)
         let station = try LiveStation(source: coach ? .live(LiveSensorChoice(accelerometer: nil, gpsd: nil)) : source,
-                                      settings: analysis.settings, directory: directory, fencesPath: fences,
+                                      settings: analysis.settings, sessions: sessions, fencesPath: fences,
                                       sinks: { utc in link.map { [$0.publisher(title: "\($0.boatName) (live)", startUTC: utc)] } ?? [] },
                                       log: { StandardStreams.error("oarlog serve: \($0)\n") })
         let fleetCoach = try startCoach()
-        let access = try ServerAccess(tokenFile: directory.path + "/../serve-token") { code in
+        let access = try ServerAccess(tokenFile: sessions.path + "/../serve-token") { code in
             StandardStreams.error("pairing code:  \(code) (a new one: the last was guessed wrong too often)\n")
         }
         var configuration = ServerConfiguration(host: address.host, port: address.port,
-                                                webRoot: webRoot ?? ServerConfiguration.defaultWebRoot, directory: directory)
-        configuration.directory = directory
+                                                webRoot: webRoot ?? ServerConfiguration.defaultWebRoot, sessions: sessions)
         configuration.limits.idleTimeout = idleTimeout
         configuration.allowedHosts = allowHosts
         if !coach { try station.start() }

@@ -1,9 +1,7 @@
 import ArgumentParser
 import OarlogApp
-import OarlogArchive
 import OarlogCore
 import OarlogReport
-import OarlogSession
 
 /// `oarlog sessions`: the recorded sessions, newest first, filtered and ordered.
 struct Sessions: ParsableCommand {
@@ -64,9 +62,9 @@ struct Sessions: ParsableCommand {
     var directory = false
 
     func run() throws {
-        let dir = SessionDirectory.default
+        let sessions = SessionStore.default
         if directory {
-            StandardStreams.write(dir.path + "\n")
+            StandardStreams.write(sessions.path + "\n")
             return
         }
         let query: SessionQuery
@@ -76,7 +74,7 @@ struct Sessions: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        let list = try SessionList(dir, query: query)
+        let list = try sessions.list(query)
         if json {
             StandardStreams.write(list.json() + "\n")
         } else if list.sessions.isEmpty {
@@ -84,7 +82,7 @@ struct Sessions: ParsableCommand {
             unfiltered.order = query.order
             let filtered = query != unfiltered
             StandardStreams.write(filtered ? "no session matches\n"
-                : "no sessions in \(dir.path) (record one with `oarlog record`, or `oarlog replay TRACE --save`)\n")
+                : "no sessions in \(sessions.path) (record one with `oarlog record`, or `oarlog replay TRACE --save`)\n")
         } else {
             // Titles stored by an older version may hold control characters: escaped, not obeyed.
             StandardStreams.write(StoredText.escapedForTerminal(list.table(), keepingNewlines: true))

@@ -30,7 +30,7 @@ struct Show: ParsableCommand {
     var json = false
 
     func run() throws {
-        let report = try StoredSessionReport(try SessionLookup().open(session), includeStrokes: strokes)
+        let report = try SessionStore.default.report(session, includeStrokes: strokes)
         for warning in report.warnings { StandardStreams.error("note: \(warning)\n") }
         if json {
             StandardStreams.write(report.json() + "\n")

@@ -1,5 +1,5 @@
 import Foundation
-import OarlogApp
+@testable import OarlogApp
 import OarlogCore
 import OarlogDSP
 import OarlogPipeline
@@ -66,7 +66,7 @@ final class ReplayAssemblyTests: XCTestCase {
         var replay = try TraceReplay(path: try simWorkout(), settings: settings)
         let writer = try SessionSaving.replayWriter(for: replay.input, title: "Head race", settings: settings, directory: sessions.directory)
         let outcome = try replay.run(sinks: [], saveTo: writer)
-        let reader = try SessionLookup(directory: sessions.directory).open("last")
+        let reader = try SessionStore(directory: sessions.directory).open("last")
         XCTAssertEqual(reader.metadata.title, "Head race")
         XCTAssertEqual(reader.metadata.startUTC, UTCTime.parseISO8601("2026-05-02T07:00:00.000Z"))
 
@@ -103,7 +103,7 @@ final class ReplayAssemblyTests: XCTestCase {
         let writer = try SessionSaving.replayWriter(for: replay.input, title: nil, settings: .defaults, directory: sessions.directory)
         _ = try replay.run(sinks: [sink], saveTo: writer)
         let live = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
-        let report = try StoredSessionReport(try SessionLookup(directory: sessions.directory).open("last"), includeStrokes: true)
+        let report = try StoredSessionReport(try SessionStore(directory: sessions.directory).open("last"), includeStrokes: true)
         let shown = try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as! [String: Any]
         for key in ["elapsed_s", "distance_m", "strokes", "avg_stroke_rate_spm", "max_stroke_rate_spm", "avg_split_s_per_500m",
                     "best_split_s_per_500m", "distance_per_stroke_m", "accel_samples", "gps_fixes", "notes", "gaps"] {
@@ -128,7 +128,7 @@ final class ReplayAssemblyTests: XCTestCase {
         var replay = try TraceReplay(path: try simWorkout(), settings: settings)
         let writer = try SessionSaving.replayWriter(for: replay.input, title: "Export me", settings: settings, directory: sessions.directory)
         _ = try replay.run(sinks: [], saveTo: writer)
-        let reader = try SessionLookup(directory: sessions.directory).open("last")
+        let reader = try SessionStore(directory: sessions.directory).open("last")
 
         let fromSession = try SessionExport(input: .session(reader), format: .csv).run(to: sessions.path("session.strokes.csv"))
         let fromTrace = try SessionExport(input: .trace(path: try simWorkout(), format: nil), format: .csv, settings: settings)
@@ -150,7 +150,7 @@ final class ReplayAssemblyTests: XCTestCase {
         XCTAssertThrowsError(try TraceReplay(path: "/nonexistent.csv", settings: AnalysisSettings(axis: "q"))) {
             XCTAssertTrue("\($0)".hasPrefix("--axis 'q'"), "\($0)")
         }
-        XCTAssertThrowsError(try SessionLookup(directory: sessions.directory).open("last"))
+        XCTAssertThrowsError(try SessionStore(directory: sessions.directory).open("last"))
     }
 }
 

@@ -83,7 +83,7 @@ final class SessionComparisonTests: XCTestCase {
     }
 
     func compare(_ a: String, _ b: String, fences: FenceFile? = nil) throws -> SessionComparison {
-        let lookup = SessionLookup(directory: sessions.directory)
+        let lookup = SessionStore(directory: sessions.directory)
         return try SessionComparison(try CompareReference(a), try CompareReference(b), fences: fences) { try lookup.path(of: $0) }
     }
 

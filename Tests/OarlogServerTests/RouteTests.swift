@@ -22,9 +22,9 @@ final class RouteTests: XCTestCase {
 
     private func withApp(_ access: ServerAccess = ServerAccess(token: String(repeating: "ab", count: 16), pairingCode: "424242"),
                          _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let directory = SessionDirectory(path: dataDirectory.path)
-        let station = try LiveStation(source: .replay(path: "samples/none.csv", speed: 1), directory: directory, log: { _ in })
-        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, webRoot: ServerConfiguration.defaultWebRoot, directory: directory)
+        let sessions = SessionStore(sessionsPath: dataDirectory.path)
+        let station = try LiveStation(source: .replay(path: "samples/none.csv", speed: 1), sessions: sessions, log: { _ in })
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, webRoot: ServerConfiguration.defaultWebRoot, sessions: sessions)
         configuration.directory = directory
         let router = WebServer.makeRouter(configuration, station: station, access: access)
         try await Application(router: router).test(.router, body)

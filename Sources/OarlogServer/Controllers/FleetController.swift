@@ -1,0 +1,42 @@
+import Hummingbird
+import OarlogApp
+
+/// The coach's view of the fleet (`oarlog serve --coach`, docs/API.md): `GET /api/fleet` is every
+/// boat now (figures, last heard, track), the crossed paths, and with a course the race's gate
+/// times, gaps and results; `GET /api/fleet/boats/ID/strokes` is one boat's strokes this session,
+/// as `oarlog replay --json`'s `stroke_list`. Without `--coach` both are 404. `GET /api/coach`
+/// says which it is (`{"coach": true}` or false), always 200: the web app asks it at start to
+/// open on the fleet page, where asking `/api/fleet` would put a 404 in every boat's browser console.
+struct FleetController: Sendable {
+    let coach: FleetCoach?
+    typealias Context = APIServices.Context
+
+    struct CoachAnswer: Encodable {
+        let coach: Bool
+    }
+
+    func addRoutes(to router: Router<Context>) {
+        router.get("/api/coach", use: isCoach)
+        router.get("/api/fleet", use: fleet)
+        router.get("/api/fleet/boats/:id/strokes", use: strokes)
+    }
+
+    @Sendable func isCoach(_ request: Request, context: Context) async throws -> Response {
+        try json(CoachAnswer(coach: coach != nil))
+    }
+
+    @Sendable func fleet(_ request: Request, context: Context) async throws -> Response {
+        guard let coach else { throw HTTPError(.notFound, message: "not a coach's launch: start with oarlog serve --coach --subscribe URL") }
+        return json(coach.json())
+    }
+
+    @Sendable func strokes(_ request: Request, context: Context) async throws -> Response {
+        guard let coach else { throw HTTPError(.notFound, message: "not a coach's launch") }
+        let id = context.parameters.get("id") ?? ""
+        guard id.utf8.count <= 64, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw HTTPError(.badRequest, message: "a boat id is letters, digits, - and _")
+        }
+        guard let body = coach.strokesJSON(boat: id) else { throw HTTPError(.notFound, message: "no boat '\(id)' heard") }
+        return json(body)
+    }
+}
