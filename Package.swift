@@ -12,7 +12,6 @@ let package = Package(
         .library(name: "OarlogLive", targets: ["OarlogLive"]),
         .library(name: "OarlogPipeline", targets: ["OarlogPipeline"]),
         .library(name: "OarlogSimulator", targets: ["OarlogSimulator"]),
-        .library(name: "OarlogReport", targets: ["OarlogReport"]),
         .library(name: "OarlogGPS", targets: ["OarlogGPS"]),
         .library(name: "OarlogFences", targets: ["OarlogFences"]),
         .library(name: "OarlogExport", targets: ["OarlogExport"]),
@@ -53,10 +52,8 @@ let package = Package(
         .target(name: "OarlogPipeline", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogLive"]),
         // A rowing-boat simulator with ground truth, for tests, demos and benchmarks.
         .target(name: "OarlogSimulator", dependencies: ["OarlogCore"]),
-        // What a person reads: split/time formatting, the summary and stroke tables, JSON reports.
-        .target(name: "OarlogReport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogLive", "OarlogPipeline", "OarlogFences"]),
         // The accuracy evaluation on real recordings and simulated sessions (`oarlog evaluate`, EvaluationTests).
-        .target(name: "OarlogEvaluation", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport"]),
+        .target(name: "OarlogEvaluation", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator"]),
         // libgps (Debian libgps-dev) behind a shim header that hides gpsd API differences.
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // A live GPS source: a running gpsd read through libgps, one fix per epoch, reconnecting;
@@ -88,7 +85,7 @@ let package = Package(
         // The application layer the command line and the web server share: pipeline assembly for
         // every mode, analysis settings to configuration and back, live recording, report models.
         .target(name: "OarlogApp", dependencies: [
-            "OarlogAPI", "OarlogArchive", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", "OarlogReport",
+            "OarlogAPI", "OarlogArchive", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", 
             "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO", "OarlogMQTT", "OarlogFleet",
         ]),
         // What the web API accepts: paths, session ids, the token header and each call's JSON body,
@@ -107,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "oarlog",
             dependencies: [
-                "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogReport", "OarlogEvaluation", "OarlogGPS",
+                "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogEvaluation", "OarlogGPS",
                 "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogAPI", "OarlogApp", "OarlogServer",
                 "OarlogFleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -120,7 +117,7 @@ let package = Package(
         .testTarget(name: "OarlogDSPTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogSimulator", "OarlogTrace"]),
         .testTarget(name: "OarlogTraceTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogTrace"], exclude: ["Fixtures"]),
         .testTarget(name: "OarlogAppTests", dependencies: [
-            "OarlogTestSupport", "OarlogAPI", "OarlogApp", "OarlogArchive", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogReport",
+            "OarlogTestSupport", "OarlogAPI", "OarlogApp", "OarlogArchive", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", 
             "OarlogSession", "OarlogSimulator", "OarlogTrace",
         ]),
         // The command line as a person runs it (the built binary); depends on it so `swift test` builds it.
@@ -143,7 +140,6 @@ let package = Package(
         .testTarget(name: "OarlogLiveTests", dependencies: ["OarlogCore", "OarlogLive"]),
         .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogLive", "OarlogPipeline", "OarlogSimulator"]),
         .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogSimulator"]),
-        .testTarget(name: "OarlogReportTests", dependencies: ["OarlogReport"]),
         .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogLive", "OarlogPipeline", "OarlogGPS"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "OarlogExportTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogExport"],
@@ -156,7 +152,7 @@ let package = Package(
         .testTarget(name: "OarlogSessionTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogSimulator", "OarlogSession"]),
         .testTarget(name: "EvaluationTests", dependencies: ["OarlogTestSupport", "OarlogEvaluation", "OarlogCore"]),
         .testTarget(name: "OarlogFencesTests", dependencies: [
-            "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogFences", "OarlogReport",
+            "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogFences", 
             "OarlogTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
     ]

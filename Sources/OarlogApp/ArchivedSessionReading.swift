@@ -1,6 +1,5 @@
 import OarlogArchive
 import OarlogCore
-import OarlogReport
 import OarlogSession
 
 extension ArchivedSession {

@@ -4,7 +4,6 @@ import OarlogDSP
 import OarlogFences
 import OarlogFleet
 import OarlogMQTT
-import OarlogReport
 import Synchronization
 
 /// The coach's launch (`oarlog serve --coach --subscribe …`): every boat's messages from the

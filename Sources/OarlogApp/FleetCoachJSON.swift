@@ -1,7 +1,6 @@
 import OarlogCore
 import OarlogFences
 import OarlogFleet
-import OarlogReport
 
 /// `/api/fleet` written part by part (docs/API.md).
 extension FleetCoach {

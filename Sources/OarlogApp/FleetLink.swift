@@ -3,7 +3,6 @@ import OarlogFences
 import OarlogFleet
 import OarlogMQTT
 import OarlogPipeline
-import OarlogReport
 import OarlogSession
 
 /// How a boat, a coach or a club reaches the fleet's broker.

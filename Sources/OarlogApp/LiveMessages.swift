@@ -1,7 +1,6 @@
 import OarlogCore
 import OarlogDSP
 import OarlogFences
-import OarlogReport
 
 /// The JSON messages of the live stream (`/api/live`, docs/API.md): one object per message with
 /// a `"type"`, keys and units as `oarlog replay --json`, `null` for no data.

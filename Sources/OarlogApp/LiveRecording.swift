@@ -3,7 +3,6 @@ import OarlogDSP
 import OarlogFences
 import OarlogLive
 import OarlogPipeline
-import OarlogReport
 import OarlogSession
 
 /// What a live recording is asked to do: `oarlog record`, and Start on the web app.

@@ -4,7 +4,6 @@ import OarlogDSP
 import OarlogFences
 import OarlogLive
 import OarlogPipeline
-import OarlogReport
 import OarlogSession
 import Synchronization
 
@@ -26,14 +25,15 @@ public final class LiveStation: @unchecked Sendable {
     /// Where recordings are kept.
     let directory: SessionDirectory
     public let fencesPath: String?
-    private let log: @Sendable (String) -> Void
+    let log: @Sendable (String) -> Void
     /// More sinks for the source's pipeline (a fleet publisher), made on its thread with the UTC
     /// of the source's time 0.
     private let extraSinks: @Sendable (Double) -> [any PipelineSink]
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
     private let stopping = Atomic<Bool>(false)
-    private var thread: Thread?
+    /// Set (before it starts) once the source's thread runs: `stop` and `waitUntilEnded` wait for it.
+    private let hasThread = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
     struct State {
@@ -108,13 +108,13 @@ public final class LiveStation: @unchecked Sendable {
     /// The figures so far.
     public var status: LiveStatus { state.withLock { $0.status } }
 
-    private func broadcast(_ message: String) {
+    func broadcast(_ message: String) {
         state.withLock { s in
             for deliver in s.subscribers.values { deliver(message) }
         }
     }
 
-    private func updateStatus(send: Bool, _ change: (inout LiveStatus) -> Void) {
+    func updateStatus(send: Bool, _ change: (inout LiveStatus) -> Void) {
         state.withLock { s in
             change(&s.status)
             guard send else { return }
@@ -183,123 +183,24 @@ public final class LiveStation: @unchecked Sendable {
             finished.signal()
         }
         thread.name = "oarlog-station"
-        self.thread = thread
+        hasThread.store(true, ordering: .sequentiallyConsistent)
         thread.start()
     }
 
     /// Stops the source (and a recording: its session is closed) and waits for the thread.
     public func stop() {
         stopping.store(true, ordering: .relaxed)
-        if thread != nil { finished.wait(); finished.signal() }
+        if hasThread.load(ordering: .sequentiallyConsistent) { finished.wait(); finished.signal() }
     }
 
     /// Waits until the source ends by itself (a replay ran out).
     public func waitUntilEnded() {
-        if thread != nil { finished.wait(); finished.signal() }
-    }
-
-    // MARK: Recording
-
-    public enum RecordingError: Error, Equatable, CustomStringConvertible {
-        case alreadyRecording(id: String)
-        case notRecording
-        case sourceEnded
-        public var description: String {
-            switch self {
-            case .alreadyRecording(let id): return "already recording session \(id)"
-            case .notRecording: return "not recording"
-            case .sourceEnded: return "the source has ended: nothing to record"
-            }
-        }
-    }
-
-    /// Starts recording a session now (session time 0 = the source's newest record). Returns its id.
-    public func startRecording(title: String?) throws -> String {
-        if let id = state.withLock({ $0.recording?.id }) { throw RecordingError.alreadyRecording(id: id) }
-        if status.ended { throw RecordingError.sourceEnded }
-        // Live: now on the sensors' clock; a replay: its newest record.
-        let (start, startUTC) = state.withLock { s in
-            (s.clock.map { $0.sessionTime(ofMonotonic: MonotonicClock().now()) } ?? (s.latestTime.isFinite ? s.latestTime : 0), s.startUTC)
-        }
-        var settings = self.settings.sessionSettings
-        if case .replay(let path, _) = source { settings.append(.init("replayed_from", path)) }
-        if let fencesPath { settings.append(.init("fences", fencesPath)) }
-        let devices: [String]
-        switch source {
-        case .replay(let path, let speed): devices = ["replay of \(path) at \(speed)x (oarlog serve)"]
-        case .live: devices = ["live (oarlog serve)"]
-        }
-        let utc = startUTC + start
-        let fences = try RowingPipeline.loadFences(fencesPath)
-        var metadata = SessionMetadata(title: title ?? "", startUTC: utc, monotonicOrigin: start, devices: devices,
-                                       softwareVersion: SessionSaving.softwareVersion, settings: settings)
-        metadata.fencesGeoJSON = fences?.sourceText
-        let writer: SessionWriter
-        do {
-            writer = try SessionWriter.create(in: directory, metadata: metadata, options: SessionWriter.Options(durability: .syncEveryChunk))
-        } catch {
-            throw AppError("cannot record: \(error)")
-        }
-        let id = SessionText.id(of: writer.path)
-        let recording = Recording(id: id, title: title ?? "", start: start, path: writer.path)
-        _ = recording.queue.push(LiveRecording.startRecord(utc))
-        let pipeline = PipelineHolder(try RowingPipeline.make(settings: self.settings, sinks: [writer, RecordingSink(station: self)],
-                                                              fences: fences))
-        let thread = Thread { [self] in
-            var source = recording.queue
-            do { _ = try pipeline.pipeline.run(&source) } catch { log("recording \(id) stopped: \(error)") }
-            recording.done.signal()
-        }
-        thread.name = "oarlog-recording"
-        state.withLock { s in
-            s.recording = recording
-            s.status.recordingID = id
-            s.status.figures = nil
-            s.status.distancePerStroke = nil
-            s.status.lastNote = nil
-        }
-        thread.start()
-        broadcast(LiveMessage.session(event: "started", id: id, title: recording.title))
-        updateStatus(send: true) { _ in }
-        log("recording session \(id) (\(writer.path))")
-        return id
-    }
-
-    /// Stops the recording: its session is closed; returns its id.
-    @discardableResult
-    public func stopRecording() throws -> String {
-        guard let recording = state.withLock({ $0.recording }) else { throw RecordingError.notRecording }
-        recording.queue.close()
-        recording.done.wait()
-        state.withLock { s in
-            s.recording = nil
-            s.status.recordingID = nil
-        }
-        let summary = (try? StoredSessionReport(try SessionReader(path: recording.path), includeStrokes: false).json(fileNamesOnly: true))
-        broadcast(LiveMessage.session(event: "stopped", id: recording.id, title: recording.title, summary: summary))
-        updateStatus(send: true) { _ in }
-        log("saved session \(recording.id)")
-        return recording.id
-    }
-
-    /// The session being recorded, if any.
-    public var recordingID: String? { state.withLock { $0.recording?.id } }
-
-    /// A note typed on the phone, stamped with the session time now, into the session being recorded.
-    public func addNote(_ text: String) throws -> Note {
-        guard let (recording, now) = state.withLock({ s in s.recording.map { ($0, s.latestTime) } }) else {
-            throw RecordingError.notRecording
-        }
-        let clock = state.withLock { $0.clock }
-        let time = clock.map { $0.sessionTime(ofMonotonic: MonotonicClock().now()) } ?? now
-        let note = Note(time: max(0, time - recording.start), text: text)
-        _ = recording.queue.push(.note(note))
-        return note
+        if hasThread.load(ordering: .sequentiallyConsistent) { finished.wait(); finished.signal() }
     }
 
     // MARK: From the pipelines
 
-    fileprivate func sourceRecord(_ record: TraceRecord, plot: inout AccelerationPlot, lastFixTime: inout Seconds) {
+    func sourceRecord(_ record: TraceRecord, plot: inout AccelerationPlot, lastFixTime: inout Seconds) {
         guard let t = record.time else { return }
         let recording: Recording? = state.withLock { s in
             if t > s.latestTime { s.latestTime = t }
@@ -334,7 +235,7 @@ public final class LiveStation: @unchecked Sendable {
     }
 
     /// The preview pipeline's analysis (shown while nothing is recorded) or the recording's.
-    fileprivate func analysis(_ event: PipelineEvent, fromRecording: Bool) {
+    func analysis(_ event: PipelineEvent, fromRecording: Bool) {
         let recording = state.withLock { $0.recording != nil }
         switch event {
         case .analysis(.stroke(let m)):
@@ -365,7 +266,7 @@ public final class LiveStation: @unchecked Sendable {
         }
     }
 
-    fileprivate func finished(summary: SessionSummary, fromRecording: Bool) {
+    func finished(summary: SessionSummary, fromRecording: Bool) {
         guard !fromRecording else { return }
         // The final figures of the source: the summary's, as `oarlog replay --json` gives them.
         updateStatus(send: true) { s in
@@ -377,79 +278,4 @@ public final class LiveStation: @unchecked Sendable {
             if let d = summary.distancePerStroke { s.distancePerStroke = d }
         }
     }
-}
-
-/// The preview pipeline's sink: every record (to tap into a recording and for the plot), and the
-/// analysis while nothing is recorded.
-final class StationSink: PipelineSink {
-    unowned let station: LiveStation
-    private var plot = AccelerationPlot()
-    private var lastFixTime = -Double.infinity
-    init(station: LiveStation) { self.station = station }
-    var wantsRawRecords: Bool { true }
-    func receive(_ event: PipelineEvent) {
-        if case .record(let r) = event { station.sourceRecord(r, plot: &plot, lastFixTime: &lastFixTime) }
-        station.analysis(event, fromRecording: false)
-    }
-    func finish(summary: SessionSummary) { station.finished(summary: summary, fromRecording: false) }
-}
-
-/// The recording pipeline's sink: its strokes and figures (counted from Go) while it records.
-final class RecordingSink: PipelineSink {
-    unowned let station: LiveStation
-    private var lastFixTime = -Double.infinity
-    init(station: LiveStation) { self.station = station }
-    var wantsRawRecords: Bool { true }
-    func receive(_ event: PipelineEvent) {
-        switch event {
-        case .record(.fix(let f)):
-            guard f.time >= lastFixTime + 1 else { return }
-            lastFixTime = f.time
-            station.analysis(event, fromRecording: true)
-        case .record(.accel): return
-        default: station.analysis(event, fromRecording: true)
-        }
-    }
-}
-
-/// The boat's fore-aft acceleration for the live plot, thinned to about 25 points a second and
-/// sent five times a second: gravity (the axis with the largest mean) set aside, the horizontal
-/// axis that moves most is plotted, its slow mean removed. Fixed memory.
-struct AccelerationPlot {
-    private var mean = SIMD3<Double>(0, 0, 0)
-    private var variance = SIMD3<Double>(0, 0, 0)
-    private var seen = 0
-    private var lastPoint = -Double.infinity
-    private var times: [Seconds] = []
-    private var values: [Double] = []
-    private var lastSent = -Double.infinity
-
-    mutating func add(_ s: AccelSample) -> String? {
-        let v = SIMD3<Double>(Double(s.x), Double(s.y), Double(s.z))
-        seen += 1
-        let k = seen < 200 ? 1 / Double(seen) : 0.005
-        let d = v - mean
-        mean += d * k
-        variance += (d * d - variance) * k
-        guard s.time >= lastPoint + 0.04 else { return nil }
-        lastPoint = s.time
-        let g = mean.x.magnitude > mean.y.magnitude ? (mean.x.magnitude > mean.z.magnitude ? 0 : 2) : (mean.y.magnitude > mean.z.magnitude ? 1 : 2)
-        var axis = g == 0 ? 1 : 0
-        for i in 0..<3 where i != g && variance[i] > variance[axis] { axis = i }
-        times.append(s.time)
-        values.append(v[axis] - mean[axis])
-        guard s.time >= lastSent + 0.2 || times.count >= 64 else { return nil }
-        lastSent = s.time
-        defer {
-            times.removeAll(keepingCapacity: true)
-            values.removeAll(keepingCapacity: true)
-        }
-        return LiveMessage.accel(times: times, surge: values)
-    }
-}
-
-/// A pipeline handed to the thread that runs it (only that thread touches it).
-final class PipelineHolder: @unchecked Sendable {
-    var pipeline: Pipeline
-    init(_ pipeline: Pipeline) { self.pipeline = pipeline }
 }

@@ -1,6 +1,5 @@
 import OarlogArchive
 import OarlogCore
-import OarlogReport
 import OarlogSession
 
 /// Personal bests over the standard distances and durations, as an ergometer gives them: the

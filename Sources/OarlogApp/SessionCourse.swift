@@ -1,6 +1,5 @@
 import OarlogCore
 import OarlogFences
-import OarlogReport
 import OarlogSession
 
 /// A stored session's fences and course for the session page's map

@@ -2,7 +2,6 @@ import OarlogCore
 import OarlogDSP
 import OarlogExport
 import OarlogPipeline
-import OarlogReport
 import OarlogSession
 import OarlogTrace
 

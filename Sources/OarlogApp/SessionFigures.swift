@@ -1,7 +1,6 @@
 import OarlogCore
 import OarlogDSP
 import OarlogPipeline
-import OarlogReport
 import OarlogSession
 
 /// A stored session's figures as `show` and the web app present them: from the summary frame of

@@ -1,6 +1,6 @@
 import OarlogAPI
 import OarlogArchive
-import OarlogReport
+import OarlogCore
 import OarlogSession
 
 /// The recorded sessions, as `oarlog sessions` and `GET /api/sessions` give them: from the

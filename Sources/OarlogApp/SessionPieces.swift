@@ -1,5 +1,4 @@
 import OarlogCore
-import OarlogReport
 import OarlogSession
 
 /// A session cut into pieces for the session page's table (`/api/sessions/{id}/pieces`): the

@@ -1,7 +1,6 @@
 import OarlogCore
 import OarlogDSP
 import OarlogPipeline
-import OarlogReport
 import OarlogSession
 
 /// A recorded session through the pipeline again, with the analysis settings it was recorded

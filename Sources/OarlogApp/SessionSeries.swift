@@ -1,6 +1,5 @@
 import OarlogAPI
 import OarlogCore
-import OarlogReport
 
 /// A session's per-stroke series for the web app's plots (`/api/sessions/{id}/series`),
 /// downsampled on the server so that a 10-hour session's plots stay small: the session's time is

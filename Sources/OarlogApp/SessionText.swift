@@ -1,5 +1,4 @@
 import OarlogCore
-import OarlogReport
 import OarlogSession
 
 /// How sessions are named and dated for a person: ids, UTC dates, file sizes.

@@ -1,6 +1,5 @@
 import OarlogCore
 import OarlogDSP
-import OarlogReport
 import OarlogSession
 
 /// A stored session's track for the session page's map (`/api/sessions/{id}/trail`): the fixes

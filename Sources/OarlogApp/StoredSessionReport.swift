@@ -1,7 +1,6 @@
 import OarlogAPI
 import OarlogCore
 import OarlogDSP
-import OarlogReport
 import OarlogSession
 
 /// A stored session as `oarlog show` and `GET /api/sessions/{id}` present it: its figures, its

@@ -1,6 +1,5 @@
 import OarlogCore
 import OarlogDSP
-import OarlogReport
 import OarlogSession
 
 /// The boat's acceleration through a stroke (the seed app's acceleration plot), from a stored

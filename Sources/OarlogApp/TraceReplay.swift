@@ -2,7 +2,6 @@ import OarlogCore
 import OarlogDSP
 import OarlogFences
 import OarlogPipeline
-import OarlogReport
 import OarlogSession
 import OarlogTrace
 

@@ -1,7 +1,6 @@
 import OarlogCore
 import OarlogDSP
 import OarlogPipeline
-import OarlogReport
 import OarlogSimulator
 import OarlogTrace
 

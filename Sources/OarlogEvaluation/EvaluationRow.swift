@@ -1,4 +1,4 @@
-import OarlogReport
+import OarlogCore
 
 /// One line of the evaluation table: on this dataset, this figure was expected, this was found.
 public struct EvaluationRow: Sendable, Equatable {

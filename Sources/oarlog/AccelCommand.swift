@@ -3,7 +3,6 @@ import OarlogCore
 import OarlogDSP
 import OarlogIIO
 import OarlogLive
-import OarlogReport
 import OarlogTrace
 import Synchronization
 

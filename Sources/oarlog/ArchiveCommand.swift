@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import OarlogApp
+import OarlogCore
 import OarlogFleet
-import OarlogReport
 
 /// `oarlog archive`: the club's server keeps every boat's outing from the fleet's stream, as
 /// session files that every command reads.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import OarlogApp
-import OarlogReport
+import OarlogCore
 
 /// `oarlog bests`: personal bests over every recorded session.
 struct Bests: ParsableCommand {

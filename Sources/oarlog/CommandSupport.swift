@@ -3,7 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import OarlogApp
-import OarlogReport
+import OarlogCore
 import OarlogTrace
 
 /// The value of an environment variable, if set and not empty.

@@ -1,8 +1,8 @@
 import ArgumentParser
 import OarlogAPI
 import OarlogApp
+import OarlogCore
 import OarlogFences
-import OarlogReport
 
 /// `oarlog compare A B [--course FILE] [--json]`: two outings, or two pieces, on the same water
 /// side by side per 500 m (or per leg of a course), with the gap between them.

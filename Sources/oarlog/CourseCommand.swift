@@ -1,8 +1,8 @@
 import ArgumentParser
 import OarlogApp
+import OarlogCore
 import OarlogFences
 import OarlogPipeline
-import OarlogReport
 import OarlogTrace
 
 /// `oarlog course TRACE --fences course.geojson`: replays a trace through the pipeline with the

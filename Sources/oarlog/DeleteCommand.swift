@@ -4,7 +4,6 @@ import Glibc
 import ArgumentParser
 import OarlogApp
 import OarlogCore
-import OarlogReport
 
 /// `oarlog delete SESSION`: removes a session file (only a session file).
 struct Delete: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import OarlogGPS
 import OarlogIIO
-import OarlogReport
+import OarlogCore
 
 /// `oarlog devices`: the IIO devices (accelerometers) and the GPS receivers gpsd has, with what
 /// each can do — the first thing to run after wiring a board.

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import OarlogEvaluation
-import OarlogReport
+import OarlogCore
 
 /// `oarlog evaluate`: the accuracy table on real recordings and simulated sessions.
 struct Evaluate: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import OarlogApp
+import OarlogCore
 import OarlogExport
-import OarlogReport
 import OarlogTrace
 
 /// `oarlog export TRACE|SESSION --format gpx|tcx|fit|csv|geojson [-o FILE]`: replays a trace or a

@@ -4,7 +4,6 @@ import Glibc
 #endif
 import OarlogCore
 import OarlogFences
-import OarlogReport
 
 /// `oarlog fences`: make and check GeoJSON fence and course files.
 struct FencesCommand: ParsableCommand {

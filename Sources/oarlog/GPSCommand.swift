@@ -2,7 +2,6 @@ import ArgumentParser
 import OarlogCore
 import OarlogGPS
 import OarlogLive
-import OarlogReport
 import OarlogTrace
 import Synchronization
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import OarlogApp
 import OarlogCore
-import OarlogReport
 
 /// `oarlog note SESSION "text" [--at 12:30]`: a note added after the fact.
 struct NoteCommand: ParsableCommand {

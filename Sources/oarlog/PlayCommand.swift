@@ -1,6 +1,6 @@
 import ArgumentParser
 import OarlogApp
-import OarlogReport
+import OarlogCore
 
 /// `oarlog play SESSION [--speed 4] [--from 12:30]`: the coxswain's live display from a file.
 struct Play: ParsableCommand {

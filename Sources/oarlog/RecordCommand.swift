@@ -1,9 +1,9 @@
 import ArgumentParser
 import OarlogApp
+import OarlogCore
 import OarlogGPS
 import OarlogIIO
 import OarlogPipeline
-import OarlogReport
 
 /// `oarlog record`: what runs in the boat. Reads the accelerometer (IIO) and the GPS (gpsd),
 /// shows the coxswain's live display, records the session file, and stops cleanly on Ctrl-C or

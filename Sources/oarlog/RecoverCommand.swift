@@ -1,6 +1,6 @@
 import ArgumentParser
-import OarlogReport
 import OarlogApp
+import OarlogCore
 
 /// `oarlog recover DAMAGED [-o FIXED]`: keeps every intact chunk of a damaged session (a power cut,
 /// a failing card) and writes a fixed file with a fresh index and summary.

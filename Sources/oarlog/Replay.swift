@@ -1,7 +1,7 @@
 import ArgumentParser
 import OarlogApp
+import OarlogCore
 import OarlogPipeline
-import OarlogReport
 import OarlogTrace
 
 /// `oarlog replay TRACE`: runs a recorded trace through the pipeline and prints a summary.

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Dispatch
 import OarlogApp
+import OarlogCore
 import OarlogIIO
 import OarlogGPS
-import OarlogReport
 import OarlogServer
 
 /// `oarlog serve`: the boat's web app for the cox's phone (the live race screen, the race list,

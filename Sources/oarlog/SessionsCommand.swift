@@ -1,7 +1,6 @@
 import ArgumentParser
 import OarlogApp
 import OarlogCore
-import OarlogReport
 
 /// `oarlog sessions`: the recorded sessions, newest first, filtered and ordered.
 struct Sessions: ParsableCommand {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import OarlogApp
 import OarlogCore
-import OarlogReport
 
 /// `oarlog show SESSION [--strokes] [--json]`: a stored session's summary table.
 struct Show: ParsableCommand {

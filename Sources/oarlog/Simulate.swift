@@ -1,6 +1,5 @@
 import ArgumentParser
 import OarlogCore
-import OarlogReport
 import OarlogSimulator
 import OarlogTrace
 

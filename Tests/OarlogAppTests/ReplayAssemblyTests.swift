@@ -3,7 +3,6 @@ import Foundation
 import OarlogCore
 import OarlogDSP
 import OarlogPipeline
-import OarlogReport
 import OarlogSession
 import OarlogTestSupport
 import OarlogTrace

@@ -1,6 +1,6 @@
 import OarlogCore
+import OarlogApp
 import OarlogFences
-import OarlogReport
 import XCTest
 
 final class FenceReportTests: XCTestCase {

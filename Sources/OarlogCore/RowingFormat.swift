@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import OarlogCore
 
 /// How a rower reads numbers: splits as m:ss.t per 500 m, times as h:mm:ss.t, rates to a tenth,
 /// distances in whole metres. A value with no data shows as "—".

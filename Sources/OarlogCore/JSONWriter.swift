@@ -1,4 +1,3 @@
-import OarlogCore
 
 /// A small streaming JSON writer: values are appended in order, so a long stroke list can be
 /// written as it is produced without being held in memory. Non-finite numbers and missing values

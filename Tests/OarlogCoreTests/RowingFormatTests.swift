@@ -1,4 +1,4 @@
-import OarlogReport
+import OarlogCore
 import XCTest
 
 final class RowingFormatTests: XCTestCase {
