@@ -20,7 +20,7 @@ let package = Package(
                 .product(name: "OarlogFences", package: "Oarlog"),
                 .product(name: "OarlogFleet", package: "Oarlog"),
                 .product(name: "OarlogPipeline", package: "Oarlog"),
-                .product(name: "OarlogReport", package: "Oarlog"),
+                .product(name: "OarlogApp", package: "Oarlog"),
                 .product(name: "OarlogSession", package: "Oarlog"),
             ]
         ),

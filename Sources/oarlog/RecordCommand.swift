@@ -1,8 +1,6 @@
 import ArgumentParser
 import OarlogApp
 import OarlogCore
-import OarlogGPS
-import OarlogIIO
 import OarlogPipeline
 
 /// `oarlog record`: what runs in the boat. Reads the accelerometer (IIO) and the GPS (gpsd),
@@ -51,23 +49,8 @@ struct Record: ParsableCommand {
     @Option(name: .customLong("start-strokes"), help: "With --auto: strokes within 20 s that mean rowing has begun.")
     var startStrokes: Int = 6
 
-    @Option(help: "gpsd as HOST:PORT.")
-    var gps: String = "localhost:2947"
-
-    @Flag(name: .customLong("no-gps"), help: "Record without GPS.")
-    var noGPS = false
-
-    @Option(help: "libiio context of the accelerometer: local: on the board, ip:HOST through iiod.")
-    var iio: String = "local:"
-
-    @Option(help: "IIO device name (mpu6050, adxl345), id (iio:device0) or index; default: the first accelerometer.")
-    var device: String?
-
-    @Option(help: "Accelerometer sampling frequency to set, Hz (default: leave the device's).")
-    var rate: Double?
-
-    @Flag(name: .customLong("no-accel"), help: "Record without the accelerometer (GPS only: no strokes).")
-    var noAccel = false
+    @OptionGroup(title: "Sensors")
+    var sensors: SensorOptions
 
     @Option(help: "GeoJSON fences or a course (docs/FENCES.md): gate crossings and area events are shown and recorded.")
     var fences: String?
@@ -85,22 +68,14 @@ struct Record: ParsableCommand {
         if !(0...60).contains(countdown) { throw ValidationError("--countdown must be 0–60 seconds") }
         if !(idle >= 10 && idle.isFinite) { throw ValidationError("--idle must be at least 10 seconds") }
         if !(2...50).contains(startStrokes) { throw ValidationError("--start-strokes must be 2–50") }
-        if noGPS && noAccel { throw ValidationError("--no-gps and --no-accel leave nothing to record") }
-        if auto && noAccel { throw ValidationError("--auto finds rowing in the accelerometer: it cannot be used with --no-accel") }
-        if !noGPS && LiveSensorChoice.hostPort(gps) == nil { throw ValidationError("--gps '\(gps)': expected HOST:PORT, e.g. localhost:2947") }
-        if let rate, !(rate > 0 && rate <= 100_000) { throw ValidationError("--rate must be a positive number of Hz") }
+        if sensors.noGPS && sensors.noAccel { throw ValidationError("--no-gps and --no-accel leave nothing to record") }
+        if auto && sensors.noAccel { throw ValidationError("--auto finds rowing in the accelerometer: it cannot be used with --no-accel") }
+        try sensors.validateValues()
         if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
         try fleet.validate(boat: boat)
     }
 
     var plan: LiveRecordingPlan {
-        var accelerometer: IIOAccelerometerConfiguration?
-        if !noAccel {
-            var configuration = IIOAccelerometerConfiguration(uri: iio, device: IIODeviceSelector(device), samplingFrequency: rate)
-            if let rate { configuration.pollingRate = rate }
-            accelerometer = configuration
-        }
-        let gpsd = noGPS ? nil : LiveSensorChoice.hostPort(gps).map { GPSDSourceConfiguration(host: $0.host, port: $0.port) }
         var autoConfiguration: AutoSessionConfiguration?
         if auto {
             var configuration = AutoSessionConfiguration()
@@ -109,7 +84,7 @@ struct Record: ParsableCommand {
             autoConfiguration = configuration
         }
         var plan = LiveRecordingPlan(title: title, countdown: countdown, auto: autoConfiguration,
-                                     sensors: LiveSensorChoice(accelerometer: accelerometer, gpsd: gpsd),
+                                     sensors: sensors.choice,
                                      fencesPath: fences, duration: duration, settings: analysis.settings)
         plan.boat = boat
         return plan

@@ -2,8 +2,6 @@ import ArgumentParser
 import Dispatch
 import OarlogApp
 import OarlogCore
-import OarlogIIO
-import OarlogGPS
 import OarlogServer
 
 /// `oarlog serve`: the boat's web app for the cox's phone (the live race screen, the race list,
@@ -44,23 +42,8 @@ struct Serve: ParsableCommand {
     @Option(help: "With --replay: trace seconds per second (1: real time).")
     var speed: Double = 1
 
-    @Option(help: "gpsd as HOST:PORT.")
-    var gps = "localhost:2947"
-
-    @Flag(name: .customLong("no-gps"), help: "Without GPS.")
-    var noGPS = false
-
-    @Option(help: "libiio context of the accelerometer: local: on the board, ip:HOST through iiod.")
-    var iio = "local:"
-
-    @Option(help: "IIO device name (mpu6050, adxl345), id (iio:device0) or index; default: the first accelerometer.")
-    var device: String?
-
-    @Option(help: "Accelerometer sampling frequency to set, Hz (default: leave the device's).")
-    var rate: Double?
-
-    @Flag(name: .customLong("no-accel"), help: "Without the accelerometer (GPS only: no strokes).")
-    var noAccel = false
+    @OptionGroup(title: "Sensors")
+    var sensors: SensorOptions
 
     @Option(help: "GeoJSON fences or a course (docs/FENCES.md).")
     var fences: String?
@@ -104,21 +87,14 @@ struct Serve: ParsableCommand {
             return
         }
         if subscribe != nil || course != nil { throw ValidationError("--subscribe and --course are for a coach's launch: add --coach") }
-        if replay == nil && noGPS && noAccel { throw ValidationError("--no-gps and --no-accel leave nothing to show") }
-        if replay == nil && !noGPS && LiveSensorChoice.hostPort(gps) == nil { throw ValidationError("--gps '\(gps)': expected HOST:PORT") }
+        if replay == nil && sensors.noGPS && sensors.noAccel { throw ValidationError("--no-gps and --no-accel leave nothing to show") }
+        if replay == nil { try sensors.validateValues() }
         try fleet.validate(boat: boat)
     }
 
     var source: LiveStation.Source {
         if let replay { return .replay(path: replay, speed: speed) }
-        var accelerometer: IIOAccelerometerConfiguration?
-        if !noAccel {
-            var configuration = IIOAccelerometerConfiguration(uri: iio, device: IIODeviceSelector(device), samplingFrequency: rate)
-            if let rate { configuration.pollingRate = rate }
-            accelerometer = configuration
-        }
-        let gpsd = noGPS ? nil : LiveSensorChoice.hostPort(gps).map { GPSDSourceConfiguration(host: $0.host, port: $0.port) }
-        return .live(LiveSensorChoice(accelerometer: accelerometer, gpsd: gpsd))
+        return .live(sensors.choice)
     }
 
     func run() throws {

@@ -24,7 +24,7 @@ final class RouteTests: XCTestCase {
                          _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let sessions = SessionStore(sessionsPath: dataDirectory.path)
         let station = try LiveStation(source: .replay(path: "samples/none.csv", speed: 1), sessions: sessions, log: { _ in })
-        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, webRoot: ServerConfiguration.defaultWebRoot, sessions: sessions)
+        let configuration = ServerConfiguration(host: "127.0.0.1", port: 0, webRoot: ServerConfiguration.defaultWebRoot, sessions: sessions)
         let router = WebServer.makeRouter(configuration, station: station, access: access)
         try await Application(router: router).test(.router, body)
     }

@@ -2,12 +2,12 @@
 import Glibc
 #endif
 import OarlogAPI
+import OarlogApp
 import OarlogCore
 import OarlogDSP
 import OarlogFences
 import OarlogFleet
 import OarlogPipeline
-import OarlogReport
 import OarlogSession
 import OarlogTrace
 

@@ -11,10 +11,6 @@ struct FleetController: Sendable {
     let coach: FleetCoach?
     typealias Context = APIServices.Context
 
-    struct CoachAnswer: Encodable {
-        let coach: Bool
-    }
-
     func addRoutes(to router: Router<Context>) {
         router.get("/api/coach", use: isCoach)
         router.get("/api/fleet", use: fleet)
@@ -22,7 +18,7 @@ struct FleetController: Sendable {
     }
 
     @Sendable func isCoach(_ request: Request, context: Context) async throws -> Response {
-        try json(CoachAnswer(coach: coach != nil))
+        try json(Answers.Coach(coach: coach != nil))
     }
 
     @Sendable func fleet(_ request: Request, context: Context) async throws -> Response {

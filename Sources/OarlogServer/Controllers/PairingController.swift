@@ -9,10 +9,6 @@ struct PairingController: Sendable {
     let api: APIServices
     typealias Context = APIServices.Context
 
-    struct Paired: Encodable {
-        let token: String
-    }
-
     func addRoutes(to router: Router<Context>) {
         router.post("/api/pair", use: pair)
     }
@@ -20,7 +16,7 @@ struct PairingController: Sendable {
     @Sendable func pair(_ request: Request, context: Context) async throws -> Response {
         let pairing = try await api.decode(request, PairingRequest.init(body:))
         switch api.access.pair(code: pairing.code, client: request.headers[FrontDoor.peerHeader] ?? "unknown") {
-        case .token(let token): return try json(Paired(token: token))
+        case .token(let token): return try json(Answers.Paired(token: token))
         case .wrongCode: throw HTTPError(.unauthorized, message: "wrong pairing code (it is the one oarlog serve printed last)")
         case .tooManyAttempts(let seconds):
             throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(seconds)],

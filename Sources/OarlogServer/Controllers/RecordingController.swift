@@ -9,11 +9,6 @@ struct RecordingController: Sendable {
     let api: APIServices
     typealias Context = APIServices.Context
 
-    /// What start and stop answer: the session's id.
-    struct Recorded: Encodable {
-        let id: String
-    }
-
     func addRoutes(to router: Router<Context>) {
         router.get("/api/status", use: status)
         router.post("/api/record/start", use: start)
@@ -27,11 +22,11 @@ struct RecordingController: Sendable {
     @Sendable func start(_ request: Request, context: Context) async throws -> Response {
         try api.authorize(request)
         let start = try await api.decode(request, StartRequest.init(body:))
-        return try json(Recorded(id: try api.station.startRecording(title: start.title)), status: .created)
+        return try json(Answers.Recorded(id: try api.station.startRecording(title: start.title)), status: .created)
     }
 
     @Sendable func stop(_ request: Request, context: Context) async throws -> Response {
         try api.authorize(request)
-        return try json(Recorded(id: try api.station.stopRecording()))
+        return try json(Answers.Recorded(id: try api.station.stopRecording()))
     }
 }

@@ -37,50 +37,38 @@ struct SessionsController: Sendable {
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
-        let id = try api.existingSessionID(context)
-        let sessions = api.sessions
-        return json(try await api.reading { try sessions.reportJSON(id: id) })
+        try await answer(context) { sessions, id in try sessions.reportJSON(id: id) }
     }
 
     /// The map's trail (the export's points, with time and distance).
     @Sendable func trail(_ request: Request, context: Context) async throws -> Response {
-        let id = try api.existingSessionID(context)
         let points = try TrailRequest(points: request.uri.queryParameters["points"].map(String.init)).points
-        let sessions = api.sessions
-        return json(try await api.reading { try sessions.trailJSON(id: id, points: points) })
+        return try await answer(context) { sessions, id in try sessions.trailJSON(id: id, points: points) }
     }
 
     /// The fences and gate crossings recorded with the session.
     @Sendable func course(_ request: Request, context: Context) async throws -> Response {
-        let id = try api.existingSessionID(context)
-        let sessions = api.sessions
-        return json(try await api.reading { try sessions.courseJSON(id: id) })
+        try await answer(context) { sessions, id in try sessions.courseJSON(id: id) }
     }
 
     /// The pieces: the rests between them, or the course's legs.
     @Sendable func pieces(_ request: Request, context: Context) async throws -> Response {
-        let id = try api.existingSessionID(context)
-        let sessions = api.sessions
-        return json(try await api.reading { try sessions.piecesJSON(id: id) })
+        try await answer(context) { sessions, id in try sessions.piecesJSON(id: id) }
     }
 
     /// A piece's averaged stroke curve, or one stroke's.
     @Sendable func curve(_ request: Request, context: Context) async throws -> Response {
-        let id = try api.existingSessionID(context)
         let query = request.uri.queryParameters
         let curve = try CurveRequest(piece: query["piece"].map(String.init), stroke: query["stroke"].map(String.init),
                                      points: query["points"].map(String.init))
-        let sessions = api.sessions
-        return json(try await api.reading { try sessions.curveJSON(id: id, curve) })
+        return try await answer(context) { sessions, id in try sessions.curveJSON(id: id, curve) }
     }
 
     /// Per-stroke series for the plots, downsampled here (min, max and mean per bucket).
     @Sendable func series(_ request: Request, context: Context) async throws -> Response {
-        let id = try api.existingSessionID(context)
         let query = request.uri.queryParameters
         let series = try SeriesRequest(fields: query["fields"].map(String.init), points: query["points"].map(String.init))
-        let sessions = api.sessions
-        return json(try await api.reading { try sessions.seriesJSON(id: id, series) })
+        return try await answer(context) { sessions, id in try sessions.seriesJSON(id: id, series) }
     }
 
     /// The track as GeoJSON (`oarlog export ID --format geojson`), shown on the map.
@@ -94,6 +82,14 @@ struct SessionsController: Sendable {
             throw HTTPError(.notFound, message: "no such format: gpx, tcx, fit, csv or geojson")
         }
         return try await download(context, format: format, attachment: true)
+    }
+
+    /// What the store reads of the session in the path (404 when it is not kept), as JSON,
+    /// read on the reads' pool.
+    func answer(_ context: Context, _ read: @escaping @Sendable (SessionStore, String) throws -> String) async throws -> Response {
+        let id = try api.existingSessionID(context)
+        let sessions = api.sessions
+        return json(try await api.reading { try read(sessions, id) })
     }
 
     /// A closed session's export (a session being recorded has no end yet: 409).

@@ -10,11 +10,6 @@ struct StreamController: Sendable {
     let pool: PlaybackPool
     typealias Context = APIServices.Context
 
-    struct ShareAnswer: Encodable {
-        let share: String
-        let link: String
-    }
-
     func addRoutes(to router: Router<Context>) {
         let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(("oarlog serve: " + $0 + "\n").utf8)) }
         let api = self.api, pool = self.pool
@@ -42,6 +37,6 @@ struct StreamController: Sendable {
         try api.authorize(request)
         let id = try api.existingSessionID(context)
         let key = api.access.shareKey(session: id)
-        return try json(ShareAnswer(share: key, link: "/#play/\(id)?share=\(key)"))
+        return try json(Answers.Share(share: key, link: "/#play/\(id)?share=\(key)"))
     }
 }
