@@ -38,11 +38,15 @@ public struct ServerConfiguration: Sendable {
         return host.isEmpty ? nil : (host, port)
     }
 
-    /// `Web/` beside the sources this was built from, else where install.sh puts it.
+    /// `Web/` of the project these sources were built from (the first folder above this file
+    /// that holds one), else where install.sh puts it.
     public static var defaultWebRoot: String {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Web").path
-        if FileManager.default.fileExists(atPath: source + "/index.html") { return source }
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while folder.path != "/" {
+            let web = folder.appendingPathComponent("Web").path
+            if FileManager.default.fileExists(atPath: web + "/index.html") { return web }
+            folder = folder.deletingLastPathComponent()
+        }
         return "/usr/local/share/oarlog/web"
     }
 }
