@@ -111,7 +111,8 @@ let package = Package(
             ]
         ),
         // Helpers shared by the test targets (real-data paths, loopback ports, seeded randomness,
-        // a list source). Not a product.
+        // a list source and readAll, the built binaries, child processes, a process's memory, a
+        // test re-run in a child, a mosquitto broker). Not a product.
         .target(name: "OarlogTestSupport", dependencies: ["OarlogCore"], path: "Tests/OarlogTestSupport"),
         .testTarget(name: "OarlogCoreTests", dependencies: ["OarlogCore", "OarlogTestSupport"]),
         .testTarget(name: "OarlogDSPTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogSimulator", "OarlogTrace"]),

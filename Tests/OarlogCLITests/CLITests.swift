@@ -13,18 +13,13 @@ final class CLITests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(at: dataDirectory) }
 
-    /// `oarlog` beside the test bundle (`swift test` builds it: this target depends on it).
-    var binary: String {
-        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        return URL(fileURLWithPath: runner).deletingLastPathComponent().appendingPathComponent("oarlog").path
-    }
-
     func oarlog(_ arguments: String...) throws -> CommandRun {
         try oarlog(arguments: arguments)
     }
 
+    /// `oarlog` beside the test bundle (`swift test` builds it: this target depends on it).
     func oarlog(arguments: [String]) throws -> CommandRun {
-        try runCommand(binary, arguments, in: TestPaths.packageRoot.path, environment: ["OARLOG_DATA_DIR": dataDirectory.path])
+        try runOarlog(arguments, dataDirectory: dataDirectory.path)
     }
 
     func testReplayJSONHasTheDocumentedKeys() throws {

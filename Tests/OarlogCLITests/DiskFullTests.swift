@@ -18,11 +18,6 @@ final class DiskFullTests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(at: root) }
 
-    var binary: String {
-        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        return URL(fileURLWithPath: runner).deletingLastPathComponent().appendingPathComponent("oarlog").path
-    }
-
     /// Runs `script` (bash, `set -u`) with `$DISK` a tmpfs of `kibibytes` and `$OARLOG_DATA_DIR`
     /// on it, `$OARLOG` the binary and `$KEPT` a directory outside the tmpfs; the tmpfs's files
     /// are copied to `kept/` when the script ends. Returns what the script printed.
@@ -38,15 +33,14 @@ final class DiskFullTests: XCTestCase {
             export OARLOG_DATA_DIR="$DISK/data"
             \(script)
             """
-        return try runCommand("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/bash", "-c", wrapped],
-                              in: TestPaths.packageRoot.path,
-                              environment: ["DISK": root.appendingPathComponent("disk").path, "KEPT": root.appendingPathComponent("kept").path,
-                                            "OARLOG": binary])
+        return try ChildProcess.run("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/bash", "-c", wrapped],
+                                    in: TestPaths.packageRoot.path,
+                                    environment: ["DISK": root.appendingPathComponent("disk").path, "KEPT": root.appendingPathComponent("kept").path,
+                                                  "OARLOG": try Binaries.oarlog(file: file, line: line)])
     }
 
     func oarlog(_ arguments: String...) throws -> CommandRun {
-        try runCommand(binary, arguments, in: TestPaths.packageRoot.path,
-                       environment: ["OARLOG_DATA_DIR": root.appendingPathComponent("kept/data").path])
+        try runOarlog(arguments, dataDirectory: root.appendingPathComponent("kept/data").path)
     }
 
     func sessionFiles() throws -> [String] {

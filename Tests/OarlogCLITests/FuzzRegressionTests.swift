@@ -14,11 +14,6 @@ final class FuzzRegressionTests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(at: dataDirectory) }
 
-    var binary: String {
-        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        return URL(fileURLWithPath: runner).deletingLastPathComponent().appendingPathComponent("oarlog").path
-    }
-
     /// The command each fuzz target stands for.
     func arguments(target: String, file: String) -> [String]? {
         switch target {
@@ -39,7 +34,7 @@ final class FuzzRegressionTests: XCTestCase {
             for name in try fm.contentsOfDirectory(atPath: directory.path).sorted() {
                 let file = directory.appendingPathComponent(name).path
                 let args = try XCTUnwrap(arguments(target: target, file: file), "Fuzz/regressions/\(target): no command known for this target")
-                let run = try runCommand(binary, args, in: TestPaths.packageRoot.path, environment: ["OARLOG_DATA_DIR": dataDirectory.path])
+                let run = try runOarlog(args, dataDirectory: dataDirectory.path)
                 // 0: a result; 1: an error; 3: `recover` found damage. Anything else is a crash.
                 XCTAssertTrue([0, 1, 3].contains(run.status), "\(target)/\(name): exit \(run.status)\n\(run.err.suffix(2000))")
                 if run.status == 1 {
@@ -55,8 +50,7 @@ final class FuzzRegressionTests: XCTestCase {
     /// stops before the last column read (it trapped on an index out of range).
     func testQuiskeRowShorterThanItsColumnsIsRefusedWithItsLine() throws {
         let file = TestPaths.packageRoot.appendingPathComponent("Fuzz/regressions/quiske/columns-out-of-order-short-row.csv").path
-        let run = try runCommand(binary, ["replay", file, "--json"], in: TestPaths.packageRoot.path,
-                                 environment: ["OARLOG_DATA_DIR": dataDirectory.path])
+        let run = try runOarlog(["replay", file, "--json"], dataDirectory: dataDirectory.path)
         XCTAssertEqual(run.status, 1, run.err)
         XCTAssertTrue(run.err.contains("columns-out-of-order-short-row.csv:4"), run.err)
         XCTAssertTrue(run.err.contains("expected 5 fields, found 2"), run.err)

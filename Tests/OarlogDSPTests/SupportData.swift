@@ -4,14 +4,6 @@ import OarlogCore
 import OarlogTrace
 import OarlogTestSupport
 
-/// All records of a source.
-func readAll<S: RecordSource>(_ source: S) throws -> [TraceRecord] {
-    var s = source
-    var out: [TraceRecord] = []
-    while let r = try s.next() { out.append(r) }
-    return out
-}
-
 /// A reproducible random source (SplitMix64) with Gaussian samples.
 struct SeededNoise {
     private var random: SplitMix64

@@ -22,25 +22,9 @@ func temporaryDirectory(_ test: XCTestCase) throws -> URL {
     return url
 }
 
-/// Runs a program; returns its exit status, standard output and standard error (standard error
-/// goes through a temporary file so a chatty program cannot block on a full pipe).
-func run(_ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let out = Pipe()
-    let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-stderr-\(UUID().uuidString)")
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: errURL) }
-    let errHandle = try FileHandle(forWritingTo: errURL)
-    process.standardOutput = out
-    process.standardError = errHandle
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try errHandle.close()
-    let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-    return (process.terminationStatus, stdout, stderr)
+/// Runs a program found on PATH (through `/usr/bin/env`).
+func run(_ arguments: [String]) throws -> CommandRun {
+    try ChildProcess.run("/usr/bin/env", arguments)
 }
 
 /// Validates an XML file against an XSD with xmllint; fails clearly when xmllint is missing.
@@ -51,8 +35,8 @@ func assertSchemaValid(_ path: String, schema: String, file: StaticString = #fil
         return
     }
     let result = try run(["xmllint", "--noout", "--schema", fixturePath(schema), path])
-    XCTAssertEqual(result.status, 0, "xmllint --schema \(schema) rejected \(path):\n\(result.stderr.prefix(2000))", file: file, line: line)
-    XCTAssertTrue(result.stderr.contains("validates"), "xmllint did not say it validates: \(result.stderr.prefix(500))", file: file, line: line)
+    XCTAssertEqual(result.status, 0, "xmllint --schema \(schema) rejected \(path):\n\(result.err.prefix(2000))", file: file, line: line)
+    XCTAssertTrue(result.err.contains("validates"), "xmllint did not say it validates: \(result.err.prefix(500))", file: file, line: line)
 }
 
 /// Decodes a FIT file with Garmin's FIT SDK (Python) through Fixtures/fit_decode.py.
@@ -60,10 +44,10 @@ func decodeFIT(_ path: String, file: StaticString = #filePath, line: UInt = #lin
     let result = try run(["python3", fixturePath("fit_decode.py"), path])
     guard result.status == 0 else {
         let hint = result.status == 3 ? " (install it: python3 -m pip install garmin-fit-sdk)" : ""
-        XCTFail("Garmin FIT SDK decoder failed with status \(result.status)\(hint): \(result.stderr.prefix(2000))", file: file, line: line)
+        XCTFail("Garmin FIT SDK decoder failed with status \(result.status)\(hint): \(result.err.prefix(2000))", file: file, line: line)
         throw ExportTestFailure(description: "FIT decoder unavailable or failed")
     }
-    guard let json = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any] else {
+    guard let json = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any] else {
         throw ExportTestFailure(description: "decoder output is not a JSON object")
     }
     return json

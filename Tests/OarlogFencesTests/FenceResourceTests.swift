@@ -11,7 +11,7 @@ final class FenceResourceTests: XCTestCase {
     private func measure(bytes: Int, expect fragment: String, function: String = #function) throws {
         let head = "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":{},"
             + "\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[["
-        try measureInChild(module: "OarlogFencesTests", function: function,
+        try measureInChild(function: function,
                            make: { try ResourceProbe.writeInput($0, head: head, fill: "[4.8312,52.3511],", bytes: bytes) },
                            read: { path in
                                do {

@@ -175,8 +175,8 @@ final class SignalKDeltaTests: XCTestCase {
         // A broken one, so the check is seen to catch what is wrong.
         text += #"{"context":"vessels.urn:mrn:oarlog:boat:x","updates":[{"timestamp":"2026-05-02T07:00:00","values":[{"path":"a"}]}]}"# + "\n"
         try text.write(to: lines, atomically: true, encoding: .utf8)
-        let run = try runCommand("/usr/bin/python3", [fixtures.appendingPathComponent("validate_signalk.py").path, lines.path],
-                                 in: NSTemporaryDirectory())
+        let run = try ChildProcess.run("/usr/bin/python3", [fixtures.appendingPathComponent("validate_signalk.py").path, lines.path],
+                                       in: NSTemporaryDirectory())
         XCTAssertEqual(run.status, 0, run.err)
         let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any], run.out)
         XCTAssertEqual(result["checked"] as? Int, messages.count + 1)

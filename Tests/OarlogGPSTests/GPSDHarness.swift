@@ -157,7 +157,7 @@ final class NMEAServer: @unchecked Sendable {
 /// Ended with SIGKILL and reaped.
 final class GPSDProcess {
     let port: Int
-    let process = Process()
+    let process: ChildProcess
 
     /// - Parameters:
     ///   - nmeaPort: the NMEA server gpsd reads (its one device); `nil`: gpsd without a device.
@@ -169,49 +169,28 @@ final class GPSDProcess {
     /// A gpsd reading `devicePath` (a serial device, `tcp://…`), or no device.
     init(devicePath: String?, port: Int = freeLoopbackPort(), options: [String] = []) throws {
         self.port = port
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/gpsd")
-        process.arguments = ["-N", "-S", String(port)] + options + (devicePath.map { [$0] } ?? [])
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess("/usr/sbin/gpsd", ["-N", "-S", String(port)] + options + (devicePath.map { [$0] } ?? []))
         guard waitUntil(timeout: 10, { isListening(port: port) }) else {
             kill()
             throw GPSDError("gpsd did not start listening on port \(port)")
         }
     }
 
-    func kill() {
-        guard process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    func kill() { process.stop(SIGKILL) }
 
     deinit { kill() }
 
     /// Removes the SysV shared-memory segments gpsd leaves behind (its export segment, "GPSD",
     /// and the NTP segments "NTP0"…): only those nobody is attached to.
     static func removeLeftoverSharedMemory() {
-        let ipcs = Process()
-        ipcs.executableURL = URL(fileURLWithPath: "/usr/bin/ipcs")
-        ipcs.arguments = ["-m"]
-        let pipe = Pipe()
-        ipcs.standardOutput = pipe
-        ipcs.standardError = FileHandle.nullDevice
-        guard (try? ipcs.run()) != nil else { return }
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        ipcs.waitUntilExit()
-        for line in out.split(separator: "\n") {
+        guard let ipcs = try? ChildProcess.run("/usr/bin/ipcs", ["-m"]) else { return }
+        for line in ipcs.out.split(separator: "\n") {
             let f = line.split(separator: " ", omittingEmptySubsequences: true)
             guard f.count >= 6, f[0].hasPrefix("0x") else { continue }
             let key = f[0].lowercased()
             let gpsdKey = key == "0x47505344" || key.hasPrefix("0x4e54503")  // "GPSD", "NTP0".."NTP7"
             guard gpsdKey, f[5] == "0" else { continue }
-            let rm = Process()
-            rm.executableURL = URL(fileURLWithPath: "/usr/bin/ipcrm")
-            rm.arguments = ["-m", String(f[1])]
-            rm.standardError = FileHandle.nullDevice
-            try? rm.run()
-            rm.waitUntilExit()
+            _ = try? ChildProcess.run("/usr/bin/ipcrm", ["-m", String(f[1])])
         }
     }
 }
@@ -219,16 +198,12 @@ final class GPSDProcess {
 /// gpsd's reference client, `gpspipe -w`, writing what it sees to a file.
 final class GPSPipe {
     let outputPath: String
-    let process = Process()
+    let process: ChildProcess
 
     init(gpsdPort: Int) throws {
         outputPath = NSTemporaryDirectory() + "oarlog-gpspipe-\(getpid())-\(gpsdPort)-\(UInt32.random(in: 0...UInt32.max)).json"
         FileManager.default.createFile(atPath: outputPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gpspipe")
-        process.arguments = ["-w", "127.0.0.1:\(gpsdPort)"]
-        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess("/usr/bin/gpspipe", ["-w", "127.0.0.1:\(gpsdPort)"], output: outputPath)
         guard waitUntil(timeout: 10, { text.contains("\"class\":\"WATCH\"") }) else {
             throw GPSDError("gpspipe did not start watching gpsd on port \(gpsdPort)")
         }
@@ -236,12 +211,7 @@ final class GPSPipe {
 
     var text: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
 
-    func stop() {
-        if process.isRunning {
-            Glibc.kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-    }
+    func stop() { process.stop(SIGKILL) }
 
     deinit {
         stop()

@@ -57,12 +57,6 @@ final class GPSDLongRunTests: XCTestCase {
         return (rmc, fixes)
     }
 
-    static func residentBytes() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-        let f = text.split(separator: " ")
-        return (Int(f[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
-
     func testPlakaFourHoursEveryFixOnceFlatMemoryAndDistance() throws {
         let (rmc, logFixes) = try Self.rewriteAsRMC(fixturePath("plaka.log"))
         XCTAssertEqual(rmc.count, 7250, "7,250 GLL fixes in the log")
@@ -130,8 +124,8 @@ final class GPSDLongRunTests: XCTestCase {
                 timed.time = (fix.utc ?? 0) - (firstUTC ?? 0)
                 analyzer.process(.fix(timed), emit: { _ in })
                 count += 1
-                if count == 500 { rssAt500 = Self.residentBytes() }
-                if count % 500 == 0 { rssPeak = max(rssPeak, Self.residentBytes()) }
+                if count == 500 { rssAt500 = ProcessMemory.residentBytes() }
+                if count % 500 == 0 { rssPeak = max(rssPeak, ProcessMemory.residentBytes()) }
             }
         }
         source.stop()

@@ -10,17 +10,8 @@ final class HardwareInstallTests: XCTestCase {
         let root = TestPaths.packageRoot
         let script = root.appendingPathComponent("hardware/test-install.sh").path
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: script), "missing \(script)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script]
-        process.currentDirectoryURL = root
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        print(text)
-        XCTAssertEqual(process.terminationStatus, 0, "hardware/test-install.sh failed:\n\(text)")
+        let run = try ChildProcess.run("/bin/bash", [script], in: root.path, mergingErrors: true)
+        print(run.out)
+        XCTAssertEqual(run.status, 0, "hardware/test-install.sh failed:\n\(run.out)")
     }
 }

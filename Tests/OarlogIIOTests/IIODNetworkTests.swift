@@ -108,29 +108,19 @@ final class IIODNetworkTests: XCTestCase {
 /// A real iiod serving the namespace's fake tree on a loopback port (it listens on all
 /// addresses; the test kills it with SIGKILL and reaps it).
 struct IIOD {
-    let process: Process
+    let process: ChildProcess
     let port: Int
 
     static func start(port: Int = freeLoopbackPort()) throws -> IIOD {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/iiod")
-        process.arguments = ["-p", String(port)]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess("/usr/sbin/iiod", ["-p", String(port)])
         let deadline = Date().addingTimeInterval(10)
         while !isListening(port: port) && Date() < deadline && process.isRunning { usleep(20_000) }
         guard isListening(port: port) else {
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.stop(SIGKILL)
             throw NSError(domain: "iiod did not listen on port \(port)", code: 1)
         }
         return IIOD(process: process, port: port)
     }
 
-    func kill() {
-        guard process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    func kill() { process.stop(SIGKILL) }
 }

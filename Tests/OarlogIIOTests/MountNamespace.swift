@@ -1,4 +1,5 @@
 import Foundation
+import OarlogTestSupport
 import XCTest
 
 /// Runs a test inside a private mount namespace where a fresh, empty temporary directory is
@@ -6,7 +7,7 @@ import XCTest
 /// `/dev`, so the test can lay out a fake IIO device that libiio's real `local:` backend (and a
 /// real iiod) reads, without touching the machine's own /sys or /dev.
 ///
-/// The test re-executes its own test binary (`/proc/self/exe Module.Class/test`) under
+/// The test re-executes its own test binary (`rerunInChild`: `Module.Class/test`) under
 /// `unshare --mount --propagation private`; the child sees `OARLOG_IIO_NAMESPACE=1`, runs the
 /// body, and its XCTest failures make it exit non-zero, which fails the test here with the
 /// child's output. The mounts vanish with the child. Needs root (CI runs as root).
@@ -47,40 +48,10 @@ extension XCTestCase {
             try fm.createDirectory(atPath: root + "/" + sub, withIntermediateDirectories: true)
         }
         defer { try? fm.removeItem(atPath: root) }
-        let method = function.hasSuffix("()") ? String(function.dropLast(2)) : function
-        let filter = "OarlogIIOTests.\(String(describing: type(of: self)))/\(method)"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        let binary = try fm.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        process.arguments = ["--mount", "--propagation", "private", "/bin/sh", "-c", MountNamespace.script, "sh", binary, filter]
-        var environment = ProcessInfo.processInfo.environment
-        environment[MountNamespace.flag] = "1"
-        environment["OARLOG_IIO_FAKE_ROOT"] = root
-        process.environment = environment
-        let output = fm.temporaryDirectory.appendingPathComponent("oarlog-iio-\(UUID().uuidString).log")
-        _ = fm.createFile(atPath: output.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: output)
-        defer { try? fm.removeItem(at: output) }
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            XCTFail("\(filter) did not finish within \(Int(timeout)) s", file: file, line: line)
-        }
-        try handle.close()
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        let ranOne = text.contains("Executed 1 test, with 0 failures")
-        if process.terminationStatus != 0 || !ranOne {
-            let lines = text.split(separator: "\n").filter { !$0.hasPrefix("Test Suite") && !$0.contains("Testing Library") && !$0.hasPrefix("◇") && !$0.hasPrefix("↳") }
-            XCTFail("\(filter) failed in its mount namespace (exit \(process.terminationStatus)):\n" + lines.suffix(40).joined(separator: "\n"),
-                    file: file, line: line)
-        } else {
-            // Pass the child's own log lines on (what the reader set up, gaps), for the record.
-            for l in text.split(separator: "\n") where l.hasPrefix("iio-test:") { print(l) }
-        }
+        let output = try rerunInChild(environment: [MountNamespace.flag: "1", "OARLOG_IIO_FAKE_ROOT": root],
+                                      wrapper: ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", MountNamespace.script, "sh"],
+                                      timeout: timeout, where: "its mount namespace", function: function, file: file, line: line)
+        // Pass the child's own log lines on (what the reader set up, gaps), for the record.
+        for l in output.split(separator: "\n") where l.hasPrefix("iio-test:") { print(l) }
     }
 }

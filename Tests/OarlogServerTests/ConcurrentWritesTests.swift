@@ -57,8 +57,8 @@ final class ConcurrentWritesTests: XCTestCase {
         let file = data.appendingPathComponent("calls-\(UUID().uuidString).curl")
         try config.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let run = try runCommand("/usr/bin/curl", ["-s", "-Z", "--parallel-immediate", "--parallel-max", "300", "-K", file.path],
-                                 in: TestPaths.packageRoot.path)
+        let run = try ChildProcess.run("/usr/bin/curl", ["-s", "-Z", "--parallel-immediate", "--parallel-max", "300", "-K", file.path],
+                                       in: TestPaths.packageRoot.path)
         var statuses = [Int](repeating: 0, count: calls.count)
         for line in run.out.split(separator: "\n") {
             let parts = line.split(separator: " ")

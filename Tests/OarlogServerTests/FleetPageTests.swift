@@ -17,10 +17,10 @@ final class FleetPageTests: XCTestCase {
     static let start = (lat: 51.4873, lon: -0.2241)
     static let metresPerDegreeLat = 111_320.0
     private var broker: MosquittoBroker?
-    private var replays: [Process] = []
+    private var replays: [ChildProcess] = []
 
     override func tearDown() {
-        for p in replays where p.isRunning { p.terminate() }
+        for p in replays { p.send(SIGTERM) }
         broker?.stop()
         broker = nil
         super.tearDown()
@@ -64,21 +64,16 @@ final class FleetPageTests: XCTestCase {
                                            "--start", "\(Self.start.lat + lane / Self.metresPerDegreeLat),\(Self.start.lon)",
                                            "--start-utc", "2026-05-02T07:00:00Z", "--seed", rate, "-o", trace], dataDirectory: work)
             XCTAssertEqual(simulated.status, 0, simulated.err)
-            let replay = Process()
-            replay.executableURL = URL(fileURLWithPath: ServerProcess.binary)
-            replay.arguments = ["replay", trace, "--publish", "mqtt://127.0.0.1:\(broker.port)", "--boat", name, "--speed", "10"]
-            replay.environment = ProcessInfo.processInfo.environment.merging(["OARLOG_DATA_DIR": work.appendingPathComponent(name).path]) { $1 }
-            replay.standardOutput = FileHandle.nullDevice
-            replay.standardError = try FileHandle(forWritingTo: Self.emptyFile(work.appendingPathComponent("\(name).log")))
-            try replay.run()
-            replays.append(replay)
+            replays.append(try ChildProcess(try Binaries.oarlog(),
+                                            ["replay", trace, "--publish", "mqtt://127.0.0.1:\(broker.port)", "--boat", name, "--speed", "10"],
+                                            environment: ["OARLOG_DATA_DIR": work.appendingPathComponent(name).path],
+                                            errors: work.appendingPathComponent("\(name).log").path))
         }
 
         let shots = try BrowserScript.screenshots()
         let result = try BrowserScript.run("fleet_page.py", [server.base, shots.path], detail: "\n" + server.log)
         for (p, (name, _, _)) in zip(replays, Self.boats) {
-            p.waitUntilExit()
-            XCTAssertEqual(p.terminationStatus, 0, "\(name): " + ((try? String(contentsOf: work.appendingPathComponent("\(name).log"), encoding: .utf8)) ?? ""))
+            XCTAssertEqual(p.wait(), 0, "\(name): " + ChildProcess.text(work.appendingPathComponent("\(name).log").path))
         }
 
         // Opened at /: the fleet, its tab shown and active.
@@ -280,9 +275,4 @@ final class FleetPageTests: XCTestCase {
     }
 
     static func clock(_ seconds: Double) -> String { BestsPageTests.clock(seconds) }
-
-    static func emptyFile(_ url: URL) -> URL {
-        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-        return url
-    }
 }

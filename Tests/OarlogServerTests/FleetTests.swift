@@ -43,29 +43,18 @@ final class FleetTests: XCTestCase {
 
     /// `oarlog ARGS` running in the background, its output in a file.
     final class Background {
-        let process = Process()
+        let process: ChildProcess
         let output: URL
         init(_ arguments: [String], dataDirectory: URL, output: URL) throws {
             self.output = output
             _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-            process.executableURL = URL(fileURLWithPath: ServerProcess.binary)
-            process.arguments = arguments
-            process.currentDirectoryURL = TestPaths.packageRoot
-            process.environment = ProcessInfo.processInfo.environment.merging(["OARLOG_DATA_DIR": dataDirectory.path]) { $1 }
-            let handle = try FileHandle(forWritingTo: output)
-            process.standardOutput = handle
-            process.standardError = handle
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
+            process = try ChildProcess(try Binaries.oarlog(), arguments, in: TestPaths.packageRoot.path,
+                                       environment: ["OARLOG_DATA_DIR": dataDirectory.path], output: output.path, errors: output.path)
         }
-        var text: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
-        func wait(timeout: Double) -> Int32? {
-            let deadline = Date().addingTimeInterval(timeout)
-            while process.isRunning && Date() < deadline { usleep(50_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit(); return nil }
-            return process.terminationStatus
-        }
-        func interrupt() { if process.isRunning { kill(process.processIdentifier, SIGINT) } }
+        var text: String { ChildProcess.text(output.path) }
+        /// Its exit status; nil if it was still running after `timeout` seconds (it is killed).
+        func wait(timeout: Double) -> Int32? { process.wait(timeout: timeout) }
+        func interrupt() { process.send(SIGINT) }
     }
 
     func waitFor(_ what: String, timeout: Double, _ condition: () throws -> Bool) throws {
@@ -245,13 +234,9 @@ final class FleetTests: XCTestCase {
         let coach = try startCoach(url)
         defer { coach.stop() }
         let gpsdPort = freeLoopbackPort()
-        let gpsd = Process()
-        gpsd.executableURL = URL(fileURLWithPath: try findExecutable("gpsd", also: ["/usr/sbin/gpsd"]))
-        gpsd.arguments = ["-N", "-n", "-F", work.appendingPathComponent("gpsd.sock").path, "-S", "\(gpsdPort)"]
-        gpsd.standardOutput = FileHandle.nullDevice
-        gpsd.standardError = FileHandle.nullDevice
-        try gpsd.run()
-        defer { gpsd.terminate(); gpsd.waitUntilExit() }
+        let gpsd = try ChildProcess(try findExecutable("gpsd", also: ["/usr/sbin/gpsd"]),
+                                    ["-N", "-n", "-F", work.appendingPathComponent("gpsd.sock").path, "-S", "\(gpsdPort)"])
+        defer { gpsd.stop() }
         try waitFor("gpsd", timeout: 10) { isListening(port: gpsdPort) }
         let before = Date()
         let record = try oarlogCLI(["record", "--no-accel", "--gps", "127.0.0.1:\(gpsdPort)", "--countdown", "0", "--duration", "3",

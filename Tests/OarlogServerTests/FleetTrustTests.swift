@@ -25,13 +25,9 @@ extension FleetTests {
     func publish(_ port: Int, _ topic: String, _ lines: [String], retain: Bool = false) throws {
         let file = work.appendingPathComponent("pub-\(UUID().uuidString).txt")
         try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try findExecutable("mosquitto_pub"))
-        p.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-t", topic, "-l"] + (retain ? ["-r"] : [])
-        p.standardInput = try FileHandle(forReadingFrom: file)
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "mosquitto_pub \(topic)")
+        let run = try ChildProcess.run(try findExecutable("mosquitto_pub"),
+                                       ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-t", topic, "-l"] + (retain ? ["-r"] : []), input: file.path)
+        XCTAssertEqual(run.status, 0, "mosquitto_pub \(topic): \(run.err)")
     }
 
     func testTheCoachAndTheArchiveKeepEachBoatsOwnStreamAndItsEmojiTitle() throws {

@@ -18,10 +18,10 @@ final class MarkupInTextTests: XCTestCase {
     static func marked(_ words: String) -> String { "\(words) \(image) \(bold)" }
 
     private var broker: MosquittoBroker?
-    private var boats: [Process] = []
+    private var boats: [ChildProcess] = []
 
     override func tearDown() {
-        for p in boats where p.isRunning { p.terminate() }
+        for p in boats { p.send(SIGTERM) }
         broker?.stop()
         broker = nil
         super.tearDown()
@@ -212,14 +212,9 @@ final class MarkupInTextTests: XCTestCase {
                                            "--start", "\(start.lat + Double(n) * 10 / metresPerDegree),\(start.lon)",
                                            "--start-utc", "2026-05-02T07:00:00Z", "--seed", "\(n + 1)", "-o", trace], dataDirectory: work)
             XCTAssertEqual(simulated.status, 0, simulated.err)
-            let replay = Process()
-            replay.executableURL = URL(fileURLWithPath: ServerProcess.binary)
-            replay.arguments = ["replay", trace, "--publish", "mqtt://127.0.0.1:\(broker.port)", "--boat", boat, "--speed", "10"]
-            replay.environment = ProcessInfo.processInfo.environment.merging(["OARLOG_DATA_DIR": work.appendingPathComponent("boat\(n)").path]) { $1 }
-            replay.standardOutput = FileHandle.nullDevice
-            replay.standardError = FileHandle.nullDevice
-            try replay.run()
-            boats.append(replay)
+            boats.append(try ChildProcess(try Binaries.oarlog(),
+                                          ["replay", trace, "--publish", "mqtt://127.0.0.1:\(broker.port)", "--boat", boat, "--speed", "10"],
+                                          environment: ["OARLOG_DATA_DIR": work.appendingPathComponent("boat\(n)").path]))
         }
         return Fleet(server: server, boats: names, course: Course(file: file.path, name: name, gates: gates, area: ""))
     }

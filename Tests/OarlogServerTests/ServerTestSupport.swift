@@ -5,17 +5,12 @@ import XCTest
 /// `oarlog serve` started as a person starts it (the built binary, a free loopback port, its own
 /// data directory), with the token and pairing code it prints; stopped with SIGINT.
 final class ServerProcess {
-    let process = Process()
+    let process: ChildProcess
     let port: Int
     let dataDirectory: URL
     private(set) var token = ""
     private(set) var pairingCode = ""
     private let errorLog: URL
-
-    static var binary: String {
-        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        return URL(fileURLWithPath: runner).deletingLastPathComponent().appendingPathComponent("oarlog").path
-    }
 
     init(arguments: [String], dataDirectory: URL? = nil) throws {
         port = freeLoopbackPort()
@@ -23,15 +18,8 @@ final class ServerProcess {
         try FileManager.default.createDirectory(at: self.dataDirectory, withIntermediateDirectories: true)
         errorLog = self.dataDirectory.appendingPathComponent("serve.log")
         _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["serve", "--listen", "127.0.0.1:\(port)"] + arguments
-        process.currentDirectoryURL = TestPaths.packageRoot
-        process.environment = ProcessInfo.processInfo.environment.merging(["OARLOG_DATA_DIR": self.dataDirectory.path]) { $1 }
-        let handle = try FileHandle(forWritingTo: errorLog)
-        process.standardError = handle
-        process.standardOutput = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess(try Binaries.oarlog(), ["serve", "--listen", "127.0.0.1:\(port)"] + arguments, in: TestPaths.packageRoot.path,
+                                   environment: ["OARLOG_DATA_DIR": self.dataDirectory.path], output: errorLog.path, errors: errorLog.path)
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let text = log
@@ -57,15 +45,8 @@ final class ServerProcess {
 
     var base: String { "http://127.0.0.1:\(port)" }
 
-    func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGINT)
-            let deadline = Date().addingTimeInterval(10)
-            while process.isRunning && Date() < deadline { usleep(20_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        process.waitUntilExit()
-    }
+    /// Ctrl-C, as a person stops it; SIGKILL if it has not ended 10 s later.
+    func stop() { process.stop(SIGINT, grace: 10) }
 
     deinit {
         stop()
@@ -87,7 +68,7 @@ final class ServerProcess {
             args += ["--data-binary", "@" + f.path, "-H", "Content-Type: application/json"]
         }
         defer { if let bodyFile { try? FileManager.default.removeItem(at: bodyFile) } }
-        let run = try runCommand("/usr/bin/curl", args, in: TestPaths.packageRoot.path)
+        let run = try ChildProcess.run("/usr/bin/curl", args, in: TestPaths.packageRoot.path)
         let text = run.out
         guard let newline = text.lastIndex(of: "\n"), let status = Int(text[text.index(after: newline)...]) else {
             throw ServerTestError("curl failed: \(run.err)")
@@ -103,8 +84,8 @@ final class ServerProcess {
             try? FileManager.default.removeItem(at: body)
             try? FileManager.default.removeItem(at: head)
         }
-        let run = try runCommand("/usr/bin/curl", ["-s", "--path-as-is", "-o", body.path, "-D", head.path, "-w", "%{http_code}", base + path],
-                                 in: TestPaths.packageRoot.path)
+        let run = try ChildProcess.run("/usr/bin/curl", ["-s", "--path-as-is", "-o", body.path, "-D", head.path, "-w", "%{http_code}", base + path],
+                                       in: TestPaths.packageRoot.path)
         guard let status = Int(run.out.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw ServerTestError("curl failed: \(run.err)")
         }
@@ -140,18 +121,12 @@ final class ServerProcess {
     }
 
     /// /proc/PID/status fields of the server (Threads, VmRSS in kB).
-    func procStatus(_ key: String) -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return -1 }
-        for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
-            return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? -1
-        }
-        return -1
-    }
+    func procStatus(_ key: String) -> Int { ProcessMemory.status(key, of: process.processIdentifier) }
 }
 
 /// Runs `oarlog` (the CLI beside the tests) with a data directory.
 func oarlogCLI(_ arguments: [String], dataDirectory: URL) throws -> CommandRun {
-    try runCommand(ServerProcess.binary, arguments, in: TestPaths.packageRoot.path, environment: ["OARLOG_DATA_DIR": dataDirectory.path])
+    try runOarlog(arguments, dataDirectory: dataDirectory.path)
 }
 
 func jsonObject(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> Any {
@@ -179,7 +154,7 @@ enum BrowserScript {
     static func run(_ name: String, _ arguments: [String], detail: @autoclosure () -> String = "",
                     file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
         let script = TestPaths.packageRoot.appendingPathComponent("Tests/OarlogServerTests/browser/" + name).path
-        let run = try runCommand("/usr/bin/python3", [script] + arguments, in: TestPaths.packageRoot.path)
+        let run = try ChildProcess.run("/usr/bin/python3", [script] + arguments, in: TestPaths.packageRoot.path)
         XCTAssertEqual(run.status, 0, run.err, file: file, line: line)
         let result = try XCTUnwrap(try jsonObject(run.out) as? [String: Any], run.out + run.err, file: file, line: line)
         XCTAssertNil(result["error"], "\(result["error"] ?? "") \(result["error_console"] ?? "")\(detail())", file: file, line: line)

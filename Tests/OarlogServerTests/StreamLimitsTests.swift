@@ -69,7 +69,7 @@ final class StreamLimitsTests: XCTestCase {
         let shared = try server.request("POST", "/api/sessions/\(ids[0])/share", token: server.token)
         XCTAssertEqual(shared.status, 200, shared.body)
         let answer = try XCTUnwrap(try jsonObject(shared.body) as? [String: String])
-        let python = try runCommand("/usr/bin/python3", ["-c", "import hmac,hashlib,sys; "
+        let python = try ChildProcess.run("/usr/bin/python3", ["-c", "import hmac,hashlib,sys; "
             + "print(hmac.new(sys.argv[1].encode(), b'oarlog-playback:' + sys.argv[2].encode(), hashlib.sha256).hexdigest()[:32])",
             server.token, ids[0]], in: TestPaths.packageRoot.path)
         let key = try XCTUnwrap(answer["share"])
@@ -186,7 +186,7 @@ final class StreamLimitsTests: XCTestCase {
         XCTAssertEqual(solo.status, 200)
         let quiet = try (0..<5).map { _ in try Self.timed(server, "/api/sessions/\(id)").seconds }.sorted()[2]
 
-        let exports = (0..<12).map { _ in Self.startDownload(server, exportPath) }
+        let exports = try (0..<12).map { _ in try Download(server, exportPath) }
         var reads: [Double] = [], exportThreads = 0
         while exports.contains(where: { $0.process.isRunning }) {
             let read = try Self.timed(server, "/api/sessions/\(id)")
@@ -212,11 +212,15 @@ final class StreamLimitsTests: XCTestCase {
 
     /// A download under way with curl: its status, body and Retry-After once it ends.
     final class Download {
-        let process = Process()
+        let process: ChildProcess
         let body: URL, head: URL
-        init(body: URL, head: URL) { self.body = body; self.head = head }
+        init(_ server: ServerProcess, _ path: String) throws {
+            body = server.dataDirectory.appendingPathComponent("export-\(UUID().uuidString)")
+            head = server.dataDirectory.appendingPathComponent("head-\(UUID().uuidString)")
+            process = try ChildProcess("/usr/bin/curl", ["-s", "-o", body.path, "-D", head.path, server.base + path])
+        }
         func finish() -> (status: Int, body: Data, retryAfter: String?) {
-            process.waitUntilExit()
+            process.wait()
             let headers = (try? String(contentsOf: head, encoding: .utf8)) ?? ""
             let status = Int(headers.split(separator: " ").dropFirst().first ?? "") ?? 0
             let retry = headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("retry-after:") }
@@ -224,15 +228,6 @@ final class StreamLimitsTests: XCTestCase {
             defer { try? FileManager.default.removeItem(at: body); try? FileManager.default.removeItem(at: head) }
             return (status, (try? Data(contentsOf: body)) ?? Data(), retry)
         }
-    }
-
-    static func startDownload(_ server: ServerProcess, _ path: String) -> Download {
-        let d = Download(body: server.dataDirectory.appendingPathComponent("export-\(UUID().uuidString)"),
-                         head: server.dataDirectory.appendingPathComponent("head-\(UUID().uuidString)"))
-        d.process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        d.process.arguments = ["-s", "-o", d.body.path, "-D", d.head.path, server.base + path]
-        try? d.process.run()
-        return d
     }
 
     static func session(_ title: String, trace: String, into data: URL) throws -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import OarlogCore
 @testable import OarlogSession
+import OarlogTestSupport
 import XCTest
 
 /// The fast read paths (`forEachAccelerometerBlock`, the `RecordSource`, the memory-mapped file,
@@ -110,12 +111,12 @@ final class SessionBlockReadTests: XCTestCase {
         let reader = try SessionReader(path: path)
         XCTAssertNotNil(reader.file.mapping, "the session file could not be mapped")
         XCTAssertGreaterThan(reader.fileSize, 45_000_000)
-        let before = residentBytes()
+        let before = ProcessMemory.residentBytes()
         var n = 0
         var peak = 0
         try reader.forEachAccelerometerBlock { columns in
             n += columns.count
-            if n % 400_000 < columns.count { peak = max(peak, residentBytes()) }
+            if n % 400_000 < columns.count { peak = max(peak, ProcessMemory.residentBytes()) }
         }
         XCTAssertEqual(n, samples.count)
         print("mapped read of \(reader.fileSize) bytes: RSS grew by at most \((peak - before) / 1000) kB")

@@ -11,23 +11,9 @@ final class SessionCommandLineTests: XCTestCase {
     override func setUpWithError() throws { directory = try makeTemporaryDirectory("oarlog-cli") }
     override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
 
-    var binary: String {
-        get throws {
-            // The test bundle (Linux: its directory; macOS: the .xctest bundle) sits beside the binary.
-            var folder = Bundle(for: Self.self).bundleURL
-            if folder.pathExtension == "xctest" { folder.deleteLastPathComponent() }
-            let path = folder.appendingPathComponent("oarlog").path
-            guard FileManager.default.isExecutableFile(atPath: path) else {
-                XCTFail("the oarlog binary is missing at \(path): build it with `swift build` first")
-                throw XCTSkip("no binary")
-            }
-            return path
-        }
-    }
-
     @discardableResult
     func oarlog(_ arguments: [String], expect status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> CommandRun {
-        let run = try runCommand(try binary, arguments, in: directory, environment: ["OARLOG_DATA_DIR": directory + "/data"])
+        let run = try runOarlog(arguments, dataDirectory: directory + "/data", in: directory, file: file, line: line)
         XCTAssertEqual(run.status, status, "oarlog \(arguments.joined(separator: " ")): \(run.err)", file: file, line: line)
         return run
     }
@@ -43,28 +29,16 @@ final class SessionCommandLineTests: XCTestCase {
         var text = "# oarlog-trace: 1\n# start_utc: 2026-05-02T07:00:00.000Z\nt,kind,values\n"
         for k in 0..<500 { text += "\(Double(k) * 0.02),accel,0.1,0.2,9.8\n" }
         try text.write(toFile: trace, atomically: true, encoding: .utf8)
-        let binary = try binary
-        for _ in 0..<20 {
+        let binary = try Binaries.oarlog()
+        for round in 0..<20 {
             // Both processes run at once; each is waited for after both have started.
-            var running: [(Process, Pipe)] = []
-            for _ in 0..<2 {
-                let p = Process()
-                p.executableURL = URL(fileURLWithPath: binary)
-                p.arguments = ["replay", trace, "--save", "--title", "same"]
-                var env = ProcessInfo.processInfo.environment
-                env["OARLOG_DATA_DIR"] = directory + "/data"
-                p.environment = env
-                let err = Pipe()
-                p.standardOutput = FileHandle.nullDevice
-                p.standardError = err
-                p.standardInput = FileHandle.nullDevice
-                try p.run()
-                running.append((p, err))
+            let errors = (0..<2).map { "\(directory)/save-\(round)-\($0).err" }
+            let running = try errors.map {
+                try ChildProcess(binary, ["replay", trace, "--save", "--title", "same"], environment: ["OARLOG_DATA_DIR": directory + "/data"],
+                                 errors: $0)
             }
-            for (p, err) in running {
-                let e = err.fileHandleForReading.readDataToEndOfFile()
-                p.waitUntilExit()
-                XCTAssertEqual(p.terminationStatus, 0, String(decoding: e, as: UTF8.self))
+            for (p, err) in zip(running, errors) {
+                XCTAssertEqual(p.wait(), 0, ChildProcess.text(err))
             }
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/data/sessions").filter { $0.hasSuffix(".oarlog") }

@@ -2,6 +2,7 @@ import Foundation
 import OarlogCore
 import OarlogSimulator
 @testable import OarlogSession
+import OarlogTestSupport
 import XCTest
 
 /// A 10-hour session (simulated 100 Hz accelerometer + 1 Hz GPS) records and plays back with flat
@@ -26,14 +27,14 @@ final class SessionLongSessionTests: XCTestCase {
                 samples += 1
                 checksum = checksum &* 31 &+ UInt64(a.x.bitPattern) &+ a.time.bitPattern
                 if samples == 360_000 {
-                    residentAtOneHour = residentBytes()
+                    residentAtOneHour = ProcessMemory.residentBytes()
                     sizeAtOneHour = writer.bytesWritten
                 }
             case .fix: fixes += 1
             default: break
             }
         }
-        let residentAtEnd = residentBytes()
+        let residentAtEnd = ProcessMemory.residentBytes()
         try writer.close()
         XCTAssertEqual(samples, 3_600_000)
         let size = writer.bytesWritten
@@ -55,12 +56,12 @@ final class SessionLongSessionTests: XCTestCase {
             case .accel(let a):
                 readSamples += 1
                 readChecksum = readChecksum &* 31 &+ UInt64(a.x.bitPattern) &+ a.time.bitPattern
-                if readSamples == 360_000 { residentAfterOneHour = residentBytes() }
+                if readSamples == 360_000 { residentAfterOneHour = ProcessMemory.residentBytes() }
             case .fix: readFixes += 1
             default: break
             }
         }
-        let residentAfterTen = residentBytes()
+        let residentAfterTen = ProcessMemory.residentBytes()
         print("10 h playback: reader RSS \(residentAfterOneHour / 1_000_000) MB after 1 h, \(residentAfterTen / 1_000_000) MB after 10 h")
         XCTAssertEqual(readSamples, samples)
         XCTAssertEqual(readFixes, fixes)

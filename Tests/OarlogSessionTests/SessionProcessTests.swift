@@ -2,6 +2,7 @@ import Foundation
 import OarlogCore
 import OarlogSimulator
 @testable import OarlogSession
+import OarlogTestSupport
 import XCTest
 
 /// Real processes: a recorder killed with SIGKILL mid-write, a disk that fills up (a 64 KiB tmpfs
@@ -14,26 +15,19 @@ final class SessionProcessTests: XCTestCase {
 
     static let childTest = "OarlogSessionTests.SessionChildProcess/testChildEntryPoint"
 
-    func child(_ mode: String, _ environment: [String: String], wrappedIn wrapper: [String] = []) -> Process {
-        let p = Process()
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        if wrapper.isEmpty {
-            p.executableURL = URL(fileURLWithPath: me)
-            p.arguments = [Self.childTest]
-        } else {
-            p.executableURL = URL(fileURLWithPath: wrapper[0])
-            p.arguments = Array(wrapper.dropFirst()) + [me, Self.childTest]
-        }
-        var env = ProcessInfo.processInfo.environment
-        env["OARLOG_SESSION_CHILD"] = mode
-        for (k, v) in environment { env[k] = v }
-        p.environment = env
-        return p
+    /// Runs the child in `mode` to its end, behind `wrapper` (a command line that runs what follows it).
+    func runChild(_ mode: String, _ environment: [String: String], wrappedIn wrapper: [String]) throws -> CommandRun {
+        try ChildProcess.run(wrapper[0], Array(wrapper.dropFirst()) + [Binaries.testRunner, Self.childTest],
+                             environment: ["OARLOG_SESSION_CHILD": mode].merging(environment) { $1 })
     }
 
     func testKillNineMidRecordingLosesAtMostOneSecond() throws {
         let path = directory + "/killed.oarlog"
-        let p = child("record-slowly", ["OARLOG_SESSION_PATH": path])
+        // Its progress is read line by line as it writes, from a pipe.
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Binaries.testRunner)
+        p.arguments = [Self.childTest]
+        p.environment = ProcessInfo.processInfo.environment.merging(["OARLOG_SESSION_CHILD": "record-slowly", "OARLOG_SESSION_PATH": path]) { $1 }
         let pipe = Pipe()
         p.standardOutput = pipe
         try p.run()
@@ -78,16 +72,12 @@ final class SessionProcessTests: XCTestCase {
         let mountPoint = directory + "/tiny"
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
         let copy = directory + "/copy.oarlog"
-        let p = child("disk-full", ["OARLOG_SESSION_DIR": mountPoint, "OARLOG_SESSION_COPY": copy], wrappedIn: [
+        let run = try runChild("disk-full", ["OARLOG_SESSION_DIR": mountPoint, "OARLOG_SESSION_COPY": copy], wrappedIn: [
             "/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
             "mount -t tmpfs -o size=64k oarlog-test \"$OARLOG_SESSION_DIR\" && exec \"$0\" \"$@\"",
         ])
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, output)
+        let output = run.out
+        XCTAssertEqual(run.status, 0, output + run.err)
         let lines = output.split(separator: "\n").map(String.init)
         let error = try XCTUnwrap(lines.first { $0.hasPrefix("ERROR ") }, output)
         print("disk full: \(error)")
@@ -111,16 +101,12 @@ final class SessionProcessTests: XCTestCase {
         let writer = try SessionWriter.create(in: data, metadata: testMetadata(title: "Before"), options: .init(durability: .never))
         for r in try simulatorRecords(minutes: 0.2) { try writer.append(r) }
         try writer.close()
-        let p = child("read-only", ["OARLOG_SESSION_DIR": data.path], wrappedIn: [
+        let run = try runChild("read-only", ["OARLOG_SESSION_DIR": data.path], wrappedIn: [
             "/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
             "mount --bind \"$OARLOG_SESSION_DIR\" \"$OARLOG_SESSION_DIR\" && mount -o remount,ro,bind \"$OARLOG_SESSION_DIR\" && exec \"$0\" \"$@\"",
         ])
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, output)
+        let output = run.out
+        XCTAssertEqual(run.status, 0, output + run.err)
         let error = try XCTUnwrap(output.split(separator: "\n").first { $0.hasPrefix("ERROR ") }, output)
         print("read-only: \(error)")
         XCTAssertTrue(error.contains("Read-only file system"), String(error))

@@ -4,6 +4,7 @@ import OarlogDSP
 import OarlogPipeline
 import OarlogSimulator
 @testable import OarlogSession
+import OarlogTestSupport
 import XCTest
 
 /// A fresh temporary directory, removed by the caller's tearDown.
@@ -11,18 +12,6 @@ func makeTemporaryDirectory(_ name: String = "oarlog-session") throws -> String 
     let path = NSTemporaryDirectory() + "\(name)-\(getpid())-\(UInt64.random(in: 0..<UInt64.max))"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
-}
-
-/// A source over a fixed list of records (test input only).
-struct ListSource: RecordSource {
-    var records: [TraceRecord]
-    var position = 0
-    init(_ records: [TraceRecord]) { self.records = records }
-    mutating func next() throws -> TraceRecord? {
-        guard position < records.count else { return nil }
-        defer { position += 1 }
-        return records[position]
-    }
 }
 
 /// Keeps every stroke and the summary the pipeline produced (the ground truth for the file).
@@ -54,11 +43,9 @@ func bits(_ r: TraceRecord) -> [UInt64] {
     }
 }
 
+/// Every record of the session file at `path` (from `time`, with `onDamage`).
 func readAll(_ path: String, from time: Seconds? = nil, onDamage: DamagePolicy = .throwError) throws -> [TraceRecord] {
-    var source = try SessionReader(path: path).records(from: time, onDamage: onDamage)
-    var out: [TraceRecord] = []
-    while let r = try source.next() { out.append(r) }
-    return out
+    try OarlogTestSupport.readAll(SessionReader(path: path).records(from: time, onDamage: onDamage))
 }
 
 func simulatorRecords(minutes: Double, seed: UInt64 = 7) throws -> [TraceRecord] {
@@ -86,11 +73,4 @@ func recordSession(_ records: [TraceRecord], to path: String, options: SessionWr
     var source = ListSource(records)
     try pipeline.run(&source)
     return collector
-}
-
-/// Resident set size of this process, bytes (from /proc/self/statm).
-func residentBytes() -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let fields = text.split(separator: " ")
-    return (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
 }

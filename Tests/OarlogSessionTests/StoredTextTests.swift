@@ -49,13 +49,11 @@ final class StoredTextTests: XCTestCase {
         try Self.patch(path, "TITLE_PLACEHOLDER", with: "\u{202E}old\u{1B}]0;x\u{07}title")
         XCTAssertEqual(try SessionReader(path: path).metadata.title, "\u{202E}old\u{1B}]0;x\u{07}title", "the file holds the raw text")
 
-        let binary = try oarlogBinary()
-        let environment = ["OARLOG_DATA_DIR": directory + "/data"]
-        let show = try runCommand(binary, ["show", path], in: directory, environment: environment)
+        let show = try runOarlog(["show", path], dataDirectory: directory + "/data", in: directory)
         XCTAssertEqual(show.status, 0, show.err)
         XCTAssertTrue(show.out.contains("\\u{202E}old\\u{1B}]0;x\\u{7}title"), show.out)
         XCTAssertTrue(show.out.contains("bell\\u{7}\\u{1B}[31mred!!!"), show.out)
-        let list = try runCommand(binary, ["sessions"], in: directory, environment: environment)
+        let list = try runOarlog(["sessions"], dataDirectory: directory + "/data", in: directory)
         XCTAssertEqual(list.status, 0, list.err)
         XCTAssertTrue(list.out.contains("\\u{202E}old\\u{1B}]0;x\\u{7}title"), list.out)
         for output in [show.out, list.out] {
@@ -79,11 +77,5 @@ final class StoredTextTests: XCTestCase {
         let crc = bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[(start + 4)..<end])) }
         withUnsafeBytes(of: crc.littleEndian) { bytes.replaceSubrange(end..<(end + 4), with: $0) }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-    }
-
-    func oarlogBinary() throws -> String {
-        var folder = Bundle(for: Self.self).bundleURL
-        if folder.pathExtension == "xctest" { folder.deleteLastPathComponent() }
-        return folder.appendingPathComponent("oarlog").path
     }
 }

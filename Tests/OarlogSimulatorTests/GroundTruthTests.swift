@@ -1,6 +1,7 @@
 import Foundation
 import OarlogCore
 @testable import OarlogSimulator
+import OarlogTestSupport
 import XCTest
 
 final class GroundTruthTests: XCTestCase {
@@ -82,10 +83,10 @@ final class GroundTruthTests: XCTestCase {
             records += 1
             if case .fix(let fix) = record {
                 lastFixTime = fix.time
-                if residentAtOneHour == 0 && fix.time >= 3600 { residentAtOneHour = residentBytes() }
+                if residentAtOneHour == 0 && fix.time >= 3600 { residentAtOneHour = ProcessMemory.residentBytes() }
             }
         }
-        let residentAtEnd = residentBytes()
+        let residentAtEnd = ProcessMemory.residentBytes()
         let truth = simulator.groundTruth
         XCTAssertTrue(truth.isComplete)
         XCTAssertEqual(truth.strokes.count, 16)
@@ -95,11 +96,5 @@ final class GroundTruthTests: XCTestCase {
         XCTAssertGreaterThan(records, Int(duration * 25))
         // 9 more hours of simulation may not cost more than a few MB of resident memory.
         XCTAssertLessThan(residentAtEnd - residentAtOneHour, 8 << 20, "resident memory grew")
-    }
-
-    private func residentBytes() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-        let fields = text.split(separator: " ")
-        return (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }

@@ -60,7 +60,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     public let executable: String
 
     private let lock = NSLock()
-    private var process: Process?
+    private var process: ChildProcess?
     private var starts = 0
 
     /// Writes the broker's files; `start()` runs it.
@@ -100,7 +100,7 @@ public final class MosquittoBroker: @unchecked Sendable {
             let passwd = "\(dir)/passwd"
             let tool = try findExecutable("mosquitto_passwd", also: ["/usr/bin/mosquitto_passwd"])
             for (k, login) in users.enumerated() {
-                let run = try runCommand(tool, (k == 0 ? ["-c"] : []) + ["-b", passwd, login.user, login.password], in: dir)
+                let run = try ChildProcess.run(tool, (k == 0 ? ["-c"] : []) + ["-b", passwd, login.user, login.password], in: dir)
                 guard run.status == 0 else {
                     throw BrokerError(message: "mosquitto_passwd failed for \(login.user): \(run.err)\(run.out)")
                 }
@@ -146,29 +146,18 @@ public final class MosquittoBroker: @unchecked Sendable {
         guard process == nil else { return }
         starts += 1
         let output = "\(directory.path)/mosquitto.out"
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        handle.seekToEndOfFile()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = ["-c", configFile]
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = handle
-        p.standardError = handle
-        try p.run()
-        try? handle.close()
+        let p = try ChildProcess(executable, ["-c", configFile], output: output, errors: output)
         process = p
         let deadline = Date(timeIntervalSinceNow: 10)
         while Date() < deadline {
             if !p.isRunning {
                 process = nil
-                throw BrokerError(message: "mosquitto exited (status \(p.terminationStatus)) on start:\n\(tail(lockedLogText()))")
+                throw BrokerError(message: "mosquitto exited (status \(p.status)) on start:\n\(tail(lockedLogText()))")
             }
             if isListening(port: port) && (tlsPort.map { isListening(port: $0) } ?? true) { return }
             usleep(20_000)
         }
-        kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
+        p.stop(SIGKILL)
         process = nil
         throw BrokerError(message: "mosquitto did not listen on 127.0.0.1:\(port) within 10 s:\n\(tail(lockedLogText()))")
     }
@@ -180,11 +169,7 @@ public final class MosquittoBroker: @unchecked Sendable {
         defer { lock.unlock() }
         guard let p = process else { return }
         process = nil
-        if p.isRunning { kill(p.processIdentifier, SIGTERM) }
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while p.isRunning && Date() < deadline { usleep(10_000) }
-        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-        p.waitUntilExit()
+        p.stop(SIGTERM, grace: 10)
     }
 
     /// Stops and starts it again on the same port(s).
@@ -259,7 +244,7 @@ public struct TestCertificateAuthority: Sendable {
     }
 
     private static func run(_ tool: String, _ arguments: [String], in dir: String) throws {
-        let run = try runCommand(tool, arguments, in: dir)
+        let run = try ChildProcess.run(tool, arguments, in: dir)
         guard run.status == 0 else {
             throw BrokerError(message: "openssl \(arguments.prefix(2).joined(separator: " ")) failed (\(run.status)): \(run.err)")
         }

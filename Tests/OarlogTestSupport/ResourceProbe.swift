@@ -1,11 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import XCTest
 
 /// Peak memory and time of reading a hostile input, measured in a child process: the test binary
-/// re-executes itself for the one test (`/proc/self/exe Module.Class/test`, as the IIO tests do),
+/// re-executes itself for the one test (`rerunInChild`, as the IIO tests do),
 /// since the peak resident set (VmHWM) is process-wide. The parent writes the input; the child
 /// resets its peak (`/proc/self/clear_refs`), reads the input through the library, and asserts
 /// the growth of its peak and the time; the parent asserts the child ran that test and passed,
@@ -14,20 +11,6 @@ public enum ResourceProbe {
     public static let inputVariable = "OARLOG_RESOURCE_INPUT"
     /// The input, inside the child; nil in the parent.
     public static var childInput: String? { ProcessInfo.processInfo.environment[inputVariable] }
-
-    public static func status(_ key: String) -> Int {
-        let text = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
-            return Int(line.dropFirst(key.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? -1
-        }
-        return -1
-    }
-
-    /// Resets the peak resident set to the current one (Linux: `5` to clear_refs).
-    public static func resetPeak() {
-        let fd = open("/proc/self/clear_refs", O_WRONLY)
-        if fd >= 0 { _ = write(fd, "5", 1); close(fd) }
-    }
 
     /// Writes `head`, then `fill` repeated to `bytes` in all, then `tail`.
     public static func writeInput(_ path: String, head: String, fill: String, bytes: Int, tail: String = "") throws {
@@ -54,18 +37,18 @@ extension XCTestCase {
     /// the input's path, asserts it passed. In the child: measures `read` on the input. The time
     /// limit is a guard against a hang or a quadratic blow-up on hostile input, not a speed test:
     /// generous enough for a loaded CI machine running a debug build.
-    public func measureInChild(module: String, limitBytes: Int = 64 << 20, limitSeconds: Double = 60, function: String = #function,
-                        file: StaticString = #filePath, line: UInt = #line,
-                        make: (String) throws -> Void, read: (String) throws -> Void) throws {
+    public func measureInChild(limitBytes: Int = 64 << 20, limitSeconds: Double = 60, function: String = #function,
+                               file: StaticString = #filePath, line: UInt = #line,
+                               make: (String) throws -> Void, read: (String) throws -> Void) throws {
         let method = function.hasSuffix("()") ? String(function.dropLast(2)) : function
         if let input = ResourceProbe.childInput {
-            ResourceProbe.resetPeak()
-            let before = ResourceProbe.status("VmRSS")
+            ProcessMemory.resetPeak()
+            let before = ProcessMemory.status("VmRSS")
             let start = Date()
             var outcome = "read to the end"
             do { try read(input) } catch { outcome = "\(error)" }
             let seconds = Date().timeIntervalSince(start)
-            let peak = ResourceProbe.status("VmHWM")
+            let peak = ProcessMemory.status("VmHWM")
             let size = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? Int) ?? 0
             print("resource: \(method): \(size / 1_000_000) MB input, peak RSS \(peak / 1024) MB (+\((peak - before) / 1024) MB over "
                   + "\(before / 1024) MB before), \(String(format: "%.2f", seconds)) s: \(outcome.suffix(160))")
@@ -78,34 +61,7 @@ extension XCTestCase {
         let input = fm.temporaryDirectory.appendingPathComponent("oarlog-resource-\(UUID().uuidString)").path
         defer { try? fm.removeItem(atPath: input) }
         try make(input)
-        let filter = "\(module).\(String(describing: type(of: self)))/\(method)"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try fm.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = [filter]
-        var environment = ProcessInfo.processInfo.environment
-        environment[ResourceProbe.inputVariable] = input
-        process.environment = environment
-        let output = fm.temporaryDirectory.appendingPathComponent("oarlog-resource-\(UUID().uuidString).log")
-        _ = fm.createFile(atPath: output.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: output)
-        defer { try? fm.removeItem(at: output) }
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        let deadline = Date().addingTimeInterval(120)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            XCTFail("\(filter) did not finish within 120 s", file: file, line: line)
-        }
-        try handle.close()
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        let lines = text.split(separator: "\n")
-        if process.terminationStatus != 0 || !text.contains("Executed 1 test, with 0 failures") {
-            XCTFail("\(filter) failed in its child process (exit \(process.terminationStatus)):\n"
-                    + lines.filter { !$0.hasPrefix("Test Suite") }.suffix(30).joined(separator: "\n"), file: file, line: line)
-        }
-        for l in lines where l.hasPrefix("resource:") { print(l) }
+        let output = try rerunInChild(environment: [ResourceProbe.inputVariable: input], timeout: 120, function: function, file: file, line: line)
+        for l in output.split(separator: "\n") where l.hasPrefix("resource:") { print(l) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import OarlogCore
 import OarlogTrace
+import OarlogTestSupport
 import XCTest
 
 /// A small, independent CSV splitter for the tests (String based, RFC 4180 quotes), so the

@@ -1,6 +1,7 @@
 import Foundation
 import OarlogCore
 import OarlogTrace
+import OarlogTestSupport
 import XCTest
 
 /// The reading policy on bad input (docs/TRACE_FORMAT.md, "Reading policy"): each case gives

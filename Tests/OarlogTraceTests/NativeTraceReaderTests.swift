@@ -1,6 +1,7 @@
 import Foundation
 import OarlogCore
 @testable import OarlogTrace
+import OarlogTestSupport
 import XCTest
 
 /// The native CSV reader on well-formed input: every row kind, metadata, header, blank lines,

@@ -1,6 +1,7 @@
 import Foundation
 import OarlogCore
 import OarlogTrace
+import OarlogTestSupport
 import XCTest
 
 /// Values no boat or sensor can produce (`TraceLimits`), found from outside by mutating real

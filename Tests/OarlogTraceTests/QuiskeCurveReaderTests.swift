@@ -2,6 +2,7 @@ import XCTest
 import Foundation
 import OarlogCore
 import OarlogTrace
+import OarlogTestSupport
 
 final class QuiskeCurveReaderTests: XCTestCase {
     private func path() throws -> String { try TestPaths.sample("rowingdata/quiske_per_stroke_seat.csv") }

@@ -12,7 +12,7 @@ final class TraceResourceBoundTests: XCTestCase {
 
     private func run(_ format: TraceFormat, head: String, fill: String, bytes: Int = big, expect fragment: String,
                      function: String = #function) throws {
-        try measureInChild(module: "OarlogTraceTests", function: function,
+        try measureInChild(function: function,
                            make: { try ResourceProbe.writeInput($0, head: head, fill: fill, bytes: bytes) },
                            read: { path in
                                do {

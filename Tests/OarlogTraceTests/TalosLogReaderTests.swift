@@ -2,6 +2,7 @@ import XCTest
 import Foundation
 import OarlogCore
 import OarlogTrace
+import OarlogTestSupport
 
 /// The Talos reader on a small log in the Talos format written for Oarlog (the real Talos
 /// recording is GPL and stays outside the project: `oarlog evaluate --data DIR` checks it).

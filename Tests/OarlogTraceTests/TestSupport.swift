@@ -1,26 +1,18 @@
 import Foundation
 import OarlogCore
 @testable import OarlogTrace
+import OarlogTestSupport
 import XCTest
 
-/// Paths and small helpers shared by the trace tests.
-enum TestPaths {
-    /// The package root (this file is Tests/OarlogTraceTests/TestSupport.swift).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
+/// The trace tests' own files and the project's real recordings.
+extension TestPaths {
     static func fixture(_ name: String) -> String {
         packageRoot.appendingPathComponent("Tests/OarlogTraceTests/Fixtures").appendingPathComponent(name).path
     }
 
     /// A file of the real recorded data bundled in the project's `samples/`; fails clearly if missing.
     static func sample(_ relative: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let path = packageRoot.appendingPathComponent("samples").appendingPathComponent(relative).path
-        guard FileManager.default.fileExists(atPath: path) else {
-            XCTFail("test data missing: \(path) (bundled in samples/)", file: file, line: line)
-            throw CocoaError(.fileNoSuchFile)
-        }
-        return path
+        try samplePath(relative, file: file, line: line)
     }
 }
 
@@ -48,13 +40,6 @@ final class TemporaryDirectory {
     func file(_ name: String, _ text: String) -> String { file(name, bytes: Array(text.utf8)) }
 
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
-
-/// Everything a source yields, plus its statistics.
-func readAll<S: RecordSource & TraceStatisticsReporting>(_ source: inout S) throws -> [TraceRecord] {
-    var records: [TraceRecord] = []
-    while let r = try source.next() { records.append(r) }
-    return records
 }
 
 /// `checkingPlausibility: false` for the tests of the number parser over the whole Float and

@@ -1,6 +1,7 @@
 import Foundation
 import OarlogCore
 import OarlogTrace
+import OarlogTestSupport
 import XCTest
 
 /// Format detection and opening by name.
