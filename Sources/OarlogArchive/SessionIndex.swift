@@ -148,40 +148,29 @@ public final class SessionIndex: Sendable {
     public func sessions(_ query: SessionQuery = SessionQuery()) throws(ArchiveError) -> [ArchivedSession] {
         var conditions: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
+        /// A condition each listed session meets, with the values of its `?`s.
+        func require(_ condition: String, _ values: any DatabaseValueConvertible...) {
+            conditions.append(condition)
+            for value in values { arguments.append(value) }
+        }
         if let text = query.text {
             guard let pattern = FTS5Pattern(matchingAllPrefixesIn: text) else { return [] }
-            conditions.append("session.rowid IN (SELECT rowid FROM session_text WHERE session_text MATCH ?)")
-            arguments.append(pattern)
+            require("session.rowid IN (SELECT rowid FROM session_text WHERE session_text MATCH ?)", pattern)
         }
-        if let from = query.from {
-            conditions.append("start_utc >= ?")
-            arguments.append(from)
-        }
-        if let to = query.to {
-            conditions.append("start_utc < ?")
-            arguments.append(to)
-        }
-        if let m = query.minimumDistance {
-            conditions.append("distance_m >= ?")
-            arguments.append(m)
-        }
-        if let rate = query.rate {
-            conditions.append("avg_rate_spm BETWEEN ? AND ?")
-            arguments += [rate.lowerBound, rate.upperBound]
-        }
-        if let boat = query.boat {
-            conditions.append("boat = ? COLLATE NOCASE")
-            arguments.append(boat)
-        }
+        if let from = query.from { require("start_utc >= ?", from) }
+        if let to = query.to { require("start_utc < ?", to) }
+        if let m = query.minimumDistance { require("distance_m >= ?", m) }
+        if let rate = query.rate { require("avg_rate_spm BETWEEN ? AND ?", rate.lowerBound, rate.upperBound) }
+        if let boat = query.boat { require("boat = ? COLLATE NOCASE", boat) }
         if let near = query.near {
             // A box around the point wide enough for the radius (a prefilter; the exact test
             // follows on the few rows it lets through).
             let latSpan = near.radius / 110_574 + 1e-6
             let cosLat = max(0.01, cos(min(89.9, abs(near.point.latitude) + latSpan) * .pi / 180))
             let lonSpan = near.radius / (111_320 * cosLat) + 1e-6
-            conditions.append("south <= ? AND north >= ? AND west <= ? AND east >= ?")
-            arguments += [near.point.latitude + latSpan, near.point.latitude - latSpan,
-                          near.point.longitude + lonSpan, near.point.longitude - lonSpan]
+            require("south <= ? AND north >= ? AND west <= ? AND east >= ?",
+                    near.point.latitude + latSpan, near.point.latitude - latSpan,
+                    near.point.longitude + lonSpan, near.point.longitude - lonSpan)
         }
         let order: String
         switch query.order {

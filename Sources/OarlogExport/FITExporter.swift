@@ -67,88 +67,111 @@ public final class FITExporter: AssembledExporter {
 
     func write(_ item: ExportItem) throws {
         switch item {
-        case .start(let start):
-            let e = try FITEncoder(file: file)
-            encoder = e
-            let t = FITEncoder.timestamp(start.startUTC)
-            try e.write(Self.fileID) { m in
-                m.put(Profile.fileActivity); m.put(Profile.manufacturerDevelopment); m.put(1); m.put(t)
-            }
-            try e.write(Self.event) { m in
-                m.put(t); m.put(Profile.eventTimer); m.put(Profile.eventTypeStart)
-            }
-        case .point(let p):
-            try encoder?.write(Self.record) { m in
-                m.put(FITEncoder.timestamp(p.utc))
-                m.put(FITEncoder.semicircles(p.latitude))
-                m.put(FITEncoder.semicircles(p.longitude))
-                m.put(FITEncoder.scaled(p.distance, 100))
-                m.put(FITEncoder.scaled(p.speed, 1000))
-                m.put(FITEncoder.scaled(p.altitude, 5, offset: 500))
-                m.put(Self.cadence(p.strokeRate))
-            }
-        case .lapStart, .stroke:
-            break
-        case .lapEnd(let l):
-            try encoder?.write(Self.lap) { m in
-                m.put(FITEncoder.timestamp(l.endUTC))
-                m.put(FITEncoder.timestamp(l.startUTC))
-                m.put(FITEncoder.semicircles(l.startPosition?.latitude))
-                m.put(FITEncoder.semicircles(l.startPosition?.longitude))
-                m.put(FITEncoder.semicircles(l.endPosition?.latitude))
-                m.put(FITEncoder.semicircles(l.endPosition?.longitude))
-                m.put(FITEncoder.scaled(l.elapsed, 1000))
-                m.put(FITEncoder.scaled(l.elapsed, 1000))
-                m.put(FITEncoder.scaled(l.distance, 100))
-                m.put(Int64(l.strokes))
-                m.put(Int64(l.index))
-                m.put(FITEncoder.scaled(l.averageSpeed, 1000))
-                m.put(FITEncoder.scaled(l.maxSpeed, 1000))
-                m.put(Profile.eventLap)
-                m.put(Profile.eventTypeStop)
-                m.put(Self.cadence(l.averageStrokeRate))
-                m.put(Self.cadence(l.maxStrokeRate))
-                m.put(Profile.intensityActive)
-                switch l.trigger {
-                case .rest: m.put(Profile.lapTriggerManual)
-                case .distance: m.put(Profile.lapTriggerDistance)
-                case .sessionEnd: m.put(Profile.lapTriggerSessionEnd)
-                }
-                m.put(Profile.sportRowing)
-            }
-        case .end(let totals):
-            guard let e = encoder else { return }
-            let end = FITEncoder.timestamp(totals.endUTC)
-            let s = totals.summary
-            try e.write(Self.event) { m in
-                m.put(end); m.put(Profile.eventTimer); m.put(Profile.eventTypeStopAll)
-            }
-            try e.write(Self.session) { m in
-                m.put(end)
-                m.put(FITEncoder.timestamp(totals.start.startUTC))
-                m.put(FITEncoder.semicircles(totals.startPosition?.latitude))
-                m.put(FITEncoder.semicircles(totals.startPosition?.longitude))
-                m.put(FITEncoder.scaled(totals.elapsed, 1000))
-                m.put(FITEncoder.scaled(totals.elapsed, 1000))
-                m.put(FITEncoder.scaled(totals.distance, 100))
-                m.put(Int64(s.strokes))
-                m.put(0)
-                m.put(FITEncoder.scaled(totals.averageSpeed, 1000))
-                m.put(FITEncoder.scaled(totals.maxSpeed, 1000))
-                m.put(0)
-                m.put(Int64(totals.laps))
-                m.put(Profile.eventSession)
-                m.put(Profile.eventTypeStop)
-                m.put(Profile.sportRowing)
-                m.put(Profile.subSportGeneric)
-                m.put(Self.cadence(s.averageStrokeRate))
-                m.put(Self.cadence(s.maxStrokeRate))
-                m.put(0)  // session trigger: activity end
-            }
-            try e.write(Self.activity) { m in
-                m.put(end); m.put(FITEncoder.scaled(totals.elapsed, 1000)); m.put(1)
-                m.put(0); m.put(Profile.eventActivity); m.put(Profile.eventTypeStop)
-            }
+        case .start(let start): try writeStart(start)
+        case .point(let p): try writeRecord(p)
+        case .lapStart, .stroke: break
+        case .lapEnd(let l): try writeLap(l)
+        case .end(let totals): try writeEnd(totals)
         }
+    }
+
+    /// `file_id` and the timer-start `event`; the encoder begins the file.
+    private func writeStart(_ start: ExportStart) throws {
+        let e = try FITEncoder(file: file)
+        encoder = e
+        let t = FITEncoder.timestamp(start.startUTC)
+        try e.write(Self.fileID) { m in
+            m.put(Profile.fileActivity); m.put(Profile.manufacturerDevelopment); m.put(1); m.put(t)
+        }
+        try e.write(Self.event) { m in
+            m.put(t); m.put(Profile.eventTimer); m.put(Profile.eventTypeStart)
+        }
+    }
+
+    /// One `record` per GPS fix.
+    private func writeRecord(_ p: ExportPoint) throws {
+        try encoder?.write(Self.record) { m in
+            m.put(FITEncoder.timestamp(p.utc))
+            m.put(FITEncoder.semicircles(p.latitude))
+            m.put(FITEncoder.semicircles(p.longitude))
+            m.put(FITEncoder.scaled(p.distance, 100))
+            m.put(FITEncoder.scaled(p.speed, 1000))
+            m.put(FITEncoder.scaled(p.altitude, 5, offset: 500))
+            m.put(Self.cadence(p.strokeRate))
+        }
+    }
+
+    private func writeLap(_ l: ExportLap) throws {
+        try encoder?.write(Self.lap) { m in
+            m.put(FITEncoder.timestamp(l.endUTC))
+            m.put(FITEncoder.timestamp(l.startUTC))
+            m.putPosition(l.startPosition)
+            m.putPosition(l.endPosition)
+            m.putElapsedTimerAndDistance(elapsed: l.elapsed, distance: l.distance)
+            m.put(Int64(l.strokes))
+            m.put(Int64(l.index))
+            m.put(FITEncoder.scaled(l.averageSpeed, 1000))
+            m.put(FITEncoder.scaled(l.maxSpeed, 1000))
+            m.put(Profile.eventLap)
+            m.put(Profile.eventTypeStop)
+            m.put(Self.cadence(l.averageStrokeRate))
+            m.put(Self.cadence(l.maxStrokeRate))
+            m.put(Profile.intensityActive)
+            switch l.trigger {
+            case .rest: m.put(Profile.lapTriggerManual)
+            case .distance: m.put(Profile.lapTriggerDistance)
+            case .sessionEnd: m.put(Profile.lapTriggerSessionEnd)
+            }
+            m.put(Profile.sportRowing)
+        }
+    }
+
+    /// The timer-stop `event`, the `session` and the `activity`.
+    private func writeEnd(_ totals: ExportTotals) throws {
+        guard let e = encoder else { return }
+        let end = FITEncoder.timestamp(totals.endUTC)
+        let s = totals.summary
+        try e.write(Self.event) { m in
+            m.put(end); m.put(Profile.eventTimer); m.put(Profile.eventTypeStopAll)
+        }
+        try e.write(Self.session) { m in
+            m.put(end)
+            m.put(FITEncoder.timestamp(totals.start.startUTC))
+            m.putPosition(totals.startPosition)
+            m.putElapsedTimerAndDistance(elapsed: totals.elapsed, distance: totals.distance)
+            m.put(Int64(s.strokes))
+            m.put(0)
+            m.put(FITEncoder.scaled(totals.averageSpeed, 1000))
+            m.put(FITEncoder.scaled(totals.maxSpeed, 1000))
+            m.put(0)
+            m.put(Int64(totals.laps))
+            m.put(Profile.eventSession)
+            m.put(Profile.eventTypeStop)
+            m.put(Profile.sportRowing)
+            m.put(Profile.subSportGeneric)
+            m.put(Self.cadence(s.averageStrokeRate))
+            m.put(Self.cadence(s.maxStrokeRate))
+            m.put(0)  // session trigger: activity end
+        }
+        try e.write(Self.activity) { m in
+            m.put(end); m.put(FITEncoder.scaled(totals.elapsed, 1000)); m.put(1)
+            m.put(0); m.put(Profile.eventActivity); m.put(Profile.eventTypeStop)
+        }
+    }
+}
+
+extension FITEncoder.MessageBuilder {
+    /// A position as `position_lat` and `position_long`, semicircles (both invalid when unknown).
+    mutating func putPosition(_ position: GeoPoint?) {
+        put(FITEncoder.semicircles(position?.latitude))
+        put(FITEncoder.semicircles(position?.longitude))
+    }
+
+    /// A lap's or session's `total_elapsed_time`, `total_timer_time` (ms; the same, as the timer
+    /// runs through rests) and `total_distance` (cm).
+    mutating func putElapsedTimerAndDistance(elapsed: Seconds, distance: Metres) {
+        put(FITEncoder.scaled(elapsed, 1000))
+        put(FITEncoder.scaled(elapsed, 1000))
+        put(FITEncoder.scaled(distance, 100))
     }
 }

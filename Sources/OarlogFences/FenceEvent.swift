@@ -84,7 +84,7 @@ public struct CourseSegment: Sendable, Equatable {
 
     public var duration: Seconds { endTime - startTime }
     /// Mean split over the leg, s/500 m.
-    public var split: SecondsPer500m? { distance > 0 && duration > 0 ? duration * 500 / distance : nil }
+    public var split: SecondsPer500m? { meanSplit(distance: distance, duration: duration) }
 }
 
 /// A course rowed from start to finish.
@@ -102,7 +102,8 @@ public struct CoursePiece: Sendable, Equatable {
         self.segments = segments
     }
     public var duration: Seconds { finishTime - startTime }
-    public var split: SecondsPer500m? { distance > 0 && duration > 0 ? duration * 500 / distance : nil }
+    /// Mean split over the piece, s/500 m.
+    public var split: SecondsPer500m? { meanSplit(distance: distance, duration: duration) }
     public var strokes: Int { segments.reduce(0) { $0 + $1.strokes } }
     /// Stroke rate over the piece: each leg's mean weighted by its stroke count.
     public var strokeRate: StrokesPerMinute? {
@@ -112,6 +113,11 @@ public struct CoursePiece: Sendable, Equatable {
     }
     /// Gates skipped anywhere in the piece.
     public var missedGates: [FenceID] { segments.flatMap(\.missedGates) }
+}
+
+/// The mean split of `distance` rowed in `duration`, s/500 m; nil unless both are positive.
+private func meanSplit(distance: Metres, duration: Seconds) -> SecondsPer500m? {
+    distance > 0 && duration > 0 ? duration * 500 / distance : nil
 }
 
 /// Something wrong with how a course was rowed.

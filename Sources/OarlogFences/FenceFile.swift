@@ -204,51 +204,13 @@ private struct FenceParsing {
                                     "within 0…\(Int(FenceLimits.maxHysteresis)) m")
         switch type {
         case "Point":
-            let centre = try position(coordinates, what: "the point")
-            guard let radius = try number("radius_m") else {
-                throw failure("a Point fence needs a radius_m property (the circle's radius in metres)")
-            }
-            guard radius > 0 else { throw failure("radius_m must be > 0, got \(radius)") }
-            guard radius <= FenceLimits.maxRadius else {
-                throw failure("radius_m must be at most \(Int(FenceLimits.maxRadius)) m (100 km), got \(radius)")
-            }
-            return Fence(id: id, shape: .circle(centre: centre, radius: radius), dwellTime: dwell, hysteresis: hysteresis)
+            return Fence(id: id, shape: try circle(coordinates), dwellTime: dwell, hysteresis: hysteresis)
         case "Polygon":
-            guard case .array(let ringValues) = coordinates, !ringValues.isEmpty else {
-                throw failure("Polygon coordinates must be an array of rings")
-            }
-            try count(coordinates, rings: true, positionsBefore: &positionsBefore)
-            var rings: [[GeoPoint]] = []
-            for (k, ringValue) in ringValues.enumerated() {
-                rings.append(try ring(ringValue, what: k == 0 ? "the outer ring" : "hole \(k)"))
-            }
-            return Fence(id: id, shape: .polygon(outer: rings[0], holes: Array(rings.dropFirst())),
+            return Fence(id: id, shape: try polygon(coordinates, positionsBefore: &positionsBefore),
                          dwellTime: dwell, hysteresis: hysteresis)
         case "LineString":
-            guard case .array(let values) = coordinates else { throw failure("LineString coordinates must be an array of positions") }
-            try count(coordinates, rings: false, positionsBefore: &positionsBefore)
-            let line = try values.enumerated().map { try position($1, what: "position \($0)") }
-            guard line.count >= 2 else { throw failure("a gate LineString needs at least 2 positions, got \(line.count)") }
-            let plane = LocalTangentPlane(origin: line[0])
-            var total = 0.0
-            for k in 1..<line.count {
-                let a = plane.project(line[k - 1]), b = plane.project(line[k])
-                let length = ((a.east - b.east) * (a.east - b.east) + (a.north - b.north) * (a.north - b.north)).squareRoot()
-                guard length > 0.01 else { throw failure("positions \(k - 1) and \(k) of the gate are the same point") }
-                total += length
-            }
-            guard total <= FenceLimits.maxGateLength else {
-                throw failure("the gate line is \(Int(total)) m long; a gate is at most \(Int(FenceLimits.maxGateLength)) m")
-            }
-            var direction = GateDirection.either
-            if let bearing = try number("direction_deg") {
-                guard abs(bearing) <= FenceLimits.maxAbsoluteDirection else {
-                    throw failure("direction_deg must be a bearing within ±360°, got \(bearing)")
-                }
-                direction = .bearing(Geodesy.normalizedBearing(bearing))
-            } else if let d = feature["properties"]?["direction"], d != .null, d != .string("either") {
-                throw failure("direction must be \"either\" (or give direction_deg, the bearing of travel)")
-            }
+            let line = try gateLine(coordinates, positionsBefore: &positionsBefore)
+            let direction = try gateDirection()
             var role: CourseRole?
             if let r = feature["properties"]?["role"], r != .null {
                 guard case .string(let text) = r, let parsed = CourseRole(rawValue: text.lowercased()) else {
@@ -266,6 +228,65 @@ private struct FenceParsing {
         default:
             throw failure("unknown geometry type \"\(type)\"")
         }
+    }
+
+    /// A Point with its `radius_m`: a circle.
+    private func circle(_ coordinates: JSONValue) throws -> FenceShape {
+        let centre = try position(coordinates, what: "the point")
+        guard let radius = try number("radius_m") else {
+            throw failure("a Point fence needs a radius_m property (the circle's radius in metres)")
+        }
+        guard radius > 0 else { throw failure("radius_m must be > 0, got \(radius)") }
+        guard radius <= FenceLimits.maxRadius else {
+            throw failure("radius_m must be at most \(Int(FenceLimits.maxRadius)) m (100 km), got \(radius)")
+        }
+        return .circle(centre: centre, radius: radius)
+    }
+
+    /// A Polygon: its outer ring and holes.
+    private func polygon(_ coordinates: JSONValue, positionsBefore: inout Int) throws -> FenceShape {
+        guard case .array(let ringValues) = coordinates, !ringValues.isEmpty else {
+            throw failure("Polygon coordinates must be an array of rings")
+        }
+        try count(coordinates, rings: true, positionsBefore: &positionsBefore)
+        var rings: [[GeoPoint]] = []
+        for (k, ringValue) in ringValues.enumerated() {
+            rings.append(try ring(ringValue, what: k == 0 ? "the outer ring" : "hole \(k)"))
+        }
+        return .polygon(outer: rings[0], holes: Array(rings.dropFirst()))
+    }
+
+    /// A LineString gate: at least 2 distinct positions, at most `FenceLimits.maxGateLength` long.
+    private func gateLine(_ coordinates: JSONValue, positionsBefore: inout Int) throws -> [GeoPoint] {
+        guard case .array(let values) = coordinates else { throw failure("LineString coordinates must be an array of positions") }
+        try count(coordinates, rings: false, positionsBefore: &positionsBefore)
+        let line = try values.enumerated().map { try position($1, what: "position \($0)") }
+        guard line.count >= 2 else { throw failure("a gate LineString needs at least 2 positions, got \(line.count)") }
+        let plane = LocalTangentPlane(origin: line[0])
+        var total = 0.0
+        for k in 1..<line.count {
+            let a = plane.project(line[k - 1]), b = plane.project(line[k])
+            let length = ((a.east - b.east) * (a.east - b.east) + (a.north - b.north) * (a.north - b.north)).squareRoot()
+            guard length > 0.01 else { throw failure("positions \(k - 1) and \(k) of the gate are the same point") }
+            total += length
+        }
+        guard total <= FenceLimits.maxGateLength else {
+            throw failure("the gate line is \(Int(total)) m long; a gate is at most \(Int(FenceLimits.maxGateLength)) m")
+        }
+        return line
+    }
+
+    /// A gate's required direction: the bearing `direction_deg`, or either way.
+    private func gateDirection() throws -> GateDirection {
+        if let bearing = try number("direction_deg") {
+            guard abs(bearing) <= FenceLimits.maxAbsoluteDirection else {
+                throw failure("direction_deg must be a bearing within ±360°, got \(bearing)")
+            }
+            return .bearing(Geodesy.normalizedBearing(bearing))
+        } else if let d = feature["properties"]?["direction"], d != .null, d != .string("either") {
+            throw failure("direction must be \"either\" (or give direction_deg, the bearing of travel)")
+        }
+        return .either
     }
 
     func position(_ value: JSONValue, what: String) throws -> GeoPoint {

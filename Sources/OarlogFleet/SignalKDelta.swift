@@ -23,10 +23,6 @@ public enum SignalKDelta {
     public static func payload(of message: FleetMessage) -> [UInt8] {
         var values: [(String, String)] = []
         func add(_ path: String, _ json: String) { values.append((path, json)) }
-        func number(_ x: Double?) -> String { x.map { $0.isFinite ? "\($0)" : "null" } ?? "null" }
-        func hertz(_ spm: StrokesPerMinute?) -> String { number(spm.map { $0 / 60 }) }
-        // Every text cut to what a receiver accepts (`FleetText`), so that nothing valid on the boat is refused downstream.
-        func quoted(_ text: String, _ bytes: Int) -> String { JSONString.quoted(FleetText.clip(text, bytes: bytes)) }
         if let name = message.boatName { add("", "{\"name\":\(quoted(name, FleetText.nameBytes))}") }
         add(rowing + "elapsedTime", number(message.elapsed))
         switch message.content {
@@ -68,21 +64,9 @@ public enum SignalKDelta {
         case .note(let text):
             add(rowing + "note", quoted(text, FleetText.noteBytes))
         case .fence(let f):
-            var body = "{\"name\":\(quoted(f.name, FleetText.eventNameBytes)),\"fence\":\(quoted(f.fence, FleetText.fenceNameBytes))"
-            body += ",\"text\":\(quoted(f.text, FleetText.fenceTextBytes)),\"fields\":{"
-            for (k, field) in f.fields.prefix(FleetText.fenceFields).enumerated() {
-                body += (k > 0 ? "," : "") + "\(quoted(field.key, FleetText.eventNameBytes)):\(quoted(field.value, FleetText.fieldValueBytes))"
-            }
-            add(rowing + "fence", body + "}}")
+            add(rowing + "fence", fenceJSON(f))
         case .session(let s):
-            var body = "{\"state\":\"\(s.started ? "started" : "ended")\",\"title\":\(quoted(s.title, FleetText.titleBytes))"
-            if let m = s.summary {
-                body += ",\"summary\":{\"strokeCount\":\(m.strokes),\"log\":\(number(m.distance)),\"elapsedTime\":\(number(m.elapsed))"
-                body += ",\"averageStrokeRate\":\(hertz(m.averageStrokeRate)),\"averageSplit\":\(number(m.averageSplit))"
-                body += ",\"maxStrokeRate\":\(hertz(m.maxStrokeRate)),\"bestSplit\":\(number(m.bestSplit))"
-                body += ",\"strokeDistance\":\(number(m.distancePerStroke)),\"movingTime\":\(number(m.movingTime))}"
-            }
-            add(rowing + "session", body + "}")
+            add(rowing + "session", sessionJSON(s))
         }
         var out = "{\"context\":\(JSONString.quoted(contextPrefix + message.boat)),\"updates\":[{\"source\":{\"label\":\"oarlog\",\"type\":\"oarlog\",\"src\":\(JSONString.quoted(message.boat))}"
         out += ",\"timestamp\":\"\(UTCTime.iso8601(message.utc, millisecondRounding: .toNearestOrAwayFromZero))\",\"values\":["
@@ -94,50 +78,154 @@ public enum SignalKDelta {
         return Array(out.utf8)
     }
 
+    /// A number in JSON: `null` when unknown or not finite.
+    private static func number(_ x: Double?) -> String { x.map { $0.isFinite ? "\($0)" : "null" } ?? "null" }
+
+    /// A stroke rate as Signal K has it, in Hz.
+    private static func hertz(_ spm: StrokesPerMinute?) -> String { number(spm.map { $0 / 60 }) }
+
+    /// A text cut to what a receiver accepts (`FleetText`), so that nothing valid on the boat is
+    /// refused downstream.
+    private static func quoted(_ text: String, _ bytes: Int) -> String { JSONString.quoted(FleetText.clip(text, bytes: bytes)) }
+
+    /// The value at `performance.rowing.fence`.
+    private static func fenceJSON(_ f: FleetFenceEvent) -> String {
+        var body = "{\"name\":\(quoted(f.name, FleetText.eventNameBytes)),\"fence\":\(quoted(f.fence, FleetText.fenceNameBytes))"
+        body += ",\"text\":\(quoted(f.text, FleetText.fenceTextBytes)),\"fields\":{"
+        for (k, field) in f.fields.prefix(FleetText.fenceFields).enumerated() {
+            body += (k > 0 ? "," : "") + "\(quoted(field.key, FleetText.eventNameBytes)):\(quoted(field.value, FleetText.fieldValueBytes))"
+        }
+        return body + "}}"
+    }
+
+    /// The value at `performance.rowing.session`.
+    private static func sessionJSON(_ s: FleetSessionEvent) -> String {
+        var body = "{\"state\":\"\(s.started ? "started" : "ended")\",\"title\":\(quoted(s.title, FleetText.titleBytes))"
+        if let m = s.summary {
+            body += ",\"summary\":{\"strokeCount\":\(m.strokes),\"log\":\(number(m.distance)),\"elapsedTime\":\(number(m.elapsed))"
+            body += ",\"averageStrokeRate\":\(hertz(m.averageStrokeRate)),\"averageSplit\":\(number(m.averageSplit))"
+            body += ",\"maxStrokeRate\":\(hertz(m.maxStrokeRate)),\"bestSplit\":\(number(m.bestSplit))"
+            body += ",\"strokeDistance\":\(number(m.distancePerStroke)),\"movingTime\":\(number(m.movingTime))}"
+        }
+        return body + "}"
+    }
+
     // MARK: - Reading
 
     /// Reads a payload that arrived on a topic of `kind` for `boat`; anything malformed, too
     /// large, or claiming another boat than its topic is a `FleetMessageError` saying what.
     public static func message(boat: String, kind: FleetMessageKind, payload: [UInt8]) throws(FleetMessageError) -> FleetMessage {
-        guard payload.count <= maximumPayloadBytes else { throw FleetMessageError("a payload of \(payload.count) bytes (at most \(maximumPayloadBytes))") }
-        let root: JSONValue
-        do { root = try JSONValue.parse(utf8: payload, maxValues: 4096) } catch { throw FleetMessageError("not JSON: \(error)") }
-        guard case .string(let context)? = root["context"], context.hasPrefix(contextPrefix) else {
-            throw FleetMessageError("no context vessels.urn:mrn:oarlog:boat:…")
+        let delta = try Delta(boat: boat, payload: payload)
+        let values = delta.values
+        var name: String?
+        if let v = values.byPath[""] { name = try text(v["name"], "the boat's name", limit: FleetText.nameBytes) }
+        let elapsed = try values.required(rowing + "elapsedTime")
+        let content: FleetContent
+        switch kind {
+        case .stroke:
+            content = .stroke(FleetStroke(index: try values.count(rowing + "strokeCount"), catchTime: elapsed,
+                                          strokeRate: values.spm(rowing + "strokeRate"),
+                                          smoothedRate: values.spm(rowing + "strokeRateSmoothed"), driveTime: try values.required(rowing + "driveTime"),
+                                          recoveryTime: values.number(rowing + "recoveryTime"),
+                                          peakAcceleration: MetresPerSecondSquared(try values.required(rowing + "peakAcceleration")),
+                                          split: values.number(rowing + "split"), distancePerStroke: values.number(rowing + "strokeDistance"),
+                                          distance: values.number("navigation.log"),
+                                          quality: values.quality()))
+        case .catch:
+            let state = try text(values.byPath[rowing + "catch"], "the catch", limit: 16)
+            guard state == "caught" || state == "withdrawn" else { throw FleetMessageError("an unknown catch state") }
+            content = .caught(FleetCatch(index: try values.count(rowing + "strokeCount"), catchTime: elapsed,
+                                         strokeRate: values.spm(rowing + "strokeRate"),
+                                         smoothedRate: values.spm(rowing + "strokeRateSmoothed"), withdrawn: state == "withdrawn"))
+        case .position:
+            guard case .number(let lat)? = values.byPath["navigation.position"]?["latitude"],
+                  case .number(let lon)? = values.byPath["navigation.position"]?["longitude"],
+                  abs(lat) <= 90, abs(lon) <= 180 else { throw FleetMessageError("no navigation.position") }
+            content = .position(FleetPosition(latitude: lat, longitude: lon, speed: values.number("navigation.speedOverGround"),
+                                              course: values.number("navigation.courseOverGroundTrue").map { $0 * 180 / .pi },
+                                              distance: values.number("navigation.log")))
+        case .status:
+            guard let state = FleetStatus.State(rawValue: try text(values.byPath[rowing + "state"], "the state")) else {
+                throw FleetMessageError("an unknown state")
+            }
+            content = .status(FleetStatus(state: state, strokes: try values.count(rowing + "strokeCount"),
+                                          strokeRate: values.spm(rowing + "strokeRate"), split: values.number(rowing + "split"),
+                                          speed: values.number("navigation.speedOverGround"),
+                                          distance: try values.required("navigation.log")))
+        case .note:
+            content = .note(try text(values.byPath[rowing + "note"], "the note", limit: FleetText.noteBytes))
+        case .fence:
+            content = .fence(try fenceEvent(values.byPath[rowing + "fence"]))
+        case .session:
+            content = .session(try sessionEvent(values.byPath[rowing + "session"]))
         }
-        guard context.dropFirst(contextPrefix.count) == boat else {
-            throw FleetMessageError("the context names boat '\(context.dropFirst(contextPrefix.count))' on boat '\(boat)'s topic")
+        return FleetMessage(boat: boat, boatName: name, session: delta.session, sequence: delta.sequence, utc: delta.utc,
+                            elapsed: elapsed, content: content)
+    }
+
+    /// A delta's envelope, checked: the boat it claims, the session and sequence beside it, and
+    /// its one update's timestamp and values.
+    private struct Delta {
+        var session: String
+        var sequence: Int
+        var utc: Double
+        var values: Values
+
+        init(boat: String, payload: [UInt8]) throws(FleetMessageError) {
+            guard payload.count <= maximumPayloadBytes else { throw FleetMessageError("a payload of \(payload.count) bytes (at most \(maximumPayloadBytes))") }
+            let root: JSONValue
+            do { root = try JSONValue.parse(utf8: payload, maxValues: 4096) } catch { throw FleetMessageError("not JSON: \(error)") }
+            guard case .string(let context)? = root["context"], context.hasPrefix(contextPrefix) else {
+                throw FleetMessageError("no context vessels.urn:mrn:oarlog:boat:…")
+            }
+            guard context.dropFirst(contextPrefix.count) == boat else {
+                throw FleetMessageError("the context names boat '\(context.dropFirst(contextPrefix.count))' on boat '\(boat)'s topic")
+            }
+            guard case .string(let session)? = root["oarlog"]?["session"], !session.isEmpty, session.utf8.count <= 64 else {
+                throw FleetMessageError("no oarlog.session")
+            }
+            guard case .number(let seq)? = root["oarlog"]?["seq"], seq >= 1, seq <= 9e15, seq == seq.rounded() else {
+                throw FleetMessageError("no oarlog.seq (a whole number from 1)")
+            }
+            guard case .array(let updates)? = root["updates"], updates.count == 1 else { throw FleetMessageError("not one update") }
+            let update = updates[0]
+            guard case .string(let stamp)? = update["timestamp"], stamp.hasSuffix("Z"), let utc = UTCTime.parseISO8601(stamp) else {
+                throw FleetMessageError("no timestamp in UTC (RFC 3339 ending in Z)")
+            }
+            guard case .array(let list)? = update["values"] else { throw FleetMessageError("no values") }
+            var byPath: [String: JSONValue] = [:]
+            for v in list {
+                guard case .string(let path)? = v["path"], let value = v["value"] else { throw FleetMessageError("a value without path or value") }
+                byPath[path] = value
+            }
+            (self.session, self.sequence, self.utc, self.values) = (session, Int(seq), utc, Values(byPath: byPath))
         }
-        guard case .string(let session)? = root["oarlog"]?["session"], !session.isEmpty, session.utf8.count <= 64 else {
-            throw FleetMessageError("no oarlog.session")
-        }
-        guard case .number(let seq)? = root["oarlog"]?["seq"], seq >= 1, seq <= 9e15, seq == seq.rounded() else {
-            throw FleetMessageError("no oarlog.seq (a whole number from 1)")
-        }
-        guard case .array(let updates)? = root["updates"], updates.count == 1 else { throw FleetMessageError("not one update") }
-        let update = updates[0]
-        guard case .string(let stamp)? = update["timestamp"], stamp.hasSuffix("Z"), let utc = UTCTime.parseISO8601(stamp) else {
-            throw FleetMessageError("no timestamp in UTC (RFC 3339 ending in Z)")
-        }
-        guard case .array(let list)? = update["values"] else { throw FleetMessageError("no values") }
-        var values: [String: JSONValue] = [:]
-        for v in list {
-            guard case .string(let path)? = v["path"], let value = v["value"] else { throw FleetMessageError("a value without path or value") }
-            values[path] = value
-        }
+    }
+
+    /// An update's values by path, read in Oarlog's units.
+    private struct Values {
+        var byPath: [String: JSONValue]
+
+        /// A finite number at `path`, or nil.
         func number(_ path: String) -> Double? {
-            if case .number(let x)? = values[path], x.isFinite { return x }
+            if case .number(let x)? = byPath[path], x.isFinite { return x }
             return nil
         }
+
         func required(_ path: String) throws(FleetMessageError) -> Double {
             guard let x = number(path) else { throw FleetMessageError("no number at \(path)") }
             return x
         }
-        func text(_ value: JSONValue?, _ what: String, limit: Int = 4096) throws(FleetMessageError) -> String {
-            guard case .string(let s)? = value, s.utf8.count <= limit else { throw FleetMessageError("no text for \(what)") }
-            return s
-        }
+
+        /// A stroke rate: Hz on the wire, strokes per minute here.
         func spm(_ path: String) -> StrokesPerMinute? { number(path).map { $0 * 60 } }
+
+        func count(_ path: String) throws(FleetMessageError) -> Int {
+            let x = try required(path)
+            guard x >= 0, x <= 1e9, x == x.rounded() else { throw FleetMessageError("\(path) is not a count") }
+            return Int(x)
+        }
+
         /// A stroke's quality: all of its paths, or none.
         func quality() -> StrokeQuality? {
             guard let check = number(rowing + "check"), let peak = number(rowing + "drivePeakAcceleration"),
@@ -147,75 +235,46 @@ public enum SignalKDelta {
                                  meanDriveAcceleration: MetresPerSecondSquared(mean), speedBelowMean: below, speedAboveMean: above,
                                  meanSpeed: number(rowing + "strokeMeanSpeed"))
         }
-        func count(_ path: String) throws(FleetMessageError) -> Int {
-            let x = try required(path)
-            guard x >= 0, x <= 1e9, x == x.rounded() else { throw FleetMessageError("\(path) is not a count") }
-            return Int(x)
+    }
+
+    /// A text of at most `limit` UTF-8 bytes (`what` names it in the error).
+    private static func text(_ value: JSONValue?, _ what: String, limit: Int = 4096) throws(FleetMessageError) -> String {
+        guard case .string(let s)? = value, s.utf8.count <= limit else { throw FleetMessageError("no text for \(what)") }
+        return s
+    }
+
+    /// The value at `performance.rowing.fence`: name, fence, text and fields.
+    private static func fenceEvent(_ f: JSONValue?) throws(FleetMessageError) -> FleetFenceEvent {
+        var fields: [FleetFenceEvent.Field] = []
+        if case .object(let members)? = f?["fields"] {
+            guard members.count <= FleetText.fenceFields else { throw FleetMessageError("more than \(FleetText.fenceFields) fence event fields") }
+            for (key, value) in members {
+                guard key.utf8.count <= FleetText.eventNameBytes else { throw FleetMessageError("a fence event field name of over 64 bytes") }
+                fields.append(FleetFenceEvent.Field(key, try text(value, "the fence event field \(key)", limit: FleetText.fieldValueBytes)))
+            }
         }
-        var name: String?
-        if let v = values[""] { name = try text(v["name"], "the boat's name", limit: FleetText.nameBytes) }
-        let elapsed = try required(rowing + "elapsedTime")
-        let content: FleetContent
-        switch kind {
-        case .stroke:
-            content = .stroke(FleetStroke(index: try count(rowing + "strokeCount"), catchTime: elapsed, strokeRate: spm(rowing + "strokeRate"),
-                                          smoothedRate: spm(rowing + "strokeRateSmoothed"), driveTime: try required(rowing + "driveTime"),
-                                          recoveryTime: number(rowing + "recoveryTime"), peakAcceleration: MetresPerSecondSquared(try required(rowing + "peakAcceleration")),
-                                          split: number(rowing + "split"), distancePerStroke: number(rowing + "strokeDistance"),
-                                          distance: number("navigation.log"),
-                                          quality: quality()))
-        case .catch:
-            let state = try text(values[rowing + "catch"], "the catch", limit: 16)
-            guard state == "caught" || state == "withdrawn" else { throw FleetMessageError("an unknown catch state") }
-            content = .caught(FleetCatch(index: try count(rowing + "strokeCount"), catchTime: elapsed, strokeRate: spm(rowing + "strokeRate"),
-                                         smoothedRate: spm(rowing + "strokeRateSmoothed"), withdrawn: state == "withdrawn"))
-        case .position:
-            guard case .number(let lat)? = values["navigation.position"]?["latitude"],
-                  case .number(let lon)? = values["navigation.position"]?["longitude"],
-                  abs(lat) <= 90, abs(lon) <= 180 else { throw FleetMessageError("no navigation.position") }
-            content = .position(FleetPosition(latitude: lat, longitude: lon, speed: number("navigation.speedOverGround"),
-                                              course: number("navigation.courseOverGroundTrue").map { $0 * 180 / .pi },
-                                              distance: number("navigation.log")))
-        case .status:
-            guard let state = FleetStatus.State(rawValue: try text(values[rowing + "state"], "the state")) else {
-                throw FleetMessageError("an unknown state")
-            }
-            content = .status(FleetStatus(state: state, strokes: try count(rowing + "strokeCount"), strokeRate: spm(rowing + "strokeRate"),
-                                          split: number(rowing + "split"), speed: number("navigation.speedOverGround"),
-                                          distance: try required("navigation.log")))
-        case .note:
-            content = .note(try text(values[rowing + "note"], "the note", limit: FleetText.noteBytes))
-        case .fence:
-            let f = values[rowing + "fence"]
-            var fields: [FleetFenceEvent.Field] = []
-            if case .object(let members)? = f?["fields"] {
-                guard members.count <= FleetText.fenceFields else { throw FleetMessageError("more than \(FleetText.fenceFields) fence event fields") }
-                for (key, value) in members {
-                    guard key.utf8.count <= FleetText.eventNameBytes else { throw FleetMessageError("a fence event field name of over 64 bytes") }
-                    fields.append(FleetFenceEvent.Field(key, try text(value, "the fence event field \(key)", limit: FleetText.fieldValueBytes)))
-                }
-            }
-            content = .fence(FleetFenceEvent(name: try text(f?["name"], "the fence event", limit: FleetText.eventNameBytes),
-                                             fence: try text(f?["fence"], "the fence", limit: FleetText.fenceNameBytes),
-                                             text: try text(f?["text"], "the fence text", limit: FleetText.fenceTextBytes),
-                                             fields: fields))
-        case .session:
-            let s = values[rowing + "session"]
-            let state = try text(s?["state"], "the session state", limit: 16)
-            guard state == "started" || state == "ended" else { throw FleetMessageError("an unknown session state") }
-            var summary: FleetSummary?
-            if let m = s?["summary"] {
-                func n(_ key: String) -> Double? { if case .number(let x)? = m[key], x.isFinite { return x } else { return nil } }
-                guard let strokes = n("strokeCount"), strokes >= 0, strokes <= 1e9 else { throw FleetMessageError("a summary without strokeCount") }
-                summary = FleetSummary(strokes: Int(strokes), distance: n("log"), elapsed: n("elapsedTime"),
-                                       averageStrokeRate: n("averageStrokeRate").map { $0 * 60 }, averageSplit: n("averageSplit"),
-                                       maxStrokeRate: n("maxStrokeRate").map { $0 * 60 }, bestSplit: n("bestSplit"),
-                                       distancePerStroke: n("strokeDistance"), movingTime: n("movingTime"))
-            }
-            content = .session(FleetSessionEvent(started: state == "started", title: try text(s?["title"], "the title", limit: FleetText.titleBytes),
-                                                 summary: summary))
+        return FleetFenceEvent(name: try text(f?["name"], "the fence event", limit: FleetText.eventNameBytes),
+                               fence: try text(f?["fence"], "the fence", limit: FleetText.fenceNameBytes),
+                               text: try text(f?["text"], "the fence text", limit: FleetText.fenceTextBytes),
+                               fields: fields)
+    }
+
+    /// The value at `performance.rowing.session`: started or ended, the title, and the summary
+    /// an ended session has.
+    private static func sessionEvent(_ s: JSONValue?) throws(FleetMessageError) -> FleetSessionEvent {
+        let state = try text(s?["state"], "the session state", limit: 16)
+        guard state == "started" || state == "ended" else { throw FleetMessageError("an unknown session state") }
+        var summary: FleetSummary?
+        if let m = s?["summary"] {
+            func n(_ key: String) -> Double? { if case .number(let x)? = m[key], x.isFinite { return x } else { return nil } }
+            guard let strokes = n("strokeCount"), strokes >= 0, strokes <= 1e9 else { throw FleetMessageError("a summary without strokeCount") }
+            summary = FleetSummary(strokes: Int(strokes), distance: n("log"), elapsed: n("elapsedTime"),
+                                   averageStrokeRate: n("averageStrokeRate").map { $0 * 60 }, averageSplit: n("averageSplit"),
+                                   maxStrokeRate: n("maxStrokeRate").map { $0 * 60 }, bestSplit: n("bestSplit"),
+                                   distancePerStroke: n("strokeDistance"), movingTime: n("movingTime"))
         }
-        return FleetMessage(boat: boat, boatName: name, session: session, sequence: Int(seq), utc: utc, elapsed: elapsed, content: content)
+        return FleetSessionEvent(started: state == "started", title: try text(s?["title"], "the title", limit: FleetText.titleBytes),
+                                 summary: summary)
     }
 }
 

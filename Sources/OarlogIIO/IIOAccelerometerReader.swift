@@ -41,50 +41,12 @@ public final class IIOAccelerometerReader: @unchecked Sendable {
         let device = try context.device(configuration.device)
         channels = try IIOAccelerometerChannels(device: device)
         var notes: [String] = []
-
-        // Sampling frequency: device attribute, or shared by the accel channels.
-        let frequency = Self.frequencyAttribute(device: device, channel: channels.x)
-        if let wanted = configuration.samplingFrequency {
-            if let frequency {
-                do { try frequency.write(IIOAccelerometerSetup.hertz(wanted)) } catch { notes.append("could not set the sampling frequency: \(error)") }
-            } else {
-                notes.append("the device has no sampling_frequency to set")
-            }
-        }
-        let inForce = try? frequency?.read()
-        if let wanted = configuration.samplingFrequency, let inForce, abs(inForce - wanted) > 1e-6 * wanted {
-            notes.append("asked for \(IIOAccelerometerSetup.hertz(wanted)) Hz, the device chose \(IIOAccelerometerSetup.hertz(inForce)) Hz")
-        }
-
-        let buffered: Bool
-        switch configuration.mode {
-        case .automatic: buffered = channels.areScanElements
-        case .buffered:
-            guard channels.areScanElements else {
-                throw IIOError.buffer(device: device.displayName, reason: "no buffer support (no scan_elements for accel_x/y/z); use polling")
-            }
-            buffered = true
-        case .polling: buffered = false
-        }
-
+        let inForce = Self.setSamplingFrequency(configuration.samplingFrequency, device: device, channel: channels.x, notes: &notes)
+        let buffered = try Self.streamsThroughBuffer(configuration.mode, channels: channels, device: device)
         var timing = IIOAccelerometerSetup.Timing.readTimes
         var originNanoseconds: Int64? = nil
         if buffered {
-            timing = .refillTimes
-            if configuration.useTimestampChannel, channels.timestamp != nil {
-                switch Self.setTimestampClock(device: device, to: configuration.timestampClock) {
-                case .success(let clockName):
-                    let origin = Int64((clock.monotonicOrigin * 1e9).rounded())
-                    if clockName == "boottime" {
-                        originNanoseconds = origin + Self.nanoseconds(CLOCK_BOOTTIME) - Self.nanoseconds(CLOCK_MONOTONIC)
-                    } else {
-                        originNanoseconds = origin
-                    }
-                    timing = .deviceTimestamps(clock: clockName)
-                case .failure(let note):
-                    notes.append(note)
-                }
-            }
+            (timing, originNanoseconds) = Self.refillTiming(configuration, channels: channels, device: device, clock: clock, notes: &notes)
         }
         timestampOriginNanoseconds = originNanoseconds
 
@@ -200,6 +162,60 @@ public final class IIOAccelerometerReader: @unchecked Sendable {
     private struct FrequencyAttribute {
         let read: () throws -> Double
         let write: (String) throws -> Void
+    }
+
+    /// Sets the sampling frequency (a device attribute, or one the accel channels share) to
+    /// `wanted`, if given; returns the frequency in force, noting what could not be done.
+    private static func setSamplingFrequency(_ wanted: Hertz?, device: IIODevice, channel: IIOChannel,
+                                             notes: inout [String]) -> Hertz? {
+        let frequency = frequencyAttribute(device: device, channel: channel)
+        if let wanted {
+            if let frequency {
+                do { try frequency.write(IIOAccelerometerSetup.hertz(wanted)) } catch { notes.append("could not set the sampling frequency: \(error)") }
+            } else {
+                notes.append("the device has no sampling_frequency to set")
+            }
+        }
+        let inForce = try? frequency?.read()
+        if let wanted, let inForce, abs(inForce - wanted) > 1e-6 * wanted {
+            notes.append("asked for \(IIOAccelerometerSetup.hertz(wanted)) Hz, the device chose \(IIOAccelerometerSetup.hertz(inForce)) Hz")
+        }
+        return inForce
+    }
+
+    /// Whether the device is read through a buffer (else polled), as the mode asks; throws when
+    /// a buffer is asked of a device without one.
+    private static func streamsThroughBuffer(_ mode: IIOAccelerometerConfiguration.Mode, channels: IIOAccelerometerChannels,
+                                             device: IIODevice) throws -> Bool {
+        switch mode {
+        case .automatic: return channels.areScanElements
+        case .buffered:
+            guard channels.areScanElements else {
+                throw IIOError.buffer(device: device.displayName, reason: "no buffer support (no scan_elements for accel_x/y/z); use polling")
+            }
+            return true
+        case .polling: return false
+        }
+    }
+
+    /// A buffered device's timing: its own timestamps on the session's time line when it has a
+    /// timestamp channel and a clock to set (with the device time, ns, at session time 0), else
+    /// the refill times.
+    private static func refillTiming(_ configuration: IIOAccelerometerConfiguration, channels: IIOAccelerometerChannels,
+                                     device: IIODevice, clock: SessionClock,
+                                     notes: inout [String]) -> (IIOAccelerometerSetup.Timing, Int64?) {
+        guard configuration.useTimestampChannel, channels.timestamp != nil else { return (.refillTimes, nil) }
+        switch setTimestampClock(device: device, to: configuration.timestampClock) {
+        case .success(let clockName):
+            let origin = Int64((clock.monotonicOrigin * 1e9).rounded())
+            if clockName == "boottime" {
+                return (.deviceTimestamps(clock: clockName), origin + nanoseconds(CLOCK_BOOTTIME) - nanoseconds(CLOCK_MONOTONIC))
+            }
+            return (.deviceTimestamps(clock: clockName), origin)
+        case .failure(let note):
+            notes.append(note)
+            return (.refillTimes, nil)
+        }
     }
 
     private static func frequencyAttribute(device: IIODevice, channel: IIOChannel) -> FrequencyAttribute? {

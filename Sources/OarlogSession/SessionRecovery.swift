@@ -120,151 +120,206 @@ public enum SessionRecovery {
         var report = RecoveryReport(path: path)
         let file = try RandomAccessFile(path: path)
         let scanner = FrameScanner(file: file)
+        let framesStart = try firstFrame(of: file, scanner, path: path, report: &report)
+        // A name of this call's own: two recoveries (or renames) at once never share one, and
+        // this one removes only its own if it fails.
+        let temporary = output.map { SessionFileLock.temporaryPath(for: $0, purpose: "recovering") }
+        var finished = false
+        var fixed = try RecoveredFile(creating: temporary)
+        defer { if !finished, let temporary { _ = unlink(temporary) } }
+        var walk = FrameWalk()
+        try walk.run(scanner, from: framesStart, fileSize: file.size, into: &fixed, report: &report)
+        if !fixed.metadataWritten && report.kept.chunks == 0 {
+            report.outcome = .unrecoverable
+            return report
+        }
+        if fixed.writeMetadataIfMissing() { report.metadataLost = true }
+        report.summaryKept = walk.analysis?.analysis != nil
+        try fixed.finish(index: walk.index, summary: RecordedSummary(statistics: report.kept, analysis: walk.analysis?.analysis))
+        if let temporary, let output {
+            try fixed.install(temporary, as: output, sync: sync)
+            finished = true
+            report.output = output
+        }
+        let lost = report.bytesDiscarded > 0 || report.metadataLost || report.preambleDamaged || report.chunksLost > 0
+        report.outcome = lost ? .lossy : .intact
+        return report
+    }
+
+    /// Where the frames begin: after an intact preamble, or — when the preamble is damaged — at
+    /// the first intact frame (the bytes before it are reported discarded). Throws for a newer
+    /// major version, or a file with neither a preamble nor an intact frame (not a session).
+    private static func firstFrame(of file: RandomAccessFile, _ scanner: FrameScanner, path: String,
+                                   report: inout RecoveryReport) throws -> Int {
         let preamble = try file.bytes(at: 0, count: SessionFormat.preambleSize)
-        var offset = SessionFormat.preambleSize
         if preamble.count == SessionFormat.preambleSize && preamble.prefix(8).elementsEqual(SessionFormat.magic) {
             let major = UInt16(preamble[8]) | UInt16(preamble[9]) << 8
             let minor = UInt16(preamble[10]) | UInt16(preamble[11]) << 8
             if major != SessionFormat.majorVersion {
                 throw SessionError.unsupportedVersion(path: path, major: major, minor: minor)
             }
-        } else {
-            // The header is damaged (or this is not a session): go on only if intact frames follow.
-            guard let first = try scanner.nextSync(from: 0),
-                  case .frame = try scanner.frame(at: first) else {
-                throw SessionError.notASession(path: path, detail: SessionReader.describeStart(preamble))
-            }
-            report.preambleDamaged = true
-            report.damage.append(DamageNote(offset: 0, reason: "the file header is damaged"))
-            report.bytesDiscarded += first
-            offset = first
+            return SessionFormat.preambleSize
         }
+        // The header is damaged (or this is not a session): go on only if intact frames follow.
+        guard let first = try scanner.nextSync(from: 0),
+              case .frame = try scanner.frame(at: first) else {
+            throw SessionError.notASession(path: path, detail: SessionReader.describeStart(preamble))
+        }
+        report.preambleDamaged = true
+        report.damage.append(DamageNote(offset: 0, reason: "the file header is damaged"))
+        report.bytesDiscarded += first
+        return first
+    }
 
-        var out: AppendFile?
-        // A name of this call's own: two recoveries (or renames) at once never share one, and
-        // this one removes only its own if it fails.
-        let temporary = output.map { SessionFileLock.temporaryPath(for: $0, purpose: "recovering") }
-        var finished = false
-        if let temporary {
-            out = try AppendFile(creating: temporary)
-        }
-        defer { if !finished, let temporary { _ = unlink(temporary) } }
-        var pending = ByteWriter(capacity: 1 << 16)
-        var written = 0  // bytes of the fixed file already handed to `out` (or counted, without output)
-        func flushPending() throws {
-            if let out { try pending.bytes.withUnsafeBytes { try out.append($0, what: "the recovered session") } }
-            written += pending.count
-            pending.removeAll()
-        }
-        pending.raw(SessionFormat.magic)
-        pending.u16(SessionFormat.majorVersion)
-        pending.u16(SessionFormat.minorVersion)
-        var metadataWritten = false
+    /// The walk through a damaged file's frames: what it keeps goes to the fixed file, what it
+    /// finds (losses, damage, counts) to the report.
+    private struct FrameWalk {
+        /// The fixed file's chunks, rebuilt.
         var index = SparseChunkIndex()
+        /// The recorded summary frame, if one was intact.
         var analysis: RecordedSummary?
-        var lastSequence: UInt32?
-        var openLoss: RecoveryReport.LostSpan?
-        var sawFooter = false
+        private var lastSequence: UInt32?
+        /// Data lost since the last kept chunk, until the next one.
+        private var openLoss: RecoveryReport.LostSpan?
+        private var sawFooter = false
 
-        func keep(_ frame: UnsafeRawBufferPointer) throws {
-            pending.raw(frame)
-            if pending.count >= 1 << 16 { try flushPending() }
-        }
-        func writeMetadataIfNeeded() throws {
-            guard !metadataWritten else { return }
-            var f = FrameBuilder(capacity: 256)
-            f.begin(.metadata)
-            SessionMetadata.lost().encode(into: &f.w)
-            f.end()
-            pending.raw(f.w)
-            metadataWritten = true
-            report.metadataLost = true
-        }
-
-        scan: while true {
-            let here = offset
-            switch try scanner.frame(at: here) {
-            case .frame(let kind, let payload, let next):
-                offset = next
-                let whole = UnsafeRawBufferPointer(start: payload.baseAddress! - SessionFormat.frameHeaderSize, count: next - here)
-                switch FrameKind(rawValue: kind) {
-                case .metadata:
-                    if !metadataWritten {
-                        try keep(whole)
-                        metadataWritten = true
-                    }
-                case .chunk:
-                    var r = ByteReader(payload)
-                    guard let header = try? ChunkHeader.decode(&r), let counts = try? countRecords(&r, header) else {
-                        report.damage.append(DamageNote(offset: here, reason: "a chunk cannot be read"))
-                        report.bytesDiscarded += next - here
-                        continue scan
-                    }
-                    try writeMetadataIfNeeded()
-                    if let last = lastSequence, header.sequence != last &+ 1, header.sequence > last {
-                        report.chunksLost += Int(header.sequence - last - 1)
-                    }
-                    lastSequence = header.sequence
-                    if var loss = openLoss {
-                        loss.before = header.firstTime.isNaN ? nil : header.firstTime
-                        report.lostSpans.append(loss)
-                        openLoss = nil
-                    }
-                    let chunkOffset = written + pending.count
-                    try keep(whole)
-                    index.add(offset: chunkOffset, sequence: header.sequence, firstTime: header.firstTime, lastTime: header.lastTime)
-                    report.kept.add(counts)
-                case .summary:
-                    var r = ByteReader(payload)
-                    analysis = try? RecordedSummary.decode(&r)
-                case .footer:
-                    sawFooter = true
-                case .index:
-                    break  // rebuilt
-                case nil:
-                    try keep(whole)  // a newer writer's frame kind: keep it as it is
+        mutating func run(_ scanner: FrameScanner, from start: Int, fileSize: Int, into fixed: inout RecoveredFile,
+                          report: inout RecoveryReport) throws {
+            var offset = start
+            scan: while true {
+                let here = offset
+                switch try scanner.frame(at: here) {
+                case .frame(let kind, let payload, let next):
+                    offset = next
+                    let whole = UnsafeRawBufferPointer(start: payload.baseAddress! - SessionFormat.frameHeaderSize, count: next - here)
+                    try take(kind, payload: payload, whole: whole, at: here, into: &fixed, report: &report)
+                case .endOfFile:
+                    break scan
+                case .trailingMagic:
+                    report.hadFooter = sawFooter
+                    break scan
+                case .damaged(let reason, _):
+                    report.damage.append(DamageNote(offset: here, reason: reason))
+                    if openLoss == nil { openLoss = RecoveryReport.LostSpan(after: report.kept.lastTime, before: nil) }
+                    let resume = try scanner.nextSync(from: here + 1) ?? fileSize
+                    report.bytesDiscarded += resume - here
+                    offset = resume
                 }
-            case .endOfFile:
-                break scan
-            case .trailingMagic:
-                report.hadFooter = sawFooter
-                break scan
-            case .damaged(let reason, _):
-                report.damage.append(DamageNote(offset: here, reason: reason))
-                if openLoss == nil { openLoss = RecoveryReport.LostSpan(after: report.kept.lastTime, before: nil) }
-                let resume = try scanner.nextSync(from: here + 1) ?? file.size
-                report.bytesDiscarded += resume - here
-                offset = resume
+            }
+            if let loss = openLoss {
+                report.lostSpans.append(loss)
+                // A torn tail: the chunk being written was lost; count it.
+                if report.kept.chunks > 0 { report.chunksLost += 1 }
             }
         }
-        if let loss = openLoss {
-            report.lostSpans.append(loss)
-            // A torn tail: the chunk being written was lost; count it.
-            if report.kept.chunks > 0 { report.chunksLost += 1 }
+
+        /// An intact frame (`whole`, at `here`): kept, read, or dropped to be rebuilt.
+        private mutating func take(_ kind: UInt8, payload: UnsafeRawBufferPointer, whole: UnsafeRawBufferPointer, at here: Int,
+                                   into fixed: inout RecoveredFile, report: inout RecoveryReport) throws {
+            switch FrameKind(rawValue: kind) {
+            case .metadata:
+                try fixed.keepMetadata(whole)
+            case .chunk:
+                try keepChunk(payload: payload, whole: whole, at: here, into: &fixed, report: &report)
+            case .summary:
+                var r = ByteReader(payload)
+                analysis = try? RecordedSummary.decode(&r)
+            case .footer:
+                sawFooter = true
+            case .index:
+                break  // rebuilt
+            case nil:
+                try fixed.keep(whole)  // a newer writer's frame kind: keep it as it is
+            }
         }
-        if !metadataWritten && report.kept.chunks == 0 {
-            report.outcome = .unrecoverable
-            return report
+
+        /// A chunk whose records can be read is kept and indexed; the sequence numbers it skips
+        /// are lost chunks, and it closes an open loss.
+        private mutating func keepChunk(payload: UnsafeRawBufferPointer, whole: UnsafeRawBufferPointer, at here: Int,
+                                        into fixed: inout RecoveredFile, report: inout RecoveryReport) throws {
+            var r = ByteReader(payload)
+            guard let header = try? ChunkHeader.decode(&r), let counts = try? SessionRecovery.countRecords(&r, header) else {
+                report.damage.append(DamageNote(offset: here, reason: "a chunk cannot be read"))
+                report.bytesDiscarded += whole.count
+                return
+            }
+            if fixed.writeMetadataIfMissing() { report.metadataLost = true }
+            if let last = lastSequence, header.sequence != last &+ 1, header.sequence > last {
+                report.chunksLost += Int(header.sequence - last - 1)
+            }
+            lastSequence = header.sequence
+            if var loss = openLoss {
+                loss.before = header.firstTime.isNaN ? nil : header.firstTime
+                report.lostSpans.append(loss)
+                openLoss = nil
+            }
+            let chunkOffset = fixed.offset
+            try fixed.keep(whole)
+            index.add(offset: chunkOffset, sequence: header.sequence, firstTime: header.firstTime, lastTime: header.lastTime)
+            report.kept.add(counts)
         }
-        try writeMetadataIfNeeded()
-        report.summaryKept = analysis?.analysis != nil
-        let dataEnd = written + pending.count
-        SessionTail.encode(index: index, summary: RecordedSummary(statistics: report.kept, analysis: analysis?.analysis),
-                           dataEnd: dataEnd, into: &pending)
-        try flushPending()
-        if let out, let temporary, let output {
+    }
+
+    /// The fixed file as recovery writes it: a fresh preamble, then the kept frames, gathered
+    /// 64 KiB at a time and handed to the temporary file (or only counted, without an output).
+    private struct RecoveredFile {
+        private let out: AppendFile?
+        private var pending = ByteWriter(capacity: 1 << 16)
+        /// Bytes of the fixed file already handed to `out` (or counted, without output).
+        private var written = 0
+        private(set) var metadataWritten = false
+
+        init(creating temporary: String?) throws {
+            out = try temporary.map { try AppendFile(creating: $0) }
+            SessionHeader.appendPreamble(to: &pending)
+        }
+
+        /// Where the next kept frame goes in the fixed file.
+        var offset: Int { written + pending.count }
+
+        mutating func keep(_ frame: UnsafeRawBufferPointer) throws {
+            pending.raw(frame)
+            if pending.count >= 1 << 16 { try flush() }
+        }
+
+        /// The first intact metadata frame is kept; any later one is dropped.
+        mutating func keepMetadata(_ frame: UnsafeRawBufferPointer) throws {
+            guard !metadataWritten else { return }
+            try keep(frame)
+            metadataWritten = true
+        }
+
+        /// Before the first chunk (or the tail) of a file whose metadata frame was lost: a
+        /// placeholder. True when it wrote one.
+        mutating func writeMetadataIfMissing() -> Bool {
+            guard !metadataWritten else { return false }
+            SessionHeader.appendMetadataFrame(SessionMetadata.lost(), to: &pending)
+            metadataWritten = true
+            return true
+        }
+
+        /// Writes the index, the summary and the footer after the kept frames.
+        mutating func finish(index: SparseChunkIndex, summary: RecordedSummary) throws {
+            SessionTail.encode(index: index, summary: summary, dataEnd: offset, into: &pending)
+            try flush()
+        }
+
+        /// Puts the finished temporary file in place of `output`.
+        func install(_ temporary: String, as output: String, sync: Bool) throws {
+            guard let out else { return }
             if sync { try out.sync() }
             try out.close()
             if rename(temporary, output) != 0 {
                 throw SessionError.io(path: output, operation: "renaming the recovered session to", errno: errno, detail: "")
             }
-            finished = true
             if sync { SessionFileLock.syncDirectory(of: output) }
-            report.output = output
         }
-        let lost = report.bytesDiscarded > 0 || report.metadataLost || report.preambleDamaged || report.chunksLost > 0
-        report.outcome = lost ? .lossy : .intact
-        return report
+
+        private mutating func flush() throws {
+            if let out { try pending.bytes.withUnsafeBytes { try out.append($0, what: "the recovered session") } }
+            written += pending.count
+            pending.removeAll()
+        }
     }
 
     /// Counts a chunk's records by kind (accelerometer blocks by their sample count).

@@ -39,18 +39,8 @@ public enum SessionRetitle {
 
     /// The session `reader` reads with `metadata` instead of its own, written to `copy`.
     private static func writeCopy(of reader: SessionReader, with metadata: SessionMetadata, to copy: String) throws {
-        var head = ByteWriter(capacity: 512)
-        head.raw(SessionFormat.magic)
-        head.u16(SessionFormat.majorVersion)
-        head.u16(SessionFormat.minorVersion)
-        var m = FrameBuilder(capacity: 512)
-        m.begin(.metadata)
-        metadata.encode(into: &m.w)
-        m.end()
-        head.raw(m.w)
-
         let out = try AppendFile(creating: copy)
-        try head.bytes.withUnsafeBytes { try out.append($0, what: "the new title") }
+        try SessionHeader.bytes(for: metadata).withUnsafeBytes { try out.append($0, what: "the new title") }
         var offset = reader.dataStart
         while offset < reader.fileSize {
             let bytes = try reader.file.bytes(at: offset, count: min(1 << 20, reader.fileSize - offset))

@@ -70,17 +70,8 @@ public final class SessionWriter: PipelineSink {
         self.options = options
         index = SparseChunkIndex(capacity: options.indexCapacity)
         file = try AppendFile(creating: path)
-        var head = ByteWriter(capacity: 512)
-        head.raw(SessionFormat.magic)
-        head.u16(SessionFormat.majorVersion)
-        head.u16(SessionFormat.minorVersion)
-        var m = FrameBuilder(capacity: 512)
-        m.begin(.metadata)
-        metadata.encode(into: &m.w)
-        m.end()
-        head.raw(m.w)
         do {
-            try writeOrFail(head.bytes, what: "the session header")
+            try writeOrFail(SessionHeader.bytes(for: metadata), what: "the session header")
             if options.durability == .syncEveryChunk { try syncOrFail() }
         } catch {
             // Nothing usable was written: no empty or headless file is left behind.

@@ -306,22 +306,21 @@ enum DecimalParsing {
 
     @inline(never)
     static func slowDouble(_ p: UnsafePointer<UInt8>, _ i: inout Int) -> (value: Double, status: NumberStatus) {
-        let start = i
-        let end = fieldEnd(p, from: start)
-        i = end
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: maxNumberLength + 1) { buffer in
-            let base = buffer.baseAddress!
-            let status = prepareSlowField(p, start, end, base)
-            guard status == .number else { return (.nan, status) }
-            var stop: UnsafeMutablePointer<CChar>? = nil
-            let value = strtod(base, &stop)
-            guard let stop, stop - base == end - start else { return (.nan, .invalid) }
-            return value.isFinite ? (value, .number) : (value, .nonFinite)
-        }
+        slowNumber(p, &i) { strtod($0, $1) }
     }
 
     @inline(never)
     static func slowFloat(_ p: UnsafePointer<UInt8>, _ i: inout Int) -> (value: Float, status: NumberStatus) {
+        slowNumber(p, &i) { strtof($0, $1) }
+    }
+
+    /// The slow path of either width: the field copied NUL-terminated to the stack and read by
+    /// the C library's `convert` (`strtod` or `strtof`), which must take the whole field.
+    @inline(__always)
+    private static func slowNumber<Value: BinaryFloatingPoint>(
+        _ p: UnsafePointer<UInt8>, _ i: inout Int,
+        _ convert: (UnsafePointer<CChar>, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Value
+    ) -> (value: Value, status: NumberStatus) {
         let start = i
         let end = fieldEnd(p, from: start)
         i = end
@@ -330,7 +329,7 @@ enum DecimalParsing {
             let status = prepareSlowField(p, start, end, base)
             guard status == .number else { return (.nan, status) }
             var stop: UnsafeMutablePointer<CChar>? = nil
-            let value = strtof(base, &stop)
+            let value = convert(base, &stop)
             guard let stop, stop - base == end - start else { return (.nan, .invalid) }
             return value.isFinite ? (value, .number) : (value, .nonFinite)
         }

@@ -60,82 +60,109 @@ public struct NKLogbookReader: RecordSource, TraceStatisticsReporting {
             throw TraceError(.empty, file: path, "the file is empty")
         }
         try row.parse(headerBytes, line: 1)
-        let header = row.fields
-        func column(_ name: String) throws -> Int {
-            guard let k = header.firstIndex(of: name) else {
-                throw TraceError(.malformed, file: path, line: 1, column: 1,
-                                 "expected a column \(name.debugDescription) in the NK Logbook header")
-            }
-            return k
-        }
-        let cType = try column("type"), cElapsed = try column("elapsedTime")
-        let cTimestamp = header.firstIndex(of: "timestamp"), cIndex = header.firstIndex(of: "sessionStrokeIndex")
-        let cSession = header.firstIndex(of: "sessionId")
-        let cLat = try column("latitude"), cLon = try column("longitude")
-        let cSpeed = header.firstIndex(of: "gpsInstaSpeed"), cDistance = header.firstIndex(of: "gpsTotalDistance")
-        let cPace = header.firstIndex(of: "gpsPace"), cRate = header.firstIndex(of: "strokeRate")
-        let cCount = header.firstIndex(of: "strokeCount"), cPerStroke = header.firstIndex(of: "gpsDistStroke")
-
+        let columns = try Columns(header: row.fields, path: path)
         var sessionId: String?
         while true {
             let line = input.lineNumber
             guard let bytes = try input.nextLine() else { break }
             try row.parse(bytes, line: line)
             if row.isBlank { counts.blankLines += 1; continue }
-            guard row.count == header.count else {
-                throw row.error(field: row.count - 1, "expected \(header.count) fields, found \(row.count)")
-            }
-            guard row[cType] == "0" else {
-                guard !row[cType].isEmpty, Int(row[cType]) != nil else {
-                    throw row.error(field: cType, "expected a record type (a whole number), found \(row[cType].debugDescription)")
-                }
-                counts.recordSkip(.otherRecordType, line: line)
-                continue
-            }
-            func number(_ k: Int?, _ name: String) throws -> Double? {
-                guard let k else { return nil }
-                return try row.number(k, name, unknownMarker: "")
-            }
-            func integer(_ k: Int?, _ name: String) throws -> Int64? {
-                guard let v = try number(k, name) else { return nil }
-                guard v == v.rounded(), abs(v) < 1e15 else {
-                    throw row.error(field: k!, "expected a whole number for \(name), found \(row[k!].debugDescription)")
-                }
-                return Int64(v)
-            }
-            guard let elapsed = try integer(cElapsed, "elapsedTime"), elapsed >= 0 else {
-                counts.recordSkip(.unusableRow, line: line)
-                continue
-            }
-            guard Double(elapsed) <= TraceLimits.maxSessionSeconds * 1000 else {
-                counts.recordSkip(.implausibleValue, line: line)
-                continue
-            }
-            guard strokes.count < TraceLimits.maxNKLogbookStrokes else {
-                throw TraceError(.tooLarge, file: path, line: line,
-                                 "more than \(TraceLimits.maxNKLogbookStrokes) strokes, the most this reader holds: split the export")
-            }
-            if sessionId == nil, let cSession, !row[cSession].isEmpty { sessionId = row[cSession] }
-            var bounds = PlausibleValues()
-            let pace = bounds.within(try number(cPace, "gpsPace"), 0...TraceLimits.maxSplit * 1000)
-            let timestamp = try integer(cTimestamp, "timestamp")
-            let utcMs = TraceLimits.utcRange.lowerBound * 1000...TraceLimits.utcRange.upperBound * 1000
-            strokes.append(Stroke(elapsedMs: elapsed,
-                                  timestampMs: bounds.within(timestamp.map(Double.init), utcMs) != nil ? timestamp : nil,
-                                  index: try integer(cIndex, "sessionStrokeIndex") ?? 0,
-                                  latitude: try number(cLat, "latitude"), longitude: try number(cLon, "longitude"),
-                                  speed: bounds.speed(try number(cSpeed, "gpsInstaSpeed")),
-                                  distance: bounds.distance(try number(cDistance, "gpsTotalDistance")),
-                                  paceMsPer500m: pace.flatMap { $0 > 0 ? $0 : nil },
-                                  rate: bounds.strokeRate(try number(cRate, "strokeRate")),
-                                  count: bounds.strokeCount(try integer(cCount, "strokeCount").map { Int($0) }),
-                                  perStroke: bounds.distancePerStroke(try number(cPerStroke, "gpsDistStroke")), line: line))
-            counts.recordDroppedValues(bounds.dropped, line: line)
+            guard let stroke = try stroke(row, columns) else { continue }
+            if sessionId == nil, let c = columns.session, !row[c].isEmpty { sessionId = row[c] }
+            strokes.append(stroke)
         }
         lines = input.lineNumber - 1
         strokes.sort { ($0.elapsedMs, $0.index, $0.line) < ($1.elapsedMs, $1.index, $1.line) }
+        metadata = Self.metadata(of: strokes, sessionId: sessionId)
+        counts.metadataRecords = metadata.count
+    }
 
-        metadata = [.metadata(key: "source_format", value: "NK LiNK Logbook CSV")]
+    /// Where the header puts what this reader takes; all but the type, the elapsed time and the
+    /// position may be missing.
+    struct Columns {
+        let count: Int
+        let type: Int, elapsed: Int, latitude: Int, longitude: Int
+        let timestamp: Int?, index: Int?, session: Int?, speed: Int?, distance: Int?
+        let pace: Int?, rate: Int?, strokeCount: Int?, perStroke: Int?
+
+        init(header: [String], path: String) throws {
+            func column(_ name: String) throws -> Int {
+                guard let k = header.firstIndex(of: name) else {
+                    throw TraceError(.malformed, file: path, line: 1, column: 1,
+                                     "expected a column \(name.debugDescription) in the NK Logbook header")
+                }
+                return k
+            }
+            count = header.count
+            type = try column("type"); elapsed = try column("elapsedTime")
+            timestamp = header.firstIndex(of: "timestamp"); index = header.firstIndex(of: "sessionStrokeIndex")
+            session = header.firstIndex(of: "sessionId")
+            latitude = try column("latitude"); longitude = try column("longitude")
+            speed = header.firstIndex(of: "gpsInstaSpeed"); distance = header.firstIndex(of: "gpsTotalDistance")
+            pace = header.firstIndex(of: "gpsPace"); rate = header.firstIndex(of: "strokeRate")
+            strokeCount = header.firstIndex(of: "strokeCount"); perStroke = header.firstIndex(of: "gpsDistStroke")
+        }
+    }
+
+    /// The stroke a row holds; nil (counted as skipped) for a row of another type, without a
+    /// usable elapsed time, or more than 7 days into the session.
+    private mutating func stroke(_ row: CSVRow, _ c: Columns) throws -> Stroke? {
+        let line = row.line
+        guard row.count == c.count else {
+            throw row.error(field: row.count - 1, "expected \(c.count) fields, found \(row.count)")
+        }
+        guard row[c.type] == "0" else {
+            guard !row[c.type].isEmpty, Int(row[c.type]) != nil else {
+                throw row.error(field: c.type, "expected a record type (a whole number), found \(row[c.type].debugDescription)")
+            }
+            counts.recordSkip(.otherRecordType, line: line)
+            return nil
+        }
+        func number(_ k: Int?, _ name: String) throws -> Double? {
+            guard let k else { return nil }
+            return try row.number(k, name, unknownMarker: "")
+        }
+        func integer(_ k: Int?, _ name: String) throws -> Int64? {
+            guard let v = try number(k, name) else { return nil }
+            guard v == v.rounded(), abs(v) < 1e15 else {
+                throw row.error(field: k!, "expected a whole number for \(name), found \(row[k!].debugDescription)")
+            }
+            return Int64(v)
+        }
+        guard let elapsed = try integer(c.elapsed, "elapsedTime"), elapsed >= 0 else {
+            counts.recordSkip(.unusableRow, line: line)
+            return nil
+        }
+        guard Double(elapsed) <= TraceLimits.maxSessionSeconds * 1000 else {
+            counts.recordSkip(.implausibleValue, line: line)
+            return nil
+        }
+        guard strokes.count < TraceLimits.maxNKLogbookStrokes else {
+            throw TraceError(.tooLarge, file: path, line: line,
+                             "more than \(TraceLimits.maxNKLogbookStrokes) strokes, the most this reader holds: split the export")
+        }
+        var bounds = PlausibleValues()
+        let pace = bounds.within(try number(c.pace, "gpsPace"), 0...TraceLimits.maxSplit * 1000)
+        let timestamp = try integer(c.timestamp, "timestamp")
+        let utcMs = TraceLimits.utcRange.lowerBound * 1000...TraceLimits.utcRange.upperBound * 1000
+        let stroke = Stroke(elapsedMs: elapsed,
+                            timestampMs: bounds.within(timestamp.map(Double.init), utcMs) != nil ? timestamp : nil,
+                            index: try integer(c.index, "sessionStrokeIndex") ?? 0,
+                            latitude: try number(c.latitude, "latitude"), longitude: try number(c.longitude, "longitude"),
+                            speed: bounds.speed(try number(c.speed, "gpsInstaSpeed")),
+                            distance: bounds.distance(try number(c.distance, "gpsTotalDistance")),
+                            paceMsPer500m: pace.flatMap { $0 > 0 ? $0 : nil },
+                            rate: bounds.strokeRate(try number(c.rate, "strokeRate")),
+                            count: bounds.strokeCount(try integer(c.strokeCount, "strokeCount").map { Int($0) }),
+                            perStroke: bounds.distancePerStroke(try number(c.perStroke, "gpsDistStroke")), line: line)
+        counts.recordDroppedValues(bounds.dropped, line: line)
+        return stroke
+    }
+
+    /// The session's metadata: the format, its start (the first stroke's timestamp less its
+    /// elapsed time), the device's session id and the last stroke's totals.
+    private static func metadata(of strokes: [Stroke], sessionId: String?) -> [TraceRecord] {
+        var metadata: [TraceRecord] = [.metadata(key: "source_format", value: "NK LiNK Logbook CSV")]
         if let first = strokes.first, let ts = first.timestampMs {
             metadata.append(.metadata(key: "start_utc", value: UTCTime.iso8601(millisecondsSince1970: ts - first.elapsedMs)))
         }
@@ -144,7 +171,7 @@ public struct NKLogbookReader: RecordSource, TraceStatisticsReporting {
             if let c = last.count { metadata.append(.metadata(key: "device_total_strokes", value: String(c))) }
             if let d = last.distance { metadata.append(.metadata(key: "device_total_distance_m", value: d.description)) }
         }
-        counts.metadataRecords = metadata.count
+        return metadata
     }
 
     public mutating func next() throws -> TraceRecord? {

@@ -217,7 +217,7 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
         do {
             var values = PlausibleValues()
             values.enabled = checksPlausibility
-            let (record, finite, plausible) = try parseDataRow(&row, &values)
+            let (record, finite, plausible) = try NativeDataRow.parse(&row, &values)
             sawDataRow = true
             guard let record else {
                 if isUnterminatedLastLine {
@@ -256,118 +256,6 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
         if nl - ls > input.maxLineBytes {
             throw TraceError(.lineTooLong, file: input.path, line: input.lineNumber, column: input.maxLineBytes + 1,
                              "line is longer than \(input.maxLineBytes) bytes")
-        }
-    }
-
-    /// Parses `t,kind,...`. Returns nil for an unknown kind; `finite` is false when a value that
-    /// must be finite is NaN or infinite; `plausible` is false when a required value other than
-    /// `t` is beyond its physical bound (`TraceLimits`: an acceleration, a gap's end). Optional
-    /// values beyond their bounds become unknown and are counted in `values`.
-    private func parseDataRow(_ row: inout RowScanner,
-                              _ values: inout PlausibleValues) throws -> (TraceRecord?, finite: Bool, plausible: Bool) {
-        let (t, tFinite) = try row.double("t")
-        try row.comma(before: "the row kind")
-        let kindStart = row.i
-        let kind = row.word()
-        guard let first = kind.first, first >= 0x61 && first <= 0x7A,
-              kind.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 &- ASCII.zero) <= 9 || $0 == 0x5F })
-        else {
-            throw row.error(at: kindStart, "expected a row kind (accel, gps, note, gap, ref), found \(row.found(at: kindStart))")
-        }
-        switch RowKind(kind) {
-        case .accel:
-            try row.comma(before: "ax")
-            let (x, fx) = try row.float("ax")
-            try row.comma(before: "ay")
-            let (y, fy) = try row.float("ay")
-            try row.comma(before: "az")
-            let (z, fz) = try row.float("az")
-            try row.endOfLine(after: "az")
-            return (.accel(AccelSample(time: t, x: x, y: y, z: z)), tFinite && fx && fy && fz,
-                    TraceLimits.plausibleAcceleration(x, y, z))
-        case .gps:
-            try row.comma(before: "lat")
-            let latStart = row.i
-            let (lat, fLat) = try row.double("lat")
-            try row.comma(before: "lon")
-            let lonStart = row.i
-            let (lon, fLon) = try row.double("lon")
-            if fLat && !(-90...90).contains(lat) {
-                throw row.error(at: latStart, "expected a latitude in [-90, 90]°, found \(row.found(at: latStart))")
-            }
-            if fLon && !(-180...180).contains(lon) {
-                throw row.error(at: lonStart, "expected a longitude in [-180, 180]°, found \(row.found(at: lonStart))")
-            }
-            try row.comma(before: "speed_mps")
-            let speed = try row.optionalDouble("speed_mps")
-            try row.comma(before: "course_deg")
-            let course = try row.optionalDouble("course_deg")
-            try row.comma(before: "hacc_m")
-            let hacc = try row.optionalDouble("hacc_m")
-            var alt: Double? = nil
-            var utc: Double? = nil
-            if !row.atLineEnd {
-                try row.comma(before: "alt_m")
-                alt = try row.optionalDouble("alt_m")
-                if !row.atLineEnd {
-                    try row.comma(before: "utc_s")
-                    utc = try row.optionalDouble("utc_s")
-                    try row.endOfLine(after: "utc_s")
-                }
-            }
-            let fix = GPSFix(time: t, utc: values.utc(utc), latitude: lat, longitude: lon, speed: values.speed(speed),
-                             course: values.course(course), horizontalAccuracy: values.horizontalAccuracy(hacc),
-                             altitude: values.altitude(alt))
-            return (.fix(fix), tFinite && fLat && fLon, true)
-        case .note:
-            try row.comma(before: "the note text")
-            let text = try row.restOfLineText("the note text")
-            return (.note(Note(time: t, text: text)), tFinite, true)
-        case .gap:
-            try row.comma(before: "sensor")
-            let sensorStart = row.i
-            let sensorWord = row.word()
-            guard let sensor = SensorKind(rawValue: String(decoding: sensorWord, as: UTF8.self)) else {
-                throw row.error(at: sensorStart, "expected a sensor (accelerometer or gps), found \(row.found(at: sensorStart))")
-            }
-            try row.comma(before: "end_t")
-            let endStart = row.i
-            let (endTime, fEnd) = try row.double("end_t")
-            if tFinite && fEnd && endTime < t {
-                throw row.error(at: endStart, "expected end_t ≥ t (\(t)), found \(row.found(at: endStart))")
-            }
-            var reason = ""
-            if !row.atLineEnd {
-                try row.comma(before: "reason")
-                reason = try row.restOfLineText("reason")
-            }
-            return (.gap(Gap(sensor: sensor, start: t, end: endTime, reason: reason)), tFinite && fEnd,
-                    endTime <= TraceLimits.maxSessionSeconds)
-        case .ref:
-            try row.comma(before: "distance_m")
-            let distance = try row.optionalDouble("distance_m")
-            try row.comma(before: "split_s_per_500m")
-            let split = try row.optionalDouble("split_s_per_500m")
-            try row.comma(before: "rate_spm")
-            let rate = try row.optionalDouble("rate_spm")
-            try row.comma(before: "speed_mps")
-            let speed = try row.optionalDouble("speed_mps")
-            try row.comma(before: "stroke_count")
-            let count = try row.optionalCount("stroke_count")
-            var perStroke: Double? = nil
-            if !row.atLineEnd {
-                try row.comma(before: "distance_per_stroke_m")
-                perStroke = try row.optionalDouble("distance_per_stroke_m")
-                try row.endOfLine(after: "distance_per_stroke_m")
-            }
-            try row.endOfLine(after: "stroke_count")
-            let stroke = ReferenceStroke(time: t, distance: values.distance(distance), split: values.split(split),
-                                         strokeRate: values.strokeRate(rate), speed: values.speed(speed),
-                                         strokeCount: values.strokeCount(count),
-                                         distancePerStroke: values.distancePerStroke(perStroke))
-            return (.reference(stroke), tFinite, true)
-        case .unknown:
-            return (nil, tFinite, true)
         }
     }
 
@@ -430,8 +318,9 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
         return .metadata(key: key, value: value)
     }
 
+    /// A byte a metadata key may hold (`[A-Za-z0-9_.-]`); `TraceWriter` writes no other.
     @inline(__always)
-    private static func isKeyByte(_ c: UInt8) -> Bool {
+    static func isKeyByte(_ c: UInt8) -> Bool {
         (c &- ASCII.zero) <= 9 || (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A)
             || c == 0x5F || c == ASCII.minus || c == ASCII.dot
     }
@@ -442,23 +331,6 @@ public struct NativeTraceReader: RecordSource, TraceStatisticsReporting {
                              "no records: the file holds no data rows and no metadata")
         }
         return nil
-    }
-}
-
-/// The row kinds of the native format.
-enum RowKind {
-    case accel, gps, note, gap, ref, unknown
-
-    init(_ word: UnsafeBufferPointer<UInt8>) {
-        func equals(_ s: StaticString) -> Bool {
-            s.utf8CodeUnitCount == word.count && memcmp(s.utf8Start, word.baseAddress!, word.count) == 0
-        }
-        if equals("accel") { self = .accel }
-        else if equals("gps") { self = .gps }
-        else if equals("note") { self = .note }
-        else if equals("gap") { self = .gap }
-        else if equals("ref") { self = .ref }
-        else { self = .unknown }
     }
 }
 

@@ -74,62 +74,115 @@ public struct QuiskeCurveReader: RecordSource {
     private static func read(path: String) throws -> (strokes: [Stroke], startUTC: Double) {
         var input = try ChunkedLineBuffer(path: path, maxLineBytes: TraceLimits.maxQuiskeLineBytes,
                                           maxFileBytes: TraceLimits.maxQuiskeFileBytes)
-        func fail(_ line: Int, _ message: String) -> QuiskeCurveError {
-            QuiskeCurveError(path: path, line: line, message: message)
-        }
-        // Header: the line whose first field is "timestamp(s)".
-        var header: [String] = []
-        var headerLine = 0
-        while true {
-            let lineNumber = input.lineNumber
-            guard let bytes = try input.nextLine() else {
-                throw fail(1, "expected a header line starting with 'timestamp(s)'")
-            }
-            if bytes.starts(with: "timestamp".utf8) {
-                header = fields(of: bytes).map { String(decoding: $0, as: UTF8.self) }
-                headerLine = lineNumber
-                break
-            }
-        }
-        func column(_ prefix: String) throws -> Int {
-            guard let i = header.firstIndex(where: { $0.hasPrefix(prefix) }) else {
-                throw fail(headerLine, "expected a column '\(prefix)…' in the header")
-            }
-            return i
-        }
-        let cTime = try column("timestamp"), cDistance = try column("distance"), cRate = try column("SPM")
-        let cSpeed = try column("speed"), cCurve = try column("boat accelerator curve")
-        // The columns may come in any order: a row must reach the last one read.
-        let lastColumn = max(cTime, cDistance, cRate, cSpeed, cCurve)
-        var raw: [(line: Int, time: Double, rate: Double, speed: Double, distance: Double, curve: [Float])] = []
-        var totalSamples = 0
-        let g = Double(standardGravity)
+        var parser = try RowParser(path: path, input: &input)
+        var rows: [RowParser.Row] = []
         while true {
             let lineNumber = input.lineNumber
             guard let bytes = try input.nextLine() else { break }
             if bytes.isEmpty { continue }
-            let f = fields(of: bytes)
-            guard f.count > lastColumn else {
+            rows.append(try parser.row(bytes, line: lineNumber, first: rows.first))
+        }
+        guard let first = rows.first else {
+            throw parser.fail(parser.headerLine + 1, "expected at least one stroke row")
+        }
+        return (try parser.strokes(chaining: rows), first.time)
+    }
+
+    /// Reads the export's header, then its rows one by one, holding every value to its bounds.
+    private struct RowParser {
+        /// A row as written, before the strokes are chained.
+        struct Row {
+            var line: Int
+            var time: Double, rate: Double, speed: Double, distance: Double
+            var curve: [Float]
+        }
+
+        let path: String
+        let header: [String]
+        let headerLine: Int
+        let cTime: Int, cDistance: Int, cRate: Int, cSpeed: Int, cCurve: Int
+        private var totalSamples = 0
+
+        /// Reads up to the header: the line whose first field is "timestamp(s)".
+        init(path: String, input: inout ChunkedLineBuffer) throws {
+            var header: [String] = []
+            var headerLine = 0
+            while true {
+                let lineNumber = input.lineNumber
+                guard let bytes = try input.nextLine() else {
+                    throw QuiskeCurveError(path: path, line: 1, message: "expected a header line starting with 'timestamp(s)'")
+                }
+                if bytes.starts(with: "timestamp".utf8) {
+                    header = QuiskeCurveReader.fields(of: bytes).map { String(decoding: $0, as: UTF8.self) }
+                    headerLine = lineNumber
+                    break
+                }
+            }
+            func column(_ prefix: String) throws -> Int {
+                guard let i = header.firstIndex(where: { $0.hasPrefix(prefix) }) else {
+                    throw QuiskeCurveError(path: path, line: headerLine, message: "expected a column '\(prefix)…' in the header")
+                }
+                return i
+            }
+            (self.path, self.header, self.headerLine) = (path, header, headerLine)
+            cTime = try column("timestamp"); cDistance = try column("distance"); cRate = try column("SPM")
+            cSpeed = try column("speed"); cCurve = try column("boat accelerator curve")
+        }
+
+        func fail(_ line: Int, _ message: String) -> QuiskeCurveError {
+            QuiskeCurveError(path: path, line: line, message: message)
+        }
+
+        /// One stroke row; `first` is the file's first row, if this is not it.
+        mutating func row(_ bytes: UnsafeBufferPointer<UInt8>, line lineNumber: Int, first: Row?) throws -> Row {
+            let f = QuiskeCurveReader.fields(of: bytes)
+            // The columns may come in any order: a row must reach the last one read.
+            guard f.count > max(cTime, cDistance, cRate, cSpeed, cCurve) else {
                 throw fail(lineNumber, "expected \(header.count) fields, found \(f.count)")
             }
-            func number(_ c: Int, _ range: ClosedRange<Double>, _ what: String) throws -> Double {
-                let text = String(decoding: f[c], as: UTF8.self)
-                guard let v = Double(text) else {
-                    throw fail(lineNumber, "expected a number in column '\(header[c])', found '\(quoted(f[c]))'")
-                }
-                guard range.contains(v) else {
-                    throw fail(lineNumber, "expected \(what) in column '\(header[c])', found '\(text)': no boat or sensor gives that")
-                }
-                return v
+            let curve = try self.curve(f[cCurve], line: lineNumber)
+            totalSamples += curve.count
+            guard totalSamples <= TraceLimits.maxQuiskeTotalSamples else {
+                throw fail(lineNumber, "more than \(TraceLimits.maxQuiskeTotalSamples) curve samples in the file, the most this reader holds: split it")
             }
+            func number(_ c: Int, _ range: ClosedRange<Double>, _ what: String) throws -> Double {
+                try self.number(f[c], column: c, line: lineNumber, range, what)
+            }
+            var times = TraceLimits.utcRange
+            if let first { times = first.time...first.time + TraceLimits.maxSessionSeconds }
+            let time = try number(cTime, times, first == nil ? "a UTC time in seconds (1970–2100)"
+                                                             : "a time from the first row's to 7 days after it")
+            return Row(line: lineNumber, time: time,
+                       rate: try number(cRate, 0...TraceLimits.maxStrokeRate, "a stroke rate within 0…\(Int(TraceLimits.maxStrokeRate)) spm"),
+                       speed: try number(cSpeed, 0...TraceLimits.maxSpeed, "a speed within 0…\(Int(TraceLimits.maxSpeed)) m/s"),
+                       distance: try number(cDistance, 0...TraceLimits.maxDistance, "a distance within 0…\(Int(TraceLimits.maxDistance / 1000)) km"),
+                       curve: curve)
+        }
+
+        /// A number within `range` (`what` says which, for the error).
+        private func number(_ field: ArraySlice<UInt8>, column c: Int, line lineNumber: Int,
+                            _ range: ClosedRange<Double>, _ what: String) throws -> Double {
+            let text = String(decoding: field, as: UTF8.self)
+            guard let v = Double(text) else {
+                throw fail(lineNumber, "expected a number in column '\(header[c])', found '\(QuiskeCurveReader.quoted(field))'")
+            }
+            guard range.contains(v) else {
+                throw fail(lineNumber, "expected \(what) in column '\(header[c])', found '\(text)': no boat or sensor gives that")
+            }
+            return v
+        }
+
+        /// The boat accelerator curve: comma-separated samples in g, returned in m/s².
+        private func curve(_ field: ArraySlice<UInt8>, line lineNumber: Int) throws -> [Float] {
+            let g = Double(standardGravity)
             var curve: [Float] = []
-            for part in f[cCurve].split(separator: ASCII.comma) {
+            for part in field.split(separator: ASCII.comma) {
                 guard curve.count < TraceLimits.maxQuiskeCurveSamples else {
                     throw fail(lineNumber, "the boat accelerator curve has more than \(TraceLimits.maxQuiskeCurveSamples) samples; a stroke has a few hundred")
                 }
                 let text = String(decoding: part, as: UTF8.self).trimmingCharacters(in: .whitespaces)
                 guard let v = Float(text) else {
-                    throw fail(lineNumber, "expected numbers in the boat accelerator curve, found '\(quoted(part))'")
+                    throw fail(lineNumber, "expected numbers in the boat accelerator curve, found '\(QuiskeCurveReader.quoted(part))'")
                 }
                 guard v.isFinite, TraceLimits.plausibleAcceleration(Double(v) * g) else {
                     throw fail(lineNumber, "expected curve samples within ±\(Int(TraceLimits.maxAcceleration)) m/s² (in g: ±\(Int(TraceLimits.maxAcceleration / g))), found '\(text)' at sample \(curve.count + 1)")
@@ -139,40 +192,30 @@ public struct QuiskeCurveReader: RecordSource {
             guard curve.count >= 2 else {
                 throw fail(lineNumber, "expected a boat accelerator curve of at least 2 samples")
             }
-            totalSamples += curve.count
-            guard totalSamples <= TraceLimits.maxQuiskeTotalSamples else {
-                throw QuiskeCurveError(path: path, line: lineNumber,
-                                       message: "more than \(TraceLimits.maxQuiskeTotalSamples) curve samples in the file, the most this reader holds: split it")
-            }
-            var times = TraceLimits.utcRange
-            if let first = raw.first { times = first.time...first.time + TraceLimits.maxSessionSeconds }
-            let time = try number(cTime, times, raw.isEmpty ? "a UTC time in seconds (1970–2100)"
-                                                             : "a time from the first row's to 7 days after it")
-            raw.append((lineNumber, time,
-                        try number(cRate, 0...TraceLimits.maxStrokeRate, "a stroke rate within 0…\(Int(TraceLimits.maxStrokeRate)) spm"),
-                        try number(cSpeed, 0...TraceLimits.maxSpeed, "a speed within 0…\(Int(TraceLimits.maxSpeed)) m/s"),
-                        try number(cDistance, 0...TraceLimits.maxDistance, "a distance within 0…\(Int(TraceLimits.maxDistance / 1000)) km"),
-                        curve))
+            return curve
         }
-        guard let first = raw.first else {
-            throw fail(headerLine + 1, "expected at least one stroke row")
-        }
-        var strokes: [Stroke] = []
-        strokes.reserveCapacity(raw.count)
-        for (i, r) in raw.enumerated() {
-            let duration: Double
-            if i + 1 < raw.count {
-                duration = raw[i + 1].time - r.time
-                guard duration > 0 else {
-                    throw fail(raw[i + 1].line, "timestamps must increase")
+
+        /// The rows as strokes on one time line from the first row: each curve spans to the
+        /// next row's time (the last at 100 Hz).
+        func strokes(chaining rows: [Row]) throws -> [Stroke] {
+            guard let first = rows.first else { return [] }
+            var strokes: [Stroke] = []
+            strokes.reserveCapacity(rows.count)
+            for (i, r) in rows.enumerated() {
+                let duration: Double
+                if i + 1 < rows.count {
+                    duration = rows[i + 1].time - r.time
+                    guard duration > 0 else {
+                        throw fail(rows[i + 1].line, "timestamps must increase")
+                    }
+                } else {
+                    duration = Double(r.curve.count) * 0.01
                 }
-            } else {
-                duration = Double(r.curve.count) * 0.01
+                strokes.append(Stroke(time: r.time - first.time, duration: duration, strokeRate: r.rate, speed: r.speed,
+                                      distance: r.distance, acceleration: r.curve))
             }
-            strokes.append(Stroke(time: r.time - first.time, duration: duration, strokeRate: r.rate, speed: r.speed,
-                                  distance: r.distance, acceleration: r.curve))
+            return strokes
         }
-        return (strokes, first.time)
     }
 
     /// A field for an error message: at most 40 bytes.

@@ -64,6 +64,20 @@ struct RowScanner {
         }
     }
 
+    /// The next field `name`, a required Float: its `,` and the number.
+    @inline(__always)
+    mutating func nextFloat(_ name: String) throws -> (value: Float, finite: Bool) {
+        try comma(before: name)
+        return try float(name)
+    }
+
+    /// The next field `name`, an optional number: its `,` and the number or nothing.
+    @inline(__always)
+    mutating func nextOptionalDouble(_ name: String) throws -> Double? {
+        try comma(before: name)
+        return try optionalDouble(name)
+    }
+
     /// An optional number: empty, NaN or infinite is unknown (nil).
     mutating func optionalDouble(_ name: String) throws -> Double? {
         let start = i

@@ -255,7 +255,55 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
 
     // MARK: Strokes
 
+    /// One per-stroke row's figures, as the device wrote them (its interval's own time line).
+    private struct StrokeRow {
+        var interval: Int
+        var elapsed: Double?
+        var distance: Double?, split: Double?, speed: Double?, rate: Double?
+        var strokes: Int?, perStroke: Double?
+        var latitude: Double?, longitude: Double?
+    }
+
     private mutating func stroke() throws {
+        var bounds = PlausibleValues()
+        let s = try strokeRow(&bounds)
+        if s.interval != currentInterval { beginInterval(s.interval) }
+        guard let elapsed = s.elapsed else {
+            counts.recordSkip(.unusableRow, line: row.line)
+            return
+        }
+        let time = timeOffset + elapsed
+        if time > TraceLimits.maxSessionSeconds {
+            counts.recordSkip(.implausibleValue, line: row.line)
+            return
+        }
+        if time < lastTime {
+            counts.recordSkip(.timeWentBackward, line: row.line)
+            return
+        }
+        counts.recordDroppedValues(bounds.dropped, line: row.line)
+        lastTime = time
+        lastInInterval = IntervalTotals(elapsed: elapsed, distance: s.distance ?? lastInInterval.distance,
+                                        strokes: s.strokes ?? lastInInterval.strokes)
+        if let latitude = s.latitude, let longitude = s.longitude, (-90...90).contains(latitude),
+           (-180...180).contains(longitude), !(latitude == 0 && longitude == 0) {
+            pending.append(.fix(GPSFix(time: time, latitude: latitude, longitude: longitude, speed: s.speed)))
+            counts.fixRows += 1
+        } else {
+            counts.recordSkip(.noPosition, line: row.line)
+        }
+        var spliced = PlausibleValues()   // offsets of many intervals may add up beyond a bound
+        pending.append(.reference(ReferenceStroke(time: time, distance: spliced.distance(s.distance.map { $0 + distanceOffset }),
+                                                  split: s.split, strokeRate: s.rate, speed: s.speed,
+                                                  strokeCount: spliced.strokeCount(s.strokes.map { $0 + strokeOffset }),
+                                                  distancePerStroke: s.perStroke)))
+        counts.recordDroppedValues(spliced.dropped, line: row.line)
+        counts.referenceRows += 1
+    }
+
+    /// The figures of the per-stroke row in `row`; a figure beyond its bound is unknown (counted
+    /// in `bounds`).
+    private func strokeRow(_ bounds: inout PlausibleValues) throws -> StrokeRow {
         let c = columns
         func number(_ k: Int?, _ name: String) throws -> Double? {
             guard let k else { return nil }
@@ -277,63 +325,33 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             }
             return Int(v)
         }
-        var bounds = PlausibleValues()
-        let interval = try whole(c.interval, "Interval") ?? 1
-        let elapsed = try clock(c.elapsed, "Elapsed Time")
-        let distance = bounds.distance(try number(c.distance, "Distance (GPS)"))
-        let split = bounds.split(try clock(c.split, "Split (GPS)"))
-        let speed = bounds.speed(try number(c.speed, "Speed (GPS)"))
-        let rate = bounds.strokeRate(try number(c.rate, "Stroke Rate"))
-        let strokes = bounds.strokeCount(try whole(c.strokes, "Total Strokes"))
-        let perStroke = bounds.distancePerStroke(try number(c.perStroke, "Distance/Stroke (GPS)"))
-        let latitude = try number(c.latitude, "GPS Lat.")
-        let longitude = try number(c.longitude, "GPS Lon.")
+        return StrokeRow(interval: try whole(c.interval, "Interval") ?? 1,
+                         elapsed: try clock(c.elapsed, "Elapsed Time"),
+                         distance: bounds.distance(try number(c.distance, "Distance (GPS)")),
+                         split: bounds.split(try clock(c.split, "Split (GPS)")),
+                         speed: bounds.speed(try number(c.speed, "Speed (GPS)")),
+                         rate: bounds.strokeRate(try number(c.rate, "Stroke Rate")),
+                         strokes: bounds.strokeCount(try whole(c.strokes, "Total Strokes")),
+                         perStroke: bounds.distancePerStroke(try number(c.perStroke, "Distance/Stroke (GPS)")),
+                         latitude: try number(c.latitude, "GPS Lat."),
+                         longitude: try number(c.longitude, "GPS Lon."))
+    }
 
-        if interval != currentInterval {
-            if let previous = currentInterval {
-                let totals = intervalTotals[previous]
-                timeOffset += totals?.elapsed ?? lastInInterval.elapsed ?? 0
-                distanceOffset += totals?.distance ?? lastInInterval.distance ?? 0
-                strokeOffset += totals?.strokes ?? lastInInterval.strokes ?? 0
-            }
-            currentInterval = interval
-            lastInInterval = IntervalTotals(elapsed: nil, distance: nil, strokes: nil)
-            if intervalCount > 1 {
-                pending.append(.note(Note(time: max(timeOffset, lastTime), text: "SpeedCoach interval \(interval)")))
-                counts.noteRows += 1
-            }
+    /// A new interval begins: the offsets move on by the previous interval's totals (its
+    /// summary's, else its last stroke's), and a note marks the start in a session of several.
+    private mutating func beginInterval(_ interval: Int) {
+        if let previous = currentInterval {
+            let totals = intervalTotals[previous]
+            timeOffset += totals?.elapsed ?? lastInInterval.elapsed ?? 0
+            distanceOffset += totals?.distance ?? lastInInterval.distance ?? 0
+            strokeOffset += totals?.strokes ?? lastInInterval.strokes ?? 0
         }
-        guard let elapsed else {
-            counts.recordSkip(.unusableRow, line: row.line)
-            return
+        currentInterval = interval
+        lastInInterval = IntervalTotals(elapsed: nil, distance: nil, strokes: nil)
+        if intervalCount > 1 {
+            pending.append(.note(Note(time: max(timeOffset, lastTime), text: "SpeedCoach interval \(interval)")))
+            counts.noteRows += 1
         }
-        let time = timeOffset + elapsed
-        if time > TraceLimits.maxSessionSeconds {
-            counts.recordSkip(.implausibleValue, line: row.line)
-            return
-        }
-        if time < lastTime {
-            counts.recordSkip(.timeWentBackward, line: row.line)
-            return
-        }
-        counts.recordDroppedValues(bounds.dropped, line: row.line)
-        lastTime = time
-        lastInInterval = IntervalTotals(elapsed: elapsed, distance: distance ?? lastInInterval.distance,
-                                        strokes: strokes ?? lastInInterval.strokes)
-        if let latitude, let longitude, (-90...90).contains(latitude), (-180...180).contains(longitude),
-           !(latitude == 0 && longitude == 0) {
-            pending.append(.fix(GPSFix(time: time, latitude: latitude, longitude: longitude, speed: speed)))
-            counts.fixRows += 1
-        } else {
-            counts.recordSkip(.noPosition, line: row.line)
-        }
-        var spliced = PlausibleValues()   // offsets of many intervals may add up beyond a bound
-        pending.append(.reference(ReferenceStroke(time: time, distance: spliced.distance(distance.map { $0 + distanceOffset }),
-                                                  split: split, strokeRate: rate, speed: speed,
-                                                  strokeCount: spliced.strokeCount(strokes.map { $0 + strokeOffset }),
-                                                  distancePerStroke: perStroke)))
-        counts.recordDroppedValues(spliced.dropped, line: row.line)
-        counts.referenceRows += 1
     }
 
     /// `11/05/16 10:02` or `11/14/16 07:38am` (month/day/two-digit year, local time) →

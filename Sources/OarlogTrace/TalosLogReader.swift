@@ -70,90 +70,123 @@ public struct TalosLogReader: RecordSource, TraceStatisticsReporting {
         }
     }
 
+    /// One line of the log, parsed: its entry (and the record it carries, for all but ACCEL),
+    /// before its plausibility is judged.
+    private struct ParsedLine {
+        var entry: Entry
+        var other: Other?
+        /// The wall clock at which it was logged, ms as written.
+        var wallMs: Double
+        var finite = true, plausible = true
+        /// Optional fix values beyond their bounds, made unknown.
+        var droppedValues = 0
+    }
+
     private mutating func read() throws {
         var input = try ChunkedLineBuffer(path: path, maxLineBytes: TraceLimits.maxLineBytes,
                                           maxFileBytes: TraceLimits.maxTalosFileBytes)
         var anchor: Double?   // wall clock of the first converted row, seconds
-        let week = TraceLimits.maxSessionSeconds
         while true {
             let lineNumber = input.lineNumber
             guard let bytes = try input.nextLine() else { break }
             if bytes.allSatisfy({ $0 == ASCII.space }) { counts.blankLines += 1; continue }
-            var line = Substring(String(decoding: bytes, as: UTF8.self))
-            guard line.hasSuffix("@@") else {
-                throw TalosLogError(path: path, line: lineNumber, message: "expected the line to end with '@@'")
-            }
-            line = line.dropLast(2)
-            let fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
-            guard fields.count == 4, let wallMs = Self.number(fields[0]) else {
-                throw TalosLogError(path: path, line: lineNumber, message: "expected 'wallclock_ms EVENT timestamp payload'")
-            }
-            let kind = fields[1], stamp = fields[2], payload = fields[3]
-            guard ["ACCEL", "GPS", "ROWING_COUNT", "ROWING_START", "ROWING_STOP"].contains(kind) else { continue }
-            let wall = wallMs / 1000
-            // Parse (every error first, in file order), then judge plausibility.
-            var entry = Entry(time: 0, wall: wall, x: 0, y: 0, z: 0, ref: Int32(truncatingIfNeeded: -lineNumber))
-            var other: Other?
-            var finite = true, plausible = true
-            var dropped = 0
-            switch kind {
-            case "ACCEL":
-                let v = try numbers(payload, kind: kind, count: 3, line: lineNumber)
-                entry.time = try sensorSeconds(stamp, line: lineNumber)
-                finite = v[0].isFinite && v[1].isFinite && v[2].isFinite
-                plausible = v.prefix(3).allSatisfy(TraceLimits.plausibleAcceleration)
-                (entry.x, entry.y, entry.z) = (Float(v[0]), Float(v[1]), Float(v[2]))
-            case "GPS":
-                let v = try numbers(payload, kind: kind, count: 6, line: lineNumber)
-                guard let utcMs = Self.number(stamp) else {
-                    throw TalosLogError(path: path, line: lineNumber, message: "expected the GPS time in ms, found '\(stamp)'")
-                }
-                finite = v[0].isFinite && v[1].isFinite
-                plausible = (-90...90).contains(v[0]) && (-180...180).contains(v[1])
-                var bounds = PlausibleValues()
-                let fix = GPSFix(time: wall, utc: bounds.utc(utcMs / 1000), latitude: v[0], longitude: v[1],
-                                 speed: bounds.speed(v[3]), course: bounds.course(v[4]),
-                                 horizontalAccuracy: bounds.horizontalAccuracy(v[5]), altitude: bounds.altitude(v[2]))
-                dropped = bounds.dropped
-                entry.time = wall
-                other = Other(record: .fix(fix), line: lineNumber, sensorStamped: false)
-            case "ROWING_COUNT":
-                guard let n = Int(payload) else {
-                    throw TalosLogError(path: path, line: lineNumber, message: "expected a stroke count, found '\(payload)'")
-                }
-                entry.time = try sensorSeconds(stamp, line: lineNumber)
-                plausible = n >= 0 && n <= TraceLimits.maxStrokeCount
-                other = Other(record: .reference(ReferenceStroke(time: 0, strokeCount: n)), line: lineNumber, sensorStamped: true)
-            default:   // ROWING_START, ROWING_STOP
-                entry.time = try sensorSeconds(stamp, line: lineNumber)
-                let text = "Talos \(kind.lowercased().replacingOccurrences(of: "_", with: " "))"
-                other = Other(record: .note(Note(time: 0, text: text)), line: lineNumber, sensorStamped: true)
-            }
-            if !finite { counts.recordSkip(.nonFiniteValue, line: lineNumber); continue }
-            // The session is anchored at the first converted row's wall clock.
-            guard plausible, wallMs >= TraceLimits.utcRange.lowerBound * 1000,
-                  wallMs <= TraceLimits.utcRange.upperBound * 1000,
-                  abs(wall - (anchor ?? wall)) <= week else {
-                counts.recordSkip(.implausibleValue, line: lineNumber)
-                continue
-            }
-            if anchor == nil { anchor = wall }
-            counts.recordDroppedValues(dropped, line: lineNumber)
-            guard entries.count < TraceLimits.maxTalosRecords else {
-                throw TalosLogError(path: path, line: lineNumber,
-                                    message: "more than \(TraceLimits.maxTalosRecords) records, the most this reader holds: split the log")
-            }
-            if let other {
-                entry.ref = Int32(others.count)
-                others.append(other)
-            }
-            entries.append(entry)
+            guard let parsed = try parse(bytes, line: lineNumber) else { continue }
+            try keep(parsed, line: lineNumber, anchor: &anchor)
         }
         counts.linesRead = input.lineNumber - 1
         guard let anchor else { return }
+        placeOnWallClock(Self.sensorClockOffset(of: entries), anchor: anchor)
+        sortAndStamp()
+    }
 
-        // Sensor clock → wall clock offset, from the ACCEL rows whose stamps agree with the
-        // log's clock (within a week of the median difference: a corrupt stamp takes no part).
+    /// Parses a line (every error first, in file order); nil for an event this reader ignores.
+    private func parse(_ bytes: UnsafeBufferPointer<UInt8>, line lineNumber: Int) throws -> ParsedLine? {
+        var line = Substring(String(decoding: bytes, as: UTF8.self))
+        guard line.hasSuffix("@@") else {
+            throw TalosLogError(path: path, line: lineNumber, message: "expected the line to end with '@@'")
+        }
+        line = line.dropLast(2)
+        let fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+        guard fields.count == 4, let wallMs = Self.number(fields[0]) else {
+            throw TalosLogError(path: path, line: lineNumber, message: "expected 'wallclock_ms EVENT timestamp payload'")
+        }
+        let kind = fields[1], stamp = fields[2], payload = fields[3]
+        guard ["ACCEL", "GPS", "ROWING_COUNT", "ROWING_START", "ROWING_STOP"].contains(kind) else { return nil }
+        let wall = wallMs / 1000
+        var parsed = ParsedLine(entry: Entry(time: 0, wall: wall, x: 0, y: 0, z: 0, ref: Int32(truncatingIfNeeded: -lineNumber)),
+                                wallMs: wallMs)
+        switch kind {
+        case "ACCEL":
+            let v = try numbers(payload, kind: kind, count: 3, line: lineNumber)
+            parsed.entry.time = try sensorSeconds(stamp, line: lineNumber)
+            parsed.finite = v[0].isFinite && v[1].isFinite && v[2].isFinite
+            parsed.plausible = v.prefix(3).allSatisfy(TraceLimits.plausibleAcceleration)
+            (parsed.entry.x, parsed.entry.y, parsed.entry.z) = (Float(v[0]), Float(v[1]), Float(v[2]))
+        case "GPS":
+            try parseFix(payload, stamp: stamp, line: lineNumber, into: &parsed)
+        case "ROWING_COUNT":
+            guard let n = Int(payload) else {
+                throw TalosLogError(path: path, line: lineNumber, message: "expected a stroke count, found '\(payload)'")
+            }
+            parsed.entry.time = try sensorSeconds(stamp, line: lineNumber)
+            parsed.plausible = n >= 0 && n <= TraceLimits.maxStrokeCount
+            parsed.other = Other(record: .reference(ReferenceStroke(time: 0, strokeCount: n)), line: lineNumber, sensorStamped: true)
+        default:   // ROWING_START, ROWING_STOP
+            parsed.entry.time = try sensorSeconds(stamp, line: lineNumber)
+            let text = "Talos \(kind.lowercased().replacingOccurrences(of: "_", with: " "))"
+            parsed.other = Other(record: .note(Note(time: 0, text: text)), line: lineNumber, sensorStamped: true)
+        }
+        return parsed
+    }
+
+    /// `GPS lat,lon,altitude,speed,bearing,accuracy`, stamped with the fix's UTC in ms: placed at
+    /// its wall-clock (received) time.
+    private func parseFix(_ payload: Substring, stamp: Substring, line lineNumber: Int, into parsed: inout ParsedLine) throws {
+        let v = try numbers(payload, kind: "GPS", count: 6, line: lineNumber)
+        guard let utcMs = Self.number(stamp) else {
+            throw TalosLogError(path: path, line: lineNumber, message: "expected the GPS time in ms, found '\(stamp)'")
+        }
+        let wall = parsed.entry.wall
+        parsed.finite = v[0].isFinite && v[1].isFinite
+        parsed.plausible = (-90...90).contains(v[0]) && (-180...180).contains(v[1])
+        var bounds = PlausibleValues()
+        let fix = GPSFix(time: wall, utc: bounds.utc(utcMs / 1000), latitude: v[0], longitude: v[1],
+                         speed: bounds.speed(v[3]), course: bounds.course(v[4]),
+                         horizontalAccuracy: bounds.horizontalAccuracy(v[5]), altitude: bounds.altitude(v[2]))
+        parsed.droppedValues = bounds.dropped
+        parsed.entry.time = wall
+        parsed.other = Other(record: .fix(fix), line: lineNumber, sensorStamped: false)
+    }
+
+    /// Keeps a parsed line, or counts it skipped. The session is anchored at the first kept
+    /// row's wall clock; a row logged more than 7 days from it is implausible.
+    private mutating func keep(_ parsed: ParsedLine, line lineNumber: Int, anchor: inout Double?) throws {
+        if !parsed.finite { counts.recordSkip(.nonFiniteValue, line: lineNumber); return }
+        let wall = parsed.entry.wall
+        guard parsed.plausible, parsed.wallMs >= TraceLimits.utcRange.lowerBound * 1000,
+              parsed.wallMs <= TraceLimits.utcRange.upperBound * 1000,
+              abs(wall - (anchor ?? wall)) <= TraceLimits.maxSessionSeconds else {
+            counts.recordSkip(.implausibleValue, line: lineNumber)
+            return
+        }
+        if anchor == nil { anchor = wall }
+        counts.recordDroppedValues(parsed.droppedValues, line: lineNumber)
+        guard entries.count < TraceLimits.maxTalosRecords else {
+            throw TalosLogError(path: path, line: lineNumber,
+                                message: "more than \(TraceLimits.maxTalosRecords) records, the most this reader holds: split the log")
+        }
+        var entry = parsed.entry
+        if let other = parsed.other {
+            entry.ref = Int32(others.count)
+            others.append(other)
+        }
+        entries.append(entry)
+    }
+
+    /// The sensor clock's offset to the wall clock, from the ACCEL rows whose stamps agree with
+    /// the log's clock (within a week of the median difference: a corrupt stamp takes no part),
+    /// and that median difference.
+    private static func sensorClockOffset(of entries: [Entry]) -> (offset: Double, median: Double) {
         var differences: [Double] = []
         for e in entries where e.ref < 0 { differences.append(e.wall - e.time) }
         var offset = Double.infinity
@@ -161,22 +194,24 @@ public struct TalosLogReader: RecordSource, TraceStatisticsReporting {
         if !differences.isEmpty {
             differences.sort()
             median = differences[differences.count / 2]
-            for d in differences where abs(d - median) <= week { offset = min(offset, d) }
+            for d in differences where abs(d - median) <= TraceLimits.maxSessionSeconds { offset = min(offset, d) }
         }
-        differences = []
-        if !offset.isFinite { offset = 0 }
+        return (offset.isFinite ? offset : 0, median)
+    }
 
-        // Times on the wall clock; rows that land outside the session are skipped.
+    /// Times on the wall clock; rows that land outside the session are skipped.
+    private mutating func placeOnWallClock(_ clock: (offset: Double, median: Double), anchor: Double) {
+        let week = TraceLimits.maxSessionSeconds
         var kept = 0
         for k in entries.indices {
             var e = entries[k]
             let sensorStamped = e.ref < 0 || others[Int(e.ref)].sensorStamped
             if sensorStamped {
-                if e.ref < 0 && abs((e.wall - e.time) - median) > week {
+                if e.ref < 0 && abs((e.wall - e.time) - clock.median) > week {
                     counts.recordSkip(.implausibleValue, line: line(of: e))
                     continue
                 }
-                e.time = e.time + offset
+                e.time = e.time + clock.offset
             }
             guard abs(e.time - anchor) <= week else {
                 counts.recordSkip(.implausibleValue, line: line(of: e))
@@ -186,7 +221,11 @@ public struct TalosLogReader: RecordSource, TraceStatisticsReporting {
             kept += 1
         }
         entries.removeSubrange(kept...)
-        // Stable sort by time (a log is nearly in order; ties keep file order).
+    }
+
+    /// Sorts the entries by time (stable: a log is nearly in order; ties keep file order) and
+    /// sets `t = 0` and `start_utc` at the earliest.
+    private mutating func sortAndStamp() {
         if zip(entries, entries.dropFirst()).contains(where: { $0.time > $1.time }) {
             entries.sort { $0.time < $1.time }
         }

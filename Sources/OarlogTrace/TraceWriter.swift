@@ -39,10 +39,8 @@ public struct TraceWriter {
             appendAccel(a)
         case .fix(let f):
             s.append(f.time); s.append(",gps,")
-            s.append(f.latitude); s.byte(ASCII.comma)
-            s.append(f.longitude); s.byte(ASCII.comma)
-            s.appendOptional(f.speed); s.byte(ASCII.comma)
-            s.appendOptional(f.course); s.byte(ASCII.comma)
+            s.field(f.latitude); s.field(f.longitude)
+            s.optionalField(f.speed); s.optionalField(f.course)
             s.appendOptional(f.horizontalAccuracy)
             if f.altitude != nil || f.utc != nil {
                 s.byte(ASCII.comma); s.appendOptional(f.altitude)
@@ -56,15 +54,13 @@ public struct TraceWriter {
         case .gap(let g):
             s.append(g.start); s.append(",gap,")
             s.append(g.sensor.rawValue); s.byte(ASCII.comma)
-            s.append(g.end); s.byte(ASCII.comma)
+            s.field(g.end)
             s.appendText(g.reason)
             s.byte(ASCII.newline)
         case .reference(let r):
             s.append(r.time); s.append(",ref,")
-            s.appendOptional(r.distance); s.byte(ASCII.comma)
-            s.appendOptional(r.split); s.byte(ASCII.comma)
-            s.appendOptional(r.strokeRate); s.byte(ASCII.comma)
-            s.appendOptional(r.speed); s.byte(ASCII.comma)
+            s.optionalField(r.distance); s.optionalField(r.split)
+            s.optionalField(r.strokeRate); s.optionalField(r.speed)
             if let c = r.strokeCount { s.append(String(c)) }
             if r.distancePerStroke != nil { s.byte(ASCII.comma); s.appendOptional(r.distancePerStroke) }
             s.byte(ASCII.newline)
@@ -92,10 +88,7 @@ public struct TraceWriter {
     }
 
     private func writeMetadata(key: String, value: String) throws {
-        guard !key.isEmpty, key.utf8.allSatisfy({ b in
-            (b &- ASCII.zero) <= 9 || (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A)
-                || b == 0x5F || b == ASCII.minus || b == ASCII.dot
-        }) else {
+        guard !key.isEmpty, key.utf8.allSatisfy(NativeTraceReader.isKeyByte) else {
             throw TraceError(.malformed, file: path, "metadata key \(key.debugDescription) must be letters, digits, '_', '-' or '.'")
         }
         sink.append("# "); sink.append(key); sink.append(": ")
@@ -168,6 +161,20 @@ final class BufferedFileSink {
     @inline(__always)
     func appendOptional(_ v: Double?) {
         if let v, v.isFinite { append(v.description) }
+    }
+
+    /// A value and the `,` after it: a field that is not the row's last.
+    @inline(__always)
+    func field(_ v: Double) {
+        append(v)
+        byte(ASCII.comma)
+    }
+
+    /// An optional value (empty when unknown, NaN or infinite) and the `,` after it.
+    @inline(__always)
+    func optionalField(_ v: Double?) {
+        appendOptional(v)
+        byte(ASCII.comma)
     }
 
     /// Free text on one line; quoted (CSV style) when it holds `,` or `"`.
