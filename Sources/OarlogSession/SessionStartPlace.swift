@@ -1,16 +1,8 @@
 import OarlogCore
 
 /// Where a session started: the position of its first usable GPS fix (what the race map groups
-/// sessions by).
-public struct SessionStartPlace: Sendable, Equatable {
-    public var latitude: Degrees
-    public var longitude: Degrees
-
-    public init(latitude: Degrees, longitude: Degrees) {
-        self.latitude = latitude
-        self.longitude = longitude
-    }
-
+/// sessions by), a `GeoPoint`.
+enum SessionStartPlace {
     /// A fix that says where the boat was: the receiver had a fix, finite, on the globe, not the
     /// (0, 0) some receivers report before they have one (as `DistanceAccumulator` takes them).
     static func isUsable(_ fix: GPSFix) -> Bool {
@@ -25,7 +17,7 @@ extension SessionReader {
     /// chunks from the start and stops at that fix: only fix records are decoded (accelerometer
     /// blocks are passed over undecoded), damaged chunks are skipped. A closed session whose
     /// summary counts no fixes is not walked at all.
-    public func startPlace() throws -> SessionStartPlace? {
+    public func startPlace() throws -> GeoPoint? {
         if let summary, summary.statistics.fixes == 0 { return nil }
         var it = entries(onDamage: .skipDamagedChunks)
         while var (kind, r) = try it.nextChunkRecord() {
@@ -37,7 +29,7 @@ extension SessionReader {
                 try it.skipChunk(noting: "a fix cannot be read: \(error)")
                 continue
             }
-            if SessionStartPlace.isUsable(fix) { return SessionStartPlace(latitude: fix.latitude, longitude: fix.longitude) }
+            if SessionStartPlace.isUsable(fix) { return GeoPoint(latitude: fix.latitude, longitude: fix.longitude) }
         }
         return nil
     }

@@ -32,7 +32,7 @@ extension ArchivedSession {
             places = Self.distinct(events.compactMap { e in
                 e.name == "fence.enter" ? e.field("fence") : e.name == "fence.cross" ? e.field("gate") : nil
             })
-            if let place = try reader.startPlace() { start = GeoPoint(latitude: place.latitude, longitude: place.longitude) }
+            start = try reader.startPlace()
             let points = try SessionTrail(reader).points
             bounds = GeoBounds(around: points.lazy.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) })
             bests = PersonalBests.standardEvents.compactMap { event in
