@@ -36,61 +36,61 @@ let package = Package(
     ],
     targets: [
         // Value types shared by everything: time, samples, fixes, strokes, units, geodesy. No I/O.
-        .target(name: "OarlogCore"),
+        .target(name: "OarlogCore", path: "Sources/0-core/OarlogCore"),
         // Pure streaming DSP: mounting, stroke detection, rate, speed/split, distance, summary. No I/O.
-        .target(name: "OarlogDSP", dependencies: ["OarlogCore"]),
+        .target(name: "OarlogDSP", dependencies: ["OarlogCore"], path: "Sources/2-signal/OarlogDSP"),
         // Trace input/output: the native CSV trace and the foreign formats (SpeedCoach, NK LiNK, Talos).
-        .target(name: "OarlogTrace", dependencies: ["OarlogCore"]),
+        .target(name: "OarlogTrace", dependencies: ["OarlogCore"], path: "Sources/1-sensors/OarlogTrace"),
         // Geofences, timing gates and courses: GeoJSON fences, the streaming FenceMonitor, CourseTracker.
-        .target(name: "OarlogFences", dependencies: ["OarlogCore"]),
+        .target(name: "OarlogFences", dependencies: ["OarlogCore"], path: "Sources/2-signal/OarlogFences"),
         // The live machinery below the pipeline: device reader threads, the bounded record queue,
         // the monotonic session clock, reconnect backoff, outage bookkeeping, the live fan-in; the
         // device seam (LiveDevice/LiveDeviceConnection, LiveClock) and the one reconnect loop
         // (LiveDeviceSource) that GPS and IIO share.
-        .target(name: "OarlogLive", dependencies: ["OarlogCore"]),
+        .target(name: "OarlogLive", dependencies: ["OarlogCore"], path: "Sources/1-sensors/OarlogLive"),
         // Sources merged in time order, the DSP applied, events fanned out to sinks.
-        .target(name: "OarlogPipeline", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogLive"]),
+        .target(name: "OarlogPipeline", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogLive"], path: "Sources/2-signal/OarlogPipeline"),
         // A rowing-boat simulator with ground truth, for tests, demos and benchmarks.
-        .target(name: "OarlogSimulator", dependencies: ["OarlogCore"]),
+        .target(name: "OarlogSimulator", dependencies: ["OarlogCore"], path: "Sources/1-sensors/OarlogSimulator"),
         // The accuracy evaluation on real recordings and simulated sessions (`oarlog evaluate`, EvaluationTests).
-        .target(name: "OarlogEvaluation", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator"]),
+        .target(name: "OarlogEvaluation", dependencies: ["OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator"], path: "Sources/4-application/OarlogEvaluation"),
         // libgps (Debian libgps-dev) behind a shim header that hides gpsd API differences.
-        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(name: "CGPS", path: "Sources/c-shims/CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // A live GPS source: a running gpsd read through libgps, one fix per epoch, reconnecting;
         // gpsd's receiver list (?DEVICES).
-        .target(name: "OarlogGPS", dependencies: ["CGPS", "OarlogCore", "OarlogLive"]),
+        .target(name: "OarlogGPS", dependencies: ["CGPS", "OarlogCore", "OarlogLive"], path: "Sources/1-sensors/OarlogGPS"),
         // libiio (Debian libiio-dev, 0.24) behind a shim header that holds the 0.x/1.0 buffer API difference.
-        .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+        .systemLibrary(name: "CIIO", path: "Sources/c-shims/CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         // A live accelerometer source: a Linux IIO device through libiio (local: or ip: via iiod).
-        .target(name: "OarlogIIO", dependencies: ["CIIO", "OarlogCore", "OarlogLive"]),
+        .target(name: "OarlogIIO", dependencies: ["CIIO", "OarlogCore", "OarlogLive"], path: "Sources/1-sensors/OarlogIIO"),
         // Hardware CRC-32C (SSE4.2 crc32 + PCLMULQDQ, checked at run time) for the session frames.
-        .target(name: "COarlogCRC"),
+        .target(name: "COarlogCRC", path: "Sources/c-shims/COarlogCRC"),
         // The crash-safe binary session file: writer (a pipeline sink), reader, recovery, the data directory.
-        .target(name: "OarlogSession", dependencies: ["COarlogCRC", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline"]),
+        .target(name: "OarlogSession", dependencies: ["COarlogCRC", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline"], path: "Sources/3-storage/OarlogSession"),
         // Session exports (GPX, TCX, FIT, per-stroke CSV, GeoJSON) as streaming pipeline sinks.
-        .target(name: "OarlogExport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline"]),
+        .target(name: "OarlogExport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline"], path: "Sources/3-storage/OarlogExport"),
         // The archive's index: one row per session file (its figures, text, place, pieces and
         // bests) in SQLite through GRDB, with FTS5 for text; the filters and orders of `oarlog
         // sessions`. The files stay the source of truth: OarlogApp fills the index from them.
-        .target(name: "OarlogArchive", dependencies: ["OarlogCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "OarlogArchive", dependencies: ["OarlogCore", .product(name: "GRDB", package: "GRDB.swift")], path: "Sources/3-storage/OarlogArchive"),
         // libmosquitto (Debian libmosquitto-dev, 2.0) behind a shim header.
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CMosquitto", path: "Sources/c-shims/CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // An MQTT 5 client over libmosquitto: QoS 1 with a store-and-forward outbox, reconnects,
         // subscriptions, user name and password, TLS with a club's CA.
-        .target(name: "OarlogMQTT", dependencies: ["CMosquitto"]),
+        .target(name: "OarlogMQTT", dependencies: ["CMosquitto"], path: "Sources/1-sensors/OarlogMQTT"),
         // The fleet's messages and what a coach and a club make of them, without I/O: Signal K
         // deltas for strokes, positions, status, notes, fences and sessions (with a per-boat
         // sequence), the boats' board with race gaps at a course's gates, and crossed paths.
-        .target(name: "OarlogFleet", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline"]),
+        .target(name: "OarlogFleet", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline"], path: "Sources/2-signal/OarlogFleet"),
         // The application layer the command line and the web server share: pipeline assembly for
         // every mode, analysis settings to configuration and back, live recording, report models.
         .target(name: "OarlogApp", dependencies: [
             "OarlogAPI", "OarlogArchive", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", 
             "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO", "OarlogMQTT", "OarlogFleet",
-        ]),
+        ], path: "Sources/4-application/OarlogApp"),
         // What the web API accepts: paths, session ids, the token header and each call's JSON body,
         // checked and decoded without HTTP machinery (so it is fuzzed); stored text cleaned by Core's StoredText.
-        .target(name: "OarlogAPI", dependencies: ["OarlogCore"]),
+        .target(name: "OarlogAPI", dependencies: ["OarlogCore"], path: "Sources/4-application/OarlogAPI"),
         // The boat's web app (`oarlog serve`): Hummingbird HTTP + WebSocket over OarlogApp's
         // LiveStation; the API, the control token, the static pages (Web/) and Debian's Leaflet
         // and Chart.js.
@@ -100,7 +100,7 @@ let package = Package(
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], path: "Sources/5-interfaces/OarlogServer"),
         .executableTarget(
             name: "oarlog",
             dependencies: [
@@ -108,7 +108,7 @@ let package = Package(
                 "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogAPI", "OarlogApp", "OarlogServer",
                 "OarlogFleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ], path: "Sources/5-interfaces/oarlog"
         ),
         // Helpers shared by the test targets (real-data paths, loopback ports, seeded randomness,
         // a list source and readAll, the built binaries, child processes, a process's memory, a
