@@ -90,6 +90,32 @@ public struct JSONWriter {
         text += JSONWriter.quoted(value)
     }
 
+    /// `key: [numbers…]`, each with `places` decimals (null for nil or not finite).
+    public mutating func array<S: Sequence>(_ key: String, _ values: S, places: Int? = nil) where S.Element == Double? {
+        beginArray(key: key)
+        for value in values { element(value, places: places) }
+        endArray()
+    }
+
+    /// `key: [numbers…]` of numbers that are always there.
+    public mutating func array<S: Sequence>(_ key: String, _ values: S, places: Int? = nil) where S.Element == Double {
+        array(key, values.lazy.map { Optional($0) }, places: places)
+    }
+
+    /// `key: [whole numbers…]`.
+    public mutating func array<S: Sequence>(_ key: String, _ values: S) where S.Element == Int {
+        beginArray(key: key)
+        for value in values { element(value) }
+        endArray()
+    }
+
+    /// `key: ["text", …]`.
+    public mutating func array<S: Sequence>(_ key: String, _ values: S) where S.Element == String {
+        beginArray(key: key)
+        for value in values { element(value) }
+        endArray()
+    }
+
     public static func number(_ value: Double?, places: Int? = nil) -> String {
         guard let value, value.isFinite else { return "null" }
         if let places { return DecimalText.fixed(value, places: places, nonFinite: "null") }

@@ -120,9 +120,7 @@ public final class FleetCoach: @unchecked Sendable {
             guard let b = s.board.boats[id] else { return nil }
             var w = JSONWriter()
             w.beginObject()
-            w.field("id", b.id)
-            w.field("name", b.name)
-            w.field("session", b.session)
+            Self.identity(b, to: &w)
             w.field("strokes", b.strokeCount)
             w.field("strokes_in_order", b.strokesInOrder)
             w.field("duplicates", b.duplicates)

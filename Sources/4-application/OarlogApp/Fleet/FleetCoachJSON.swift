@@ -4,11 +4,16 @@ import OarlogFleet
 
 /// `/api/fleet` written part by part (docs/API.md).
 extension FleetCoach {
-    static func write(_ b: FleetBoard.Boat, to w: inout JSONWriter, now: Double, trackPoints: Int) {
-        w.beginObject()
+    /// Which boat and which of its sessions: the first fields of a boat in every answer.
+    static func identity(_ b: FleetBoard.Boat, to w: inout JSONWriter) {
         w.field("id", b.id)
         w.field("name", b.name)
         w.field("session", b.session)
+    }
+
+    static func write(_ b: FleetBoard.Boat, to w: inout JSONWriter, now: Double, trackPoints: Int) {
+        w.beginObject()
+        identity(b, to: &w)
         w.field("title", b.title)
         w.field("state", b.state)
         w.field("lat", b.latitude, places: 7)
@@ -80,12 +85,8 @@ extension FleetCoach {
         w.beginArray(key: "meetings")
         for m in meetings {
             w.beginObject()
-            w.beginArray(key: "boats")
-            for id in m.boats { w.element(names[id] ?? id) }
-            w.endArray()
-            w.beginArray(key: "ids")
-            for id in m.boats { w.element(id) }
-            w.endArray()
+            w.array("boats", m.boats.lazy.map { id in names[id] ?? id })
+            w.array("ids", m.boats)
             w.field("start_utc", UTCTime.iso8601(m.start))
             w.field("end_utc", UTCTime.iso8601(m.end))
             w.field("duration_s", m.end - m.start, places: 1)

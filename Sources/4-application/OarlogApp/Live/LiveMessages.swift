@@ -53,12 +53,8 @@ public enum LiveMessage {
         var w = JSONWriter()
         w.beginObject()
         w.field("type", "accel")
-        w.beginArray(key: "t_s")
-        for t in times { w.element(t, places: 3) }
-        w.endArray()
-        w.beginArray(key: "a_mps2")
-        for a in surge { w.element(a, places: 3) }
-        w.endArray()
+        w.array("t_s", times, places: 3)
+        w.array("a_mps2", surge, places: 3)
         w.endObject()
         return w.take()
     }

@@ -76,12 +76,8 @@ public struct SessionList {
             w.field("start_lat_deg", s.start?.latitude, places: 7)
             w.field("start_lon_deg", s.start?.longitude, places: 7)
             w.field("pieces", s.pieceCount)
-            w.beginArray(key: "notes")
-            for n in s.notes { w.element(n) }
-            w.endArray()
-            w.beginArray(key: "places")
-            for p in s.places + s.courses { w.element(p) }
-            w.endArray()
+            w.array("notes", s.notes)
+            w.array("places", s.places + s.courses)
             w.endObject()
         }
         w.endArray()

@@ -57,24 +57,14 @@ public struct SessionSeries {
         w.field("points", n)
         w.field("bucket_s", width, places: 3)
         w.field("duration_s", duration, places: 3)
-        w.beginArray(key: "t_s")
-        for b in 0..<n { w.element(Double(b) * width, places: 2) }
-        w.endArray()
-        w.beginArray(key: "strokes")
-        for c in perBucket { w.element(c) }
-        w.endArray()
+        w.array("t_s", (0..<n).lazy.map { b in Double(b) * width }, places: 2)
+        w.array("strokes", perBucket)
         for (f, field) in fields.enumerated() {
             w.beginObject(key: field.key)
             let places = field == .distance ? 1 : 2
-            w.beginArray(key: "min")
-            for v in low[f] { w.element(v, places: places) }
-            w.endArray()
-            w.beginArray(key: "max")
-            for v in high[f] { w.element(v, places: places) }
-            w.endArray()
-            w.beginArray(key: "mean")
-            for b in 0..<n { w.element(counted[f][b] > 0 ? sum[f][b] / Double(counted[f][b]) : nil, places: places) }
-            w.endArray()
+            w.array("min", low[f], places: places)
+            w.array("max", high[f], places: places)
+            w.array("mean", (0..<n).lazy.map { b in counted[f][b] > 0 ? sum[f][b] / Double(counted[f][b]) : nil }, places: places)
             w.endObject()
         }
         w.endObject()

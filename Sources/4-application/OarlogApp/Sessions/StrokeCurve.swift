@@ -130,18 +130,10 @@ public struct StrokeCurve {
         w.field("stroke_s", strokeDuration, places: 3)
         w.field("drive_s", driveDuration, places: 3)
         w.field("points", points)
-        w.beginArray(key: "phase")
-        for k in 0..<points { w.element(Double(k) / Double(points - 1), places: 4) }
-        w.endArray()
-        w.beginArray(key: "t_s")
-        for k in 0..<points { w.element(strokeDuration.map { $0 * Double(k) / Double(points - 1) }, places: 3) }
-        w.endArray()
-        w.beginArray(key: "mps2")
-        for v in mean { w.element(v, places: 3) }
-        w.endArray()
-        w.beginArray(key: "sd_mps2")
-        for v in standardDeviation { w.element(v, places: 3) }
-        w.endArray()
+        w.array("phase", (0..<points).lazy.map { k in Double(k) / Double(points - 1) }, places: 4)
+        w.array("t_s", (0..<points).lazy.map { k in strokeDuration.map { $0 * Double(k) / Double(points - 1) } }, places: 3)
+        w.array("mps2", mean, places: 3)
+        w.array("sd_mps2", standardDeviation, places: 3)
         w.endObject()
         return w.take()
     }
