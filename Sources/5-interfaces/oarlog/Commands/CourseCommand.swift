@@ -18,14 +18,12 @@ struct CourseCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The trace file (native CSV, SpeedCoach CSV, NK LiNK Logbook CSV, Talos log, Quiske CSV).")
-    var trace: String
+    @OptionGroup var input: TraceArguments
+    var trace: String { input.trace }
+    var format: TraceFormat? { input.format }
 
     @Option(help: "The GeoJSON course (and any other fences).")
     var fences: String
-
-    @Option(help: "The trace format: \(TraceFormat.allCases.map(\.rawValue).joined(separator: ", ")) (default: detected).")
-    var format: TraceFormat?
 
     @Flag(help: "Also print every fence event as it happens.")
     var events = false

@@ -19,7 +19,7 @@ struct NoteCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The session: a path, an id (or the start of one) in the data directory, or `last`.")
+    @Argument(help: SessionArgument.help)
     var session: String
 
     @Argument(help: "The note.")

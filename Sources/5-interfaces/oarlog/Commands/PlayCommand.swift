@@ -18,7 +18,7 @@ struct Play: ParsableCommand {
             """
     )
 
-    @Argument(help: "The session: a path, an id (or the start of one) in the data directory, or `last`.")
+    @Argument(help: SessionArgument.help)
     var session: String
 
     @Option(help: "Playback speed: session seconds per second (1 = as recorded).")

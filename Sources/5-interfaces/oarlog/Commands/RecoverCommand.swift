@@ -23,7 +23,7 @@ struct Recover: ParsableCommand {
             """
     )
 
-    @Argument(help: "The session: a path, an id (or the start of one) in the data directory, or `last`.")
+    @Argument(help: SessionArgument.help)
     var session: String
 
     @Option(name: .shortAndLong, help: "Write the recovered session here.")

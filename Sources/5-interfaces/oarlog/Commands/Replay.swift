@@ -18,11 +18,9 @@ struct Replay: ParsableCommand {
             """
     )
 
-    @Argument(help: "The trace file (native CSV, SpeedCoach CSV, NK LiNK Logbook CSV, Talos log, Quiske CSV).")
-    var trace: String
-
-    @Option(help: "The trace format: \(TraceFormat.allCases.map(\.rawValue).joined(separator: ", ")) (default: detected).")
-    var format: TraceFormat?
+    @OptionGroup var input: TraceArguments
+    var trace: String { input.trace }
+    var format: TraceFormat? { input.format }
 
     @Flag(help: "Print one row per stroke (with --json: include `stroke_list`).")
     var strokes = false
