@@ -83,6 +83,10 @@ extension StrokeDetector {
         var handedOn: (time: Seconds, band: Float)? = nil
         history.withUnsafeRing { ringTimes, ringValues, count in
             let mask = StrokeSignalHistory.mask
+            // The decision in a variable of the loop's own, its phase read once.
+            var step = decision
+            defer { decision = step }
+            let inDrive = step.phase == .drive
             while i &+ d <= n {
                 let value = boxes.average(i)
                 let before = filters
@@ -93,7 +97,7 @@ extension StrokeDetector {
                 ringTimes[count & mask] = time
                 ringValues[count & mask] = pendingValue
                 count &+= 1
-                if decision.step(time: time, band: band, value: pendingValue, level: mean) {
+                if step.step(time: time, band: band, value: pendingValue, level: mean, inDrive: inDrive) {
                     filters.undoFirst(to: before)  // the new box was not taken after all
                     handedOn = (time, band)
                     return

@@ -65,6 +65,10 @@ extension StrokeDetector {
         raw.withUnsafeRing { rawTimes, rawValues, rawCount in
             history.withUnsafeRing { historyTimes, historyValues, historyCount in
                 let rawMask = StrokeRawHistory.mask, historyMask = StrokeSignalHistory.mask
+                // The decision in a variable of the loop's own, its phase read once.
+                var step = decision
+                defer { decision = step }
+                let inDrive = step.phase == .drive
                 while i < n {
                     let time = times[i], value = values[i]
                     let dt = time - last
@@ -100,7 +104,7 @@ extension StrokeDetector {
                     historyTimes[historyCount & historyMask] = boxTime
                     historyValues[historyCount & historyMask] = boxValue
                     historyCount &+= 1
-                    if decision.step(time: boxTime, band: band, value: boxValue, level: mean) {
+                    if step.step(time: boxTime, band: band, value: boxValue, level: mean, inDrive: inDrive) {
                         stop = .decide(time: boxTime, band: band)
                         return
                     }
