@@ -216,21 +216,7 @@ public struct DistanceAccumulator: Sendable {
         if breakBefore { track.reset() }
         guard let prev = previous, !breakBefore, track.isTracking else {
             if previous != nil { intervalsWithoutSpeed += 1 }  // no speed integral across a break
-            previous = fix
-            track.update(fix, positionSigma: positionSigma(fix), positionsWander: !isSmoothingCoarsePositions)
-            updateScale()
-            recent.removeAll()
-            let here = TrackPoint(time: fix.time, east: track.east, north: track.north)
-            recent.append(here)
-            still = here
-            previousEast = here.east
-            previousNorth = here.north
-            previousSpeed = track.speed
-            moving = false  // the next fix tells (a flying start counts from here)
-            slowStart = nil
-            movedOffAt = nil
-            previousReceipt = receipt
-            appendHistory(receipt)
+            startTrack(at: fix, receipt: receipt)
             return
         }
         let dt = max(0, receipt - previousReceipt)
@@ -246,75 +232,114 @@ public struct DistanceAccumulator: Sendable {
         let here = TrackPoint(time: fix.time, east: track.east, north: track.north)
         recent.append(here)
         let v = track.speed
-        let c = configuration
         if moving {
             if let slow = slowStart {
-                // In a slow spell (the glide to a stop) only progress along the heading the boat
-                // had counts, as it is made: sideways drift, jitter and the filter's return from an
-                // overshoot at the stop are not distance rowed.
-                let forward = (here.east - slow.east) * slowHeading.east + (here.north - slow.north) * slowHeading.north
-                if forward > slowForwardBooked && v >= c.stillSpeed {  // under it: drifting, not gliding
-                    let gain = forward - slowForwardBooked
-                    distance += stepLength(east: gain * slowHeading.east, north: gain * slowHeading.north)
-                    slowForwardBooked = forward
-                }
-                if v >= c.stationarySpeed {
-                    movingTime += fix.time - slow.time
-                    slowStart = nil
-                } else if fix.time - slow.time >= c.stopAfter {
-                    moving = false  // the glide to a stop is not moving time
-                    still = here
-                    slowStart = nil
-                }
+                bookSlowSpell(fix, here: here, speed: v, from: slow)
             } else {
-                distance += stepLength(east: here.east - previousEast, north: here.north - previousNorth)
-                movingTime += dt
-                if v >= c.stationarySpeed { movedOffAt = nil }
-                if let off = movedOffAt, fix.time - off >= c.stopAfter {
-                    // Moved off by the receiver's speed, but the track never got going: stopped.
-                    moving = false
-                    still = here
-                    movedOffAt = nil
-                } else if v < c.stationarySpeed && movedOffAt == nil {
-                    slowStart = here
-                    slowForwardBooked = 0
-                    let ve = track.velocityEast, vn = track.velocityNorth
-                    slowHeading = v > 0 ? (ve / v, vn / v) : (0, 0)
-                }
+                bookMoving(fix, here: here, speed: v, dt: dt)
             }
         } else if isStill(fix, filteredSpeed: v) {
             still = here
         } else if startsMoving(fix, filteredSpeed: v) {
-            // Moving off: count from where the boat was last still (at most a baseline ago).
-            var from = still
-            if from.time < fix.time - c.maximumMoveOffCredit,
-               let then = recentPoint(atOrBefore: fix.time - c.maximumMoveOffCredit) {
-                from = then
-            }
-            distance += stepLength(east: here.east - from.east, north: here.north - from.north)
-            movingTime += fix.time - from.time
-            moving = true
-            slowStart = nil
-            // Until the filtered speed catches up with a start (it lags the receiver's), no slow spell.
-            movedOffAt = v >= c.stationarySpeed ? nil : fix.time
+            moveOff(fix, here: here, speed: v)
         }
         previousEast = here.east
         previousNorth = here.north
         previousSpeed = v
-        if let shift = track.recentreIfFar() {
-            previousEast -= shift.east
-            previousNorth -= shift.north
-            still.east -= shift.east
-            still.north -= shift.north
-            slowStart?.east -= shift.east
-            slowStart?.north -= shift.north
-            for i in 0..<recent.count {
-                recent[i].east -= shift.east
-                recent[i].north -= shift.north
-            }
-            updateScale()
-        }
+        if let shift = track.recentreIfFar() { recentre(by: shift) }
         appendHistory(receipt)
+    }
+
+    /// The first fix of a track (at the start, or after a break): where the boat is, not yet
+    /// moving (the next fix tells; a flying start counts from here).
+    private mutating func startTrack(at fix: GPSFix, receipt: Seconds) {
+        previous = fix
+        track.update(fix, positionSigma: positionSigma(fix), positionsWander: !isSmoothingCoarsePositions)
+        updateScale()
+        recent.removeAll()
+        let here = TrackPoint(time: fix.time, east: track.east, north: track.north)
+        recent.append(here)
+        still = here
+        previousEast = here.east
+        previousNorth = here.north
+        previousSpeed = track.speed
+        moving = false
+        slowStart = nil
+        movedOffAt = nil
+        previousReceipt = receipt
+        appendHistory(receipt)
+    }
+
+    /// Moving, in a slow spell (the glide to a stop): only progress along the heading the boat
+    /// had counts, as it is made; sideways drift, jitter and the filter's return from an
+    /// overshoot at the stop are not distance rowed.
+    private mutating func bookSlowSpell(_ fix: GPSFix, here: TrackPoint, speed v: MetresPerSecond, from slow: TrackPoint) {
+        let c = configuration
+        let forward = (here.east - slow.east) * slowHeading.east + (here.north - slow.north) * slowHeading.north
+        if forward > slowForwardBooked && v >= c.stillSpeed {  // under it: drifting, not gliding
+            let gain = forward - slowForwardBooked
+            distance += stepLength(east: gain * slowHeading.east, north: gain * slowHeading.north)
+            slowForwardBooked = forward
+        }
+        if v >= c.stationarySpeed {
+            movingTime += fix.time - slow.time
+            slowStart = nil
+        } else if fix.time - slow.time >= c.stopAfter {
+            moving = false  // the glide to a stop is not moving time
+            still = here
+            slowStart = nil
+        }
+    }
+
+    /// Moving: the step from the last fix is distance rowed; a stop, or the start of a slow
+    /// spell, is looked for.
+    private mutating func bookMoving(_ fix: GPSFix, here: TrackPoint, speed v: MetresPerSecond, dt: Seconds) {
+        let c = configuration
+        distance += stepLength(east: here.east - previousEast, north: here.north - previousNorth)
+        movingTime += dt
+        if v >= c.stationarySpeed { movedOffAt = nil }
+        if let off = movedOffAt, fix.time - off >= c.stopAfter {
+            // Moved off by the receiver's speed, but the track never got going: stopped.
+            moving = false
+            still = here
+            movedOffAt = nil
+        } else if v < c.stationarySpeed && movedOffAt == nil {
+            slowStart = here
+            slowForwardBooked = 0
+            let ve = track.velocityEast, vn = track.velocityNorth
+            slowHeading = v > 0 ? (ve / v, vn / v) : (0, 0)
+        }
+    }
+
+    /// Moving off: counted from where the boat was last still (at most a baseline ago).
+    private mutating func moveOff(_ fix: GPSFix, here: TrackPoint, speed v: MetresPerSecond) {
+        let c = configuration
+        var from = still
+        if from.time < fix.time - c.maximumMoveOffCredit,
+           let then = recentPoint(atOrBefore: fix.time - c.maximumMoveOffCredit) {
+            from = then
+        }
+        distance += stepLength(east: here.east - from.east, north: here.north - from.north)
+        movingTime += fix.time - from.time
+        moving = true
+        slowStart = nil
+        // Until the filtered speed catches up with a start (it lags the receiver's), no slow spell.
+        movedOffAt = v >= c.stationarySpeed ? nil : fix.time
+    }
+
+    /// The track filter moved its plane's origin by `shift`: the points kept move with it.
+    private mutating func recentre(by shift: (east: Metres, north: Metres)) {
+        previousEast -= shift.east
+        previousNorth -= shift.north
+        still.east -= shift.east
+        still.north -= shift.north
+        slowStart?.east -= shift.east
+        slowStart?.north -= shift.north
+        for i in 0..<recent.count {
+            recent[i].east -= shift.east
+            recent[i].north -= shift.north
+        }
+        updateScale()
     }
 
     /// While stopped: whether the boat moves off at this fix. With the receiver's speed, when it

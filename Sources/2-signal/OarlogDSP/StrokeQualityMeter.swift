@@ -233,9 +233,31 @@ public struct StrokeQualityMeter: Sendable {
         let checkStart = catchTime - checkLead
         guard ring.time(0) <= checkStart,
               ring.time(ring.count - 1) >= nextCatch - StrokeCurveAverage.coverageTolerance else { return nil }
-        // The check.
+        var (lowest, widest) = check(ring, from: checkStart, to: catchTime + min(checkLag, 0.5 * driveDuration))
+        // The stroke's samples: interior ones from `first` to `last`, the ends interpolated.
+        let first = ring.firstIndex(atOrAfter: catchTime)
+        guard first < ring.count, first > 0 else { return nil }
+        var last = ring.firstIndex(atOrAfter: nextCatch)        // the first sample at or after the next catch
+        let endValue = last < ring.count ? ring.interpolated(at: nextCatch, index: last) : ring.value(ring.count - 1)
+        last -= 1                                               // the last interior sample
+        guard last >= first else { return nil }
+        let startValue = ring.interpolated(at: catchTime, index: first)
+        let stroke = StrokeSamples(ring: ring, first: first, last: last, catchTime: catchTime, nextCatch: nextCatch,
+                                   startValue: startValue, endValue: endValue)
+        guard let drift = stroke.drift(widest: &widest) else { return nil }
+        let speed = stroke.speed(drift: drift, finish: catchTime + driveDuration)
+        let meanSpeed = speed.integral / period
+        let quality = StrokeQuality(check: lowest.isFinite ? MetresPerSecondSquared(max(0, -lowest)) : 0,
+                                    peakDriveAcceleration: MetresPerSecondSquared(speed.drivePeak),
+                                    meanDriveAcceleration: MetresPerSecondSquared(speed.driveIntegral / driveDuration),
+                                    speedBelowMean: max(0, meanSpeed - speed.lowest), speedAboveMean: max(0, speed.highest - meanSpeed))
+        return (quality, first, last, startValue, endValue)
+    }
+
+    /// The check: the lowest surge from `checkStart` to `checkEnd`, and the widest interval
+    /// between the samples there (the first's from the sample before it).
+    private static func check(_ ring: Ring, from checkStart: Seconds, to checkEnd: Seconds) -> (lowest: Double, widest: Seconds) {
         var i = ring.firstIndex(atOrAfter: checkStart)
-        let checkEnd = catchTime + min(checkLag, 0.5 * driveDuration)
         var lowest = Double.infinity, lowestIndex = -1
         var widest = ring.time(i) - ring.time(i - 1)          // i ≥ 1: time(0) ≤ checkStart
         while i < ring.count && ring.time(i) <= checkEnd {
@@ -254,69 +276,70 @@ public struct StrokeQualityMeter: Sendable {
                 lowest -= (y0 - y2) * (y0 - y2) / (8 * curvature)
             }
         }
-        // The stroke's samples: interior ones from `first` to `last`, the ends interpolated.
-        let first = ring.firstIndex(atOrAfter: catchTime)
-        guard first < ring.count, first > 0 else { return nil }
-        var last = ring.firstIndex(atOrAfter: nextCatch)        // the first sample at or after the next catch
-        let endValue = last < ring.count ? ring.interpolated(at: nextCatch, index: last) : ring.value(ring.count - 1)
-        last -= 1                                               // the last interior sample
-        guard last >= first else { return nil }
-        let startValue = ring.interpolated(at: catchTime, index: first)
-        let finish = catchTime + driveDuration
+        return (lowest, widest)
+    }
 
-        // Pass 1: the speed change over the stroke (trapezoids), for the drift.
-        var change = 0.0
-        var tPrev = catchTime, aPrev = startValue
-        for k in first...last {
-            let t = ring.time(k), a = ring.value(k)
-            let dt = t - tPrev
-            change += (a + aPrev) * dt
-            if dt > widest { widest = dt }
-            tPrev = t
-            aPrev = a
-        }
-        if last + 1 < ring.count { widest = max(widest, ring.time(last + 1) - tPrev) }
-        guard widest <= gapLength else { return nil }
-        change = 0.5 * (change + (endValue + aPrev) * (nextCatch - tPrev))
-        let drift = change / period
+    /// One stroke's samples: the ring's `first…last`, with the surge interpolated at the catch
+    /// (`startValue`) and at the next catch (`endValue`).
+    private struct StrokeSamples {
+        let ring: Ring
+        let first: Int, last: Int
+        let catchTime: Seconds, nextCatch: Seconds
+        let startValue: Double, endValue: Double
 
-        // Pass 2: the drift-free speed (its lowest, highest and integral) and the drive's peak
-        // and integral.
-        var speed = 0.0, lowestSpeed = 0.0, highestSpeed = 0.0, speedIntegral = 0.0
-        var driveIntegral = 0.0, drivePeak = startValue
-        tPrev = catchTime
-        aPrev = startValue - drift
-        var driveDone = false
-        @inline(__always) func step(_ t: Seconds, _ surge: Double) {
-            let a = surge - drift                  // the drift-free acceleration
-            let dt = t - tPrev
-            let dv = 0.5 * (a + aPrev) * dt
-            speedIntegral += (speed + 0.5 * dv) * dt
-            speed += dv
-            if speed < lowestSpeed { lowestSpeed = speed }
-            if speed > highestSpeed { highestSpeed = speed }
-            if !driveDone {
-                if t <= finish {
-                    driveIntegral += 0.5 * (surge + aPrev + drift) * dt
-                    if surge > drivePeak { drivePeak = surge }
-                } else {
-                    let before = aPrev + drift
-                    let atFinish = before + (surge - before) * (finish - tPrev) / dt
-                    driveIntegral += 0.5 * (atFinish + before) * (finish - tPrev)
-                    driveDone = true
-                }
+        /// Pass 1: the speed change over the stroke (trapezoids) spread over it, the drift;
+        /// `nil` when the samples have a gap (`widest`, the widest interval so far, grows).
+        func drift(widest: inout Seconds) -> Double? {
+            var change = 0.0
+            var tPrev = catchTime, aPrev = startValue
+            for k in first...last {
+                let t = ring.time(k), a = ring.value(k)
+                let dt = t - tPrev
+                change += (a + aPrev) * dt
+                if dt > widest { widest = dt }
+                tPrev = t
+                aPrev = a
             }
-            tPrev = t
-            aPrev = a
+            if last + 1 < ring.count { widest = max(widest, ring.time(last + 1) - tPrev) }
+            guard widest <= StrokeQualityMeter.gapLength else { return nil }
+            change = 0.5 * (change + (endValue + aPrev) * (nextCatch - tPrev))
+            return change / (nextCatch - catchTime)
         }
-        for k in first...last { step(ring.time(k), ring.value(k)) }
-        step(nextCatch, endValue)
-        let meanSpeed = speedIntegral / period
 
-        let quality = StrokeQuality(check: lowest.isFinite ? MetresPerSecondSquared(max(0, -lowest)) : 0,
-                                    peakDriveAcceleration: MetresPerSecondSquared(drivePeak),
-                                    meanDriveAcceleration: MetresPerSecondSquared(driveIntegral / driveDuration),
-                                    speedBelowMean: max(0, meanSpeed - lowestSpeed), speedAboveMean: max(0, highestSpeed - meanSpeed))
-        return (quality, first, last, startValue, endValue)
+        /// Pass 2: the drift-free speed (its lowest, highest and integral) and the drive's peak
+        /// and integral (up to `finish`).
+        func speed(drift: Double, finish: Seconds)
+            -> (lowest: Double, highest: Double, integral: Double, drivePeak: Double, driveIntegral: Double) {
+            var speed = 0.0, lowestSpeed = 0.0, highestSpeed = 0.0, speedIntegral = 0.0
+            var driveIntegral = 0.0, drivePeak = startValue
+            var tPrev = catchTime
+            var aPrev = startValue - drift
+            var driveDone = false
+            @inline(__always) func step(_ t: Seconds, _ surge: Double) {
+                let a = surge - drift                  // the drift-free acceleration
+                let dt = t - tPrev
+                let dv = 0.5 * (a + aPrev) * dt
+                speedIntegral += (speed + 0.5 * dv) * dt
+                speed += dv
+                if speed < lowestSpeed { lowestSpeed = speed }
+                if speed > highestSpeed { highestSpeed = speed }
+                if !driveDone {
+                    if t <= finish {
+                        driveIntegral += 0.5 * (surge + aPrev + drift) * dt
+                        if surge > drivePeak { drivePeak = surge }
+                    } else {
+                        let before = aPrev + drift
+                        let atFinish = before + (surge - before) * (finish - tPrev) / dt
+                        driveIntegral += 0.5 * (atFinish + before) * (finish - tPrev)
+                        driveDone = true
+                    }
+                }
+                tPrev = t
+                aPrev = a
+            }
+            for k in first...last { step(ring.time(k), ring.value(k)) }
+            step(nextCatch, endValue)
+            return (lowestSpeed, highestSpeed, speedIntegral, drivePeak, driveIntegral)
+        }
     }
 }

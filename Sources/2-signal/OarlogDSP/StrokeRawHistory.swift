@@ -157,29 +157,14 @@ struct StrokeRawHistory: @unchecked Sendable {  // the attached block's pointer 
             if time > blockTime && blockStart < count {
                 // The answer is in the block: the ring's times are all before the block's start.
                 // A few steps at most from the guess (a fixed count: not worth a vectorised search).
-                var n = min(count - 1, blockStart + Int(min((time - blockTime) / blockInterval, Double(count - blockStart))))
+                var n = blockGuess(time)
                 for _ in 0..<4 {
                     if n > blockStart && self.time(n - 1) >= time { n -= 1 }  // too late
                     else if self.time(n) < time { n += 1 }                    // too early
                     else { return n }
                 }
             }
-            return searchFirstIndex(atOrAfter: time, interval: interval)
-        }
-
-        /// `firstIndex` outside the block, or when the guess is off: guess, walk, bisect.
-        @inline(never)
-        private func searchFirstIndex(atOrAfter time: Seconds, interval: Seconds) -> Int {
-            var lo = oldest, hi = count - 1
-            if let n = walk(from: guess(time, interval), towards: time) {
-                // n is the last sample before `time` or the first at or after it.
-                return self.time(n) >= time ? n : n + 1
-            }
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if self.time(mid) >= time { hi = mid } else { lo = mid + 1 }
-            }
-            return lo
+            return searchBoundary(time, interval: interval, including: false)
         }
 
         /// The last sample at or before `time`, or `nil` if none (see `firstIndex`).
@@ -188,29 +173,35 @@ struct StrokeRawHistory: @unchecked Sendable {  // the attached block's pointer 
             guard count > 0, self.time(oldest) <= time else { return nil }
             if time >= blockTime && blockStart < count {
                 // The answer is in the block (its first sample is at `blockTime`).
-                var n = min(count - 1, blockStart + Int(min((time - blockTime) / blockInterval, Double(count - blockStart))))
+                var n = blockGuess(time)
                 for _ in 0..<4 {
                     if n > blockStart && self.time(n) > time { n -= 1 }                  // too late
                     else if n + 1 < count && self.time(n + 1) <= time { n += 1 }        // too early
                     else { return n }
                 }
             }
-            return searchLastIndex(atOrBefore: time, interval: interval)
+            return searchBoundary(time, interval: interval, including: true) - 1
         }
 
-        /// `lastIndex` outside the block, or when the guess is off: guess, walk, bisect.
+        /// `firstIndex` and `lastIndex` outside the block, or when the guess is off: the first
+        /// sample later than `time` (`including`: the samples at `time` are before it) or at or
+        /// after it (not `including`), `count` if none; guess, walk, bisect.
         @inline(never)
-        private func searchLastIndex(atOrBefore time: Seconds, interval: Seconds) -> Int {
-            var lo = oldest, hi = count - 1
-            if let n = walk(from: guess(time, interval), towards: time) {
-                let m = self.time(n) <= time ? n : n - 1
-                return m + 1 < count && self.time(m + 1) <= time ? m + 1 : m
-            }
+        private func searchBoundary(_ time: Seconds, interval: Seconds, including: Bool) -> Int {
+            @inline(__always) func isAfter(_ n: Int) -> Bool { including ? self.time(n) > time : self.time(n) >= time }
+            if let n = walk(from: guess(time, interval), past: isAfter) { return n }
+            var lo = oldest, hi = count
             while lo < hi {
-                let mid = (lo + hi + 1) / 2
-                if self.time(mid) <= time { lo = mid } else { hi = mid - 1 }
+                let mid = (lo + hi) / 2
+                if isAfter(mid) { hi = mid } else { lo = mid + 1 }
             }
             return lo
+        }
+
+        /// The block's sample at `time` by its uniform spacing (rounded down; the newest if later).
+        @inline(__always)
+        private func blockGuess(_ time: Seconds) -> Int {
+            min(count - 1, blockStart + Int(min((time - blockTime) / blockInterval, Double(count - blockStart))))
         }
 
         /// The sample number `time` would have with samples every `interval` back from the newest.
@@ -222,19 +213,19 @@ struct StrokeRawHistory: @unchecked Sendable {  // the attached block's pointer 
             return min(count - 1, max(oldest, count - 1 - Int(back)))
         }
 
-        /// From sample `n`, a few steps towards `time`: a sample next to it (`time` lies between
-        /// it and its neighbour, or it is the first/last held), or `nil` after 16 steps.
+        /// From sample `start`, a few steps to the first sample `isAfter` holds for (it holds from
+        /// some sample on; `count` if for none), or `nil` after 16 steps.
         @inline(__always)
-        private func walk(from start: Int, towards time: Seconds) -> Int? {
+        private func walk(from start: Int, past isAfter: (Int) -> Bool) -> Int? {
             var n = start
             let first = oldest, last = count - 1
             for _ in 0..<16 {
-                if self.time(n) < time {
-                    if n == last || self.time(n + 1) >= time { return n }
-                    n += 1
-                } else {
-                    if n == first || self.time(n - 1) < time { return n }
+                if isAfter(n) {
+                    if n == first || !isAfter(n - 1) { return n }
                     n -= 1
+                } else {
+                    if n == last || isAfter(n + 1) { return n + 1 }
+                    n += 1
                 }
             }
             return nil
