@@ -76,14 +76,14 @@ public enum WebServer {
         // The station's recording is kept out of every change and download (SessionStore.watching).
         let api = APIServices(sessions: configuration.sessions.watching(station), station: station, access: access,
                               maximumBodyBytes: configuration.maximumBodyBytes)
-        SessionsController(api: api).addRoutes(to: router)
-        NotesController(api: api).addRoutes(to: router)
-        RecordingController(api: api).addRoutes(to: router)
-        PairingController(api: api).addRoutes(to: router)
-        BestsController(api: api).addRoutes(to: router)
-        CompareController(api: api).addRoutes(to: router)
-        FleetController(coach: coach).addRoutes(to: router)
-        StreamController(api: api, pool: PlaybackPool()).addRoutes(to: router)
+        router.addRoutes(SessionsController(api: api).endpoints)
+        router.addRoutes(NotesController(api: api).endpoints)
+        router.addRoutes(RecordingController(api: api).endpoints)
+        router.addRoutes(PairingController(api: api).endpoints)
+        router.addRoutes(BestsController(api: api).endpoints)
+        router.addRoutes(CompareController(api: api).endpoints)
+        router.addRoutes(FleetController(coach: coach).endpoints)
+        router.addRoutes(StreamController(api: api, pool: PlaybackPool()).endpoints)
         return router
     }
 }

@@ -12,8 +12,10 @@ struct BestsController: Sendable {
 
     static let unreadableHeader = HTTPFields.Element.Name("X-Oarlog-Unreadable")!  // HTTPTypes.HTTPField, through Hummingbird
 
-    func addRoutes(to router: Router<Context>) {
-        router.get("/api/bests", use: bests)
+    /// Its routes, for `WebServer` to add.
+    var endpoints: RouteCollection<Context> {
+        RouteCollection(context: Context.self)
+            .get("/api/bests", use: bests)
     }
 
     @Sendable func bests(_ request: Request, context: Context) async throws -> Response {

@@ -11,8 +11,10 @@ struct CompareController: Sendable {
     let api: APIServices
     typealias Context = APIServices.Context
 
-    func addRoutes(to router: Router<Context>) {
-        router.get("/api/compare", use: compare)
+    /// Its routes, for `WebServer` to add.
+    var endpoints: RouteCollection<Context> {
+        RouteCollection(context: Context.self)
+            .get("/api/compare", use: compare)
     }
 
     @Sendable func compare(_ request: Request, context: Context) async throws -> Response {

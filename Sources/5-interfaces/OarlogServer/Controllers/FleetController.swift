@@ -11,10 +11,12 @@ struct FleetController: Sendable {
     let coach: FleetCoach?
     typealias Context = APIServices.Context
 
-    func addRoutes(to router: Router<Context>) {
-        router.get("/api/coach", use: isCoach)
-        router.get("/api/fleet", use: fleet)
-        router.get("/api/fleet/boats/:id/strokes", use: strokes)
+    /// Its routes, for `WebServer` to add.
+    var endpoints: RouteCollection<Context> {
+        RouteCollection(context: Context.self)
+            .get("/api/coach", use: isCoach)
+            .get("/api/fleet", use: fleet)
+            .get("/api/fleet/boats/:id/strokes", use: strokes)
     }
 
     @Sendable func isCoach(_ request: Request, context: Context) async throws -> Response {

@@ -9,9 +9,11 @@ struct NotesController: Sendable {
     let api: APIServices
     typealias Context = APIServices.Context
 
-    func addRoutes(to router: Router<Context>) {
-        router.post("/api/sessions/:id/notes", use: add)
-        router.patch("/api/sessions/:id/notes/:index", use: edit)
+    /// Its routes, for `WebServer` to add.
+    var endpoints: RouteCollection<Context> {
+        RouteCollection(context: Context.self)
+            .post("/api/sessions/:id/notes", use: add)
+            .patch("/api/sessions/:id/notes/:index", use: edit)
     }
 
     @Sendable func add(_ request: Request, context: Context) async throws -> Response {

@@ -9,8 +9,10 @@ struct PairingController: Sendable {
     let api: APIServices
     typealias Context = APIServices.Context
 
-    func addRoutes(to router: Router<Context>) {
-        router.post("/api/pair", use: pair)
+    /// Its routes, for `WebServer` to add.
+    var endpoints: RouteCollection<Context> {
+        RouteCollection(context: Context.self)
+            .post("/api/pair", use: pair)
     }
 
     @Sendable func pair(_ request: Request, context: Context) async throws -> Response {

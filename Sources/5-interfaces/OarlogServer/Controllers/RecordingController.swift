@@ -9,10 +9,12 @@ struct RecordingController: Sendable {
     let api: APIServices
     typealias Context = APIServices.Context
 
-    func addRoutes(to router: Router<Context>) {
-        router.get("/api/status", use: status)
-        router.post("/api/record/start", use: start)
-        router.post("/api/record/stop", use: stop)
+    /// Its routes, for `WebServer` to add.
+    var endpoints: RouteCollection<Context> {
+        RouteCollection(context: Context.self)
+            .get("/api/status", use: status)
+            .post("/api/record/start", use: start)
+            .post("/api/record/stop", use: stop)
     }
 
     @Sendable func status(_ request: Request, context: Context) async throws -> Response {

@@ -14,18 +14,20 @@ struct SessionsController: Sendable {
     /// The longest filter value taken (a search of a few words, a date, a place).
     static let maximumFilterCharacters = 200
 
-    func addRoutes(to router: Router<Context>) {
-        router.get("/api/sessions", use: list)
-        router.get("/api/sessions/:id", use: show)
-        router.get("/api/sessions/:id/trail", use: trail)
-        router.get("/api/sessions/:id/course", use: course)
-        router.get("/api/sessions/:id/pieces", use: pieces)
-        router.get("/api/sessions/:id/curve", use: curve)
-        router.get("/api/sessions/:id/series", use: series)
-        router.get("/api/sessions/:id/track", use: track)
-        router.get("/api/sessions/:id/export/:format", use: export)
-        router.patch("/api/sessions/:id", use: retitle)
-        router.delete("/api/sessions/:id", use: delete)
+    /// Its routes, for `WebServer` to add.
+    var endpoints: RouteCollection<Context> {
+        RouteCollection(context: Context.self)
+            .get("/api/sessions", use: list)
+            .get("/api/sessions/:id", use: show)
+            .get("/api/sessions/:id/trail", use: trail)
+            .get("/api/sessions/:id/course", use: course)
+            .get("/api/sessions/:id/pieces", use: pieces)
+            .get("/api/sessions/:id/curve", use: curve)
+            .get("/api/sessions/:id/series", use: series)
+            .get("/api/sessions/:id/track", use: track)
+            .get("/api/sessions/:id/export/:format", use: export)
+            .patch("/api/sessions/:id", use: retitle)
+            .delete("/api/sessions/:id", use: delete)
     }
 
     /// `oarlog sessions --json` with its filters and order as parameters (search, from, to,

@@ -10,15 +10,17 @@ struct StreamController: Sendable {
     let pool: PlaybackPool
     typealias Context = APIServices.Context
 
-    func addRoutes(to router: Router<Context>) {
+    /// Its routes, for `WebServer` to add.
+    var endpoints: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
         let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(("oarlog serve: " + $0 + "\n").utf8)) }
         let api = self.api, pool = self.pool
-        router.ws("/api/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
+        routes.ws("/api/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
             try await LiveSocket.serve(station: api.station, inbound: inbound, outbound: outbound, log: log)
         }
         // A stored session played back; not one that is being recorded (it has no end yet). It
         // needs the token or the session's share key: a playback costs the boat's computer work.
-        router.ws("/api/sessions/:id/playback") { request, context in
+        routes.ws("/api/sessions/:id/playback") { request, context in
             let id = try api.existingSessionID(context)
             guard PlaybackSocket.allows(request, session: id, access: api.access) else {
                 throw HTTPError(.unauthorized, message: PlaybackGate.message)
@@ -29,7 +31,8 @@ struct StreamController: Sendable {
             let id = try api.existingSessionID(context.requestContext)
             try await PlaybackSocket.serve(session: id, sessions: api.sessions, pool: pool, inbound: inbound, outbound: outbound, log: log)
         }
-        router.post("/api/sessions/:id/share", use: share)
+        routes.post("/api/sessions/:id/share", use: share)
+        return routes
     }
 
     /// A link that plays this one session back without the token (for a coach, a parent).
