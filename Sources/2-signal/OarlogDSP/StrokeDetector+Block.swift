@@ -79,14 +79,14 @@ extension StrokeDetector {
         var filters = BiquadPair(highPass, lowPass)
         var mean = level
         let alpha = levelAlpha
-        var decision = self.decision
+        // The decision's thresholds, and its running figures in variables of the loop's own.
+        let rules = decision
+        let inDrive = rules.phase == .drive
+        var drivePeak = rules.drivePeak, recoveryTrough = rules.recoveryTrough
+        var runMin = rules.runMin, armed = rules.armed
         var handedOn: (time: Seconds, band: Float)? = nil
         history.withUnsafeRing { ringTimes, ringValues, count in
             let mask = StrokeSignalHistory.mask
-            // The decision in a variable of the loop's own, its phase read once.
-            var step = decision
-            defer { decision = step }
-            let inDrive = step.phase == .drive
             while i &+ d <= n {
                 let value = boxes.average(i)
                 let before = filters
@@ -97,7 +97,8 @@ extension StrokeDetector {
                 ringTimes[count & mask] = time
                 ringValues[count & mask] = pendingValue
                 count &+= 1
-                if step.step(time: time, band: band, value: pendingValue, level: mean, inDrive: inDrive) {
+                if rules.step(time: time, band: band, value: pendingValue, level: mean, inDrive: inDrive,
+                              drivePeak: &drivePeak, recoveryTrough: &recoveryTrough, runMin: &runMin, armed: &armed) {
                     filters.undoFirst(to: before)  // the new box was not taken after all
                     handedOn = (time, band)
                     return
@@ -110,7 +111,8 @@ extension StrokeDetector {
         }
         filters.store(first: &highPass, second: &lowPass)
         level = mean
-        self.decision = decision
+        decision.drivePeak = drivePeak; decision.recoveryTrough = recoveryTrough
+        decision.runMin = runMin; decision.armed = armed
         if let e = handedOn {
             decide(time: e.time, band: e.band, emit: emit)
         } else {

@@ -12,12 +12,13 @@ extension StrokeDetector {
         }
         let value = history.value(history.count - 1)
         if time - decision.triggerTime > decision.decayAfter {
-            // `step` left its running figures for after this.
             driveAmplitude *= amplitudeDecay
             recoveryAmplitude *= amplitudeDecay
             updateThresholds()
-            decision.track(band: band, value: value)
         }
+        // The running figures: `step` left them for this when a check of the time was due
+        // (`handOnFrom`), else took them already, with the same thresholds.
+        decision.track(band: band, value: value)
         if decision.announcementExpired(at: time) { withdraw(emit: emit) }  // no drive followed
         if decision.mayTrigger(at: time) && decision.risesOutOfADip(value, level: level) {
             announceCatch(now: time, emit: emit)

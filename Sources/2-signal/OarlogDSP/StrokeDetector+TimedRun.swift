@@ -60,15 +60,15 @@ extension StrokeDetector {
         var sum = boxSum, timeSum = boxTimeSum, filled = boxCount
         var hp = highPass, lp = lowPass, mean = level
         let alpha = levelAlpha
-        var decision = self.decision
+        // The decision's thresholds, and its running figures in variables of the loop's own.
+        let rules = decision
+        let inDrive = rules.phase == .drive
+        var drivePeak = rules.drivePeak, recoveryTrough = rules.recoveryTrough
+        var runMin = rules.runMin, armed = rules.armed
         var stop = TimedStop.end
         raw.withUnsafeRing { rawTimes, rawValues, rawCount in
             history.withUnsafeRing { historyTimes, historyValues, historyCount in
                 let rawMask = StrokeRawHistory.mask, historyMask = StrokeSignalHistory.mask
-                // The decision in a variable of the loop's own, its phase read once.
-                var step = decision
-                defer { decision = step }
-                let inDrive = step.phase == .drive
                 while i < n {
                     let time = times[i], value = values[i]
                     let dt = time - last
@@ -104,7 +104,8 @@ extension StrokeDetector {
                     historyTimes[historyCount & historyMask] = boxTime
                     historyValues[historyCount & historyMask] = boxValue
                     historyCount &+= 1
-                    if step.step(time: boxTime, band: band, value: boxValue, level: mean, inDrive: inDrive) {
+                    if rules.step(time: boxTime, band: band, value: boxValue, level: mean, inDrive: inDrive,
+                                  drivePeak: &drivePeak, recoveryTrough: &recoveryTrough, runMin: &runMin, armed: &armed) {
                         stop = .decide(time: boxTime, band: band)
                         return
                     }
@@ -115,7 +116,8 @@ extension StrokeDetector {
         boxSum = sum; boxTimeSum = timeSum; boxCount = filled
         highPass = hp; lowPass = lp
         level = mean
-        self.decision = decision
+        decision.drivePeak = drivePeak; decision.recoveryTrough = recoveryTrough
+        decision.runMin = runMin; decision.armed = armed
         return stop
     }
 }
