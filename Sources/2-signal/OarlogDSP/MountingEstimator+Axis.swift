@@ -88,9 +88,10 @@ extension MountingEstimator {
             guard variance(along: u) >= minimum * minimum else { motionStart = nil; return }
             if motionStart == nil { motionStart = now }
             guard let start = motionStart, now - start >= configuration.motionBeforeSign else { return }
-            let since = max(now - configuration.settlingWindow, start - 2)
-            guard let decided = Self.bowSign(jerkSkew: asymmetry(along: u, since: since),
-                                         riseOverFall: riseOverFall(along: u, since: since),
+            // The history is searched once for both (a walk back from the newest sample).
+            let first = history.firstIndex(atOrAfter: max(now - configuration.settlingWindow, start - 2))
+            guard let decided = Self.bowSign(jerkSkew: asymmetry(along: u, from: first),
+                                         riseOverFall: riseOverFall(along: u, from: first),
                                          confidence: configuration.signConfidence) else { return }
             bow.sign = decided
             replayFrom = min(now - configuration.settlingWindow, start - 2)

@@ -8,10 +8,12 @@ import OarlogCore
 /// The bow's sign at settling, from the history of the samples seen so far: the stroke's
 /// asymmetry in time (see `MountingEstimator`). After settling `BowSignEvidence` follows it.
 extension MountingEstimator {
-    /// The skewness of the jerk of the history projected on `u` (positive: `u` points to the bow).
-    func asymmetry(along u: SIMD3<Double>, since: Seconds) -> Double {
+    /// The skewness of the jerk of the history from sample `first` on, projected on `u`
+    /// (positive: `u` points to the bow). The smoothing's weight for each interval comes from
+    /// `intervalConstants` (the same `1 − exp(−dt / smoothingTime)`, computed once per interval
+    /// rather than once per sample: this runs over the whole history at every try to settle).
+    mutating func asymmetry(along u: SIMD3<Double>, from first: Int) -> Double {
         let g = gravityEstimate
-        let first = history.firstIndex(atOrAfter: since)
         guard history.count - first > 8 else { return 0 }
         var jerk = SIMD3<Double>.zero  // Σj², Σj³, n
         var smoothing = BowSignEvidence()  // its smoothing alone, from the first sample
@@ -23,7 +25,7 @@ extension MountingEstimator {
             let t = history.time(n)
             let dt = t - previousTime
             if dt > 0 {
-                let j = smoothing.smoothedJerk(s, dt: dt, alpha: 1 - exp(-dt / BowSignEvidence.smoothingTime))
+                let j = smoothing.smoothedJerk(s, dt: dt, alpha: intervalConstants.constants(for: dt, configuration).z)
                 jerk += SIMD3(j * j, j * j * j, 1)
             }
             previousTime = t
@@ -48,10 +50,10 @@ extension MountingEstimator {
     /// How much more the surge rises than it falls: over each 2 s of the history projected on
     /// `u`, the largest rise and the largest fall within 0.2 s of its 30 ms means; the sum of the
     /// rises over the sum of the falls (above 1: `u` points to the bow — the rise out of the
-    /// catch into the drive is the stroke's largest change, in every boat). `nil` with too little.
-    func riseOverFall(along u: SIMD3<Double>, since: Seconds) -> Double? {
+    /// catch into the drive is the stroke's largest change, in every boat), from sample `first`
+    /// on. `nil` with too little.
+    func riseOverFall(along u: SIMD3<Double>, from first: Int) -> Double? {
         let g = gravityEstimate
-        let first = history.firstIndex(atOrAfter: since)
         let n = history.count - first
         guard n > 16 else { return nil }
         let interval = (history.time(history.count - 1) - history.time(first)) / Double(n - 1)

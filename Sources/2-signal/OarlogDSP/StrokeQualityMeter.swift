@@ -307,7 +307,9 @@ public struct StrokeQualityMeter: Sendable {
         }
 
         /// Pass 2: the drift-free speed (its lowest, highest and integral) and the drive's peak
-        /// and integral (up to `finish`).
+        /// and integral (up to `finish`). The samples of the drive and the one past the finish
+        /// take both; the recovery's, in a loop of their own, the speed alone (the same
+        /// arithmetic in the same order, without the drive's test on every sample).
         func speed(drift: Double, finish: Seconds)
             -> (lowest: Double, highest: Double, integral: Double, drivePeak: Double, driveIntegral: Double) {
             var speed = 0.0, lowestSpeed = 0.0, highestSpeed = 0.0, speedIntegral = 0.0
@@ -315,15 +317,24 @@ public struct StrokeQualityMeter: Sendable {
             var tPrev = catchTime
             var aPrev = startValue - drift
             var driveDone = false
-            @inline(__always) func step(_ t: Seconds, _ surge: Double) {
+            /// The speed to `t`, where the surge is `surge`.
+            @inline(__always) func glide(_ t: Seconds, _ surge: Double) {
                 let a = surge - drift                  // the drift-free acceleration
                 let dt = t - tPrev
                 let dv = 0.5 * (a + aPrev) * dt
                 speedIntegral += (speed + 0.5 * dv) * dt
                 speed += dv
-                if speed < lowestSpeed { lowestSpeed = speed }
-                if speed > highestSpeed { highestSpeed = speed }
+                // Selects, not branches: a branch here makes the compiler keep both outcomes in
+                // registers and copy them round every sample.
+                lowestSpeed = speed < lowestSpeed ? speed : lowestSpeed
+                highestSpeed = speed > highestSpeed ? speed : highestSpeed
+                tPrev = t
+                aPrev = a
+            }
+            /// The drive to `t` (or to the finish, then done), then the speed.
+            @inline(__always) func step(_ t: Seconds, _ surge: Double) {
                 if !driveDone {
+                    let dt = t - tPrev
                     if t <= finish {
                         driveIntegral += 0.5 * (surge + aPrev + drift) * dt
                         if surge > drivePeak { drivePeak = surge }
@@ -334,10 +345,11 @@ public struct StrokeQualityMeter: Sendable {
                         driveDone = true
                     }
                 }
-                tPrev = t
-                aPrev = a
+                glide(t, surge)
             }
-            for k in first...last { step(ring.time(k), ring.value(k)) }
+            var k = first
+            while k <= last && !driveDone { step(ring.time(k), ring.value(k)); k &+= 1 }
+            while k <= last { glide(ring.time(k), ring.value(k)); k &+= 1 }
             step(nextCatch, endValue)
             return (lowestSpeed, highestSpeed, speedIntegral, drivePeak, driveIntegral)
         }
