@@ -48,7 +48,7 @@ let package = Package(
         // device seam (LiveDevice/LiveDeviceConnection, LiveClock) and the one reconnect loop
         // (LiveDeviceSource) that GPS and IIO share.
         .target(name: "OarlogLive", dependencies: ["OarlogCore"], path: "Sources/1-sensors/OarlogLive"),
-        // Sources merged in time order, the DSP applied, events fanned out to sinks.
+        // A source (each delivers in time order; there is no merge stage) through the DSP and the fences, events fanned out to sinks.
         .target(name: "OarlogPipeline", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogLive"], path: "Sources/2-signal/OarlogPipeline"),
         // A rowing-boat simulator with ground truth, for tests, demos and benchmarks.
         .target(name: "OarlogSimulator", dependencies: ["OarlogCore"], path: "Sources/1-sensors/OarlogSimulator"),
@@ -82,8 +82,9 @@ let package = Package(
         // deltas for strokes, positions, status, notes, fences and sessions (with a per-boat
         // sequence), the boats' board with race gaps at a course's gates, and crossed paths.
         .target(name: "OarlogFleet", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline"], path: "Sources/2-signal/OarlogFleet"),
-        // The application layer the command line and the web server share: pipeline assembly for
-        // every mode, analysis settings to configuration and back, live recording, report models.
+        // The application layer the command line and the web server share, the one door to the kept
+        // sessions (SessionStore): pipeline assembly for every mode, analysis settings, live recording,
+        // the fleet's glue, report models.
         .target(name: "OarlogApp", dependencies: [
             "OarlogAPI", "OarlogArchive", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", 
             "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO", "OarlogMQTT", "OarlogFleet",
@@ -91,9 +92,9 @@ let package = Package(
         // What the web API accepts: paths, session ids, the token header and each call's JSON body,
         // checked and decoded without HTTP machinery (so it is fuzzed); stored text cleaned by Core's StoredText.
         .target(name: "OarlogAPI", dependencies: ["OarlogCore"], path: "Sources/4-application/OarlogAPI"),
-        // The boat's web app (`oarlog serve`): Hummingbird HTTP + WebSocket over OarlogApp's
-        // LiveStation; the API, the control token, the static pages (Web/) and Debian's Leaflet
-        // and Chart.js.
+        // The boat's web app (`oarlog serve`): Hummingbird HTTP + WebSocket, a controller per resource
+        // over OarlogApp's SessionStore and LiveStation (never the storage modules); the control
+        // token, the static pages (Web/) and Debian's Leaflet and Chart.js.
         .target(name: "OarlogServer", dependencies: [
             "OarlogCore", "OarlogAPI", "OarlogApp",
             .product(name: "Hummingbird", package: "hummingbird"),
