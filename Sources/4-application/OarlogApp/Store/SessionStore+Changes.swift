@@ -18,14 +18,22 @@ extension SessionStore {
             do { return try station.addNote(request.text) } catch { throw .beingRecorded("\(error)") }
         }
         let path = try file(id: id)
-        let done = try Self.changing {
-            try SessionAppend.append(to: path) { reader in
-                let at = try request.time(inSessionEndingAt: reader.summary?.statistics.lastTime ?? 0)
-                return SessionAddition(notes: [Note(time: at, text: request.text)])
-            }
-        }
-        guard let note = done.added.notes.first else { throw .unreadable("the note was not added") }
+        let done = try Self.changing { try Self.appendNote(request.text, to: path) { try request.time(inSessionEndingAt: $0) } }
+        guard let note = done.note else { throw .unreadable("the note was not added") }
         return note
+    }
+
+    /// A note appended to the file at `path` under its lock, at the time `time` picks from the
+    /// session's end as it stands once the lock is held (a note from the web app and one from the
+    /// command line at the same moment go one after the other, never lost); the note as stored,
+    /// and that end.
+    static func appendNote(_ text: String, to path: String, at time: (Seconds) throws -> Seconds) throws -> (note: Note?, end: Seconds) {
+        var end: Seconds = 0
+        let added = try SessionAppend.append(to: path) { reader in
+            end = reader.summary?.statistics.lastTime ?? 0
+            return SessionAddition(notes: [Note(time: try time(end), text: text)])
+        }.added
+        return (added.notes.first, end)
     }
 
     /// Note `index` (as the session stands when the edit's turn comes) gets the request's text,
@@ -90,19 +98,12 @@ extension SessionStore {
     /// can say when a time was past it.
     public func addNote(to reference: String, text: String, at time: Seconds?) throws -> (note: Note?, end: Seconds, path: String) {
         let path = try path(of: reference)
-        var end: Seconds = 0
-        let done: SessionAddition
         do {
-            // The end is read with the session locked: a note from the web app at the same moment
-            // goes before or after this one, never lost (SessionFileLock).
-            done = try SessionAppend.append(to: path) { reader in
-                end = reader.summary?.statistics.lastTime ?? 0
-                return SessionAddition(notes: [Note(time: time ?? end, text: text)])
-            }.added
+            let done = try Self.appendNote(text, to: path) { time ?? $0 }
+            return (done.note, done.end, path)
         } catch {
             throw AppError("\(error)")
         }
-        return (done.notes.first, end, path)
     }
 
     /// What a person is about to delete: the file, and its title and date when it can be read.
@@ -132,7 +133,7 @@ extension SessionStore {
     /// `oarlog recover`: what can be read of a damaged session, written to `output` (the same
     /// path: in place; nil: checked only).
     public func recover(_ reference: String, to output: String?, inPlace: Bool) throws -> RecoveryReport {
-        let path = try directory.resolve(reference)
+        let path = try path(of: reference)
         return try SessionRecovery.recover(path, to: inPlace ? path : output)
     }
 }

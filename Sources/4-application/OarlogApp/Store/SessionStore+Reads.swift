@@ -105,10 +105,10 @@ extension SessionStore {
             for side in [a, b] where !APIRequest.isPlausibleSessionID(side.session) {
                 throw SessionComparison.Failure(.notFound, "no such session")
             }
-            let listings = try directory.list()
+            // By the file's name, as every other route finds a session: nothing else is opened.
             return try SessionComparison(a, b, fences: fences) { id in
-                guard let listing = listings.first(where: { $0.id == id }) else { throw AppError("no such session: \(id)") }
-                return listing.path
+                guard let path = directory.sessionFile(id: id) else { throw AppError("no such session: \(id)") }
+                return path
             }
         }
         return try SessionComparison(a, b, fences: fences, path: { try path(of: $0) })
