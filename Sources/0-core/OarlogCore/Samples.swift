@@ -97,9 +97,11 @@ public struct ReferenceStroke: Sendable, Equatable {
     /// The device's running stroke count.
     public var strokeCount: Int?
     public var distancePerStroke: Metres?
+    /// The stroke's power as the device measured it (an EmPower oarlock), if it did.
+    public var power: Watts?
     public init(time: Seconds, distance: Metres? = nil, split: SecondsPer500m? = nil,
                 strokeRate: StrokesPerMinute? = nil, speed: MetresPerSecond? = nil,
-                strokeCount: Int? = nil, distancePerStroke: Metres? = nil) {
+                strokeCount: Int? = nil, distancePerStroke: Metres? = nil, power: Watts? = nil) {
         self.time = time
         self.distance = distance
         self.split = split
@@ -107,6 +109,20 @@ public struct ReferenceStroke: Sendable, Equatable {
         self.speed = speed
         self.strokeCount = strokeCount
         self.distancePerStroke = distancePerStroke
+        self.power = power
+    }
+}
+
+/// A heart rate at a moment: from a strap live, or from a device's export (per stroke or per
+/// second). `sensor` names the strap or the seat ("stroke", "bow", "7") when there are several.
+public struct HeartRateSample: Sendable, Equatable {
+    public var time: Seconds
+    public var bpm: BeatsPerMinute
+    public var sensor: String?
+    public init(time: Seconds, bpm: BeatsPerMinute, sensor: String? = nil) {
+        self.time = time
+        self.bpm = bpm
+        self.sensor = sensor
     }
 }
 
@@ -118,6 +134,8 @@ public enum TraceRecord: Sendable, Equatable {
     case note(Note)
     case gap(Gap)
     case reference(ReferenceStroke)
+    /// A heart rate (a strap, or a device's figure at a stroke or a second).
+    case heartRate(HeartRateSample)
     /// `# key: value` metadata (for example `start_utc`).
     case metadata(key: String, value: String)
 
@@ -129,6 +147,7 @@ public enum TraceRecord: Sendable, Equatable {
         case .note(let n): return n.time
         case .gap(let g): return g.start
         case .reference(let r): return r.time
+        case .heartRate(let h): return h.time
         case .metadata: return nil
         }
     }

@@ -30,3 +30,7 @@ extension Double {
         return 500.0 / speed
     }
 }
+/// Heart beats per minute.
+public typealias BeatsPerMinute = Double
+/// Watts (an oar's or a crew's power).
+public typealias Watts = Double

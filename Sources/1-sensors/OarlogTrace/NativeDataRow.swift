@@ -35,6 +35,8 @@ enum NativeDataRow {
             return try Self.gapRow(&row, t: t, tFinite: tFinite)
         case .ref:
             return try Self.referenceRow(&row, &values, t: t, tFinite: tFinite)
+        case .hr:
+            return try Self.heartRateRow(&row, t: t, tFinite: tFinite)
         case .unknown:
             return (nil, tFinite, true)
         }
@@ -48,7 +50,7 @@ enum NativeDataRow {
         guard let first = kind.first, first >= 0x61 && first <= 0x7A,
               kind.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 &- ASCII.zero) <= 9 || $0 == 0x5F })
         else {
-            throw row.error(at: kindStart, "expected a row kind (accel, gps, note, gap, ref), found \(row.found(at: kindStart))")
+            throw row.error(at: kindStart, "expected a row kind (accel, gps, note, gap, ref, hr), found \(row.found(at: kindStart))")
         }
         return RowKind(kind)
     }
@@ -133,22 +135,43 @@ enum NativeDataRow {
         try row.comma(before: "stroke_count")
         let count = try row.optionalCount("stroke_count")
         var perStroke: Double? = nil
+        var power: Double? = nil
         if !row.atLineEnd {
             perStroke = try row.nextOptionalDouble("distance_per_stroke_m")
+            if !row.atLineEnd {
+                power = try row.nextOptionalDouble("power_w")
+                try row.endOfLine(after: "power_w")
+            }
             try row.endOfLine(after: "distance_per_stroke_m")
         }
         try row.endOfLine(after: "stroke_count")
         let stroke = ReferenceStroke(time: t, distance: values.distance(distance), split: values.split(split),
                                      strokeRate: values.strokeRate(rate), speed: values.speed(speed),
                                      strokeCount: values.strokeCount(count),
-                                     distancePerStroke: values.distancePerStroke(perStroke))
+                                     distancePerStroke: values.distancePerStroke(perStroke), power: values.power(power))
         return (.reference(stroke), tFinite, true)
+    }
+
+    /// `bpm[,sensor]`: a heart rate (a beat rate outside 20–250 bpm is implausible: the row is
+    /// skipped and counted).
+    @inline(always)
+    private static func heartRateRow(_ row: inout RowScanner, t: Double, tFinite: Bool) throws -> Parsed {
+        try row.comma(before: "bpm")
+        let (bpm, fBpm) = try row.double("bpm")
+        var sensor: String? = nil
+        if !row.atLineEnd {
+            try row.comma(before: "sensor")
+            let text = try row.restOfLineText("sensor")
+            if !text.isEmpty { sensor = text }
+        }
+        return (.heartRate(HeartRateSample(time: t, bpm: bpm, sensor: sensor)), tFinite && fBpm,
+                TraceLimits.plausibleHeartRate.contains(bpm))
     }
 }
 
 /// The row kinds of the native format.
 enum RowKind {
-    case accel, gps, note, gap, ref, unknown
+    case accel, gps, note, gap, ref, hr, unknown
 
     init(_ word: UnsafeBufferPointer<UInt8>) {
         func equals(_ s: StaticString) -> Bool {
@@ -159,6 +182,7 @@ enum RowKind {
         else if equals("note") { self = .note }
         else if equals("gap") { self = .gap }
         else if equals("ref") { self = .ref }
+        else if equals("hr") { self = .hr }
         else { self = .unknown }
     }
 }

@@ -380,3 +380,13 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
         return "\(p(year, 4))-\(p(month, 2))-\(p(day, 2))T\(p(hour, 2)):\(p(minute, 2)):\(p(second, 2))"
     }
 }
+
+extension SpeedCoachReader {
+    /// A SpeedCoach export without its "Session Information:" block: it starts with a summary
+    /// table's header (`Interval,Total Distance (GPS),...`) or the per-stroke section.
+    static func recognises(lines: [String]) -> Bool {
+        guard let first = lines.first else { return false }
+        return first.hasPrefix("Interval,Total Distance") || first.hasPrefix("Per-Stroke Data:")
+            || first.hasPrefix("Session Detail Data:")
+    }
+}

@@ -10,6 +10,18 @@ public enum TraceFormat: String, Sendable, Equatable, CaseIterable, CustomString
     case talos
     /// Quiske per-stroke CSV with boat-acceleration curves.
     case quiske
+    /// The first NK SpeedCoach's CSV export.
+    case speedcoachV1 = "speedcoach-v1"
+    /// BoatCoach on-the-water CSV export.
+    case boatcoach
+    /// CoxMate per-stroke CSV export.
+    case coxmate
+    /// Garmin Training Center XML (CrewNerd, Rowing in Motion, Strava, Garmin).
+    case tcx
+    /// GPX 1.0/1.1 track (with Garmin's TrackPointExtension).
+    case gpx
+    /// FIT activity file (Garmin's binary format; Oarlog's own FIT exports too).
+    case fit
 
     public var description: String { rawValue }
 

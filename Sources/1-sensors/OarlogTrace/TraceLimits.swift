@@ -38,6 +38,12 @@ public enum TraceLimits {
     public static var maxSplit: Double { 86_400 }
     /// Longest distance per stroke: 100 m (a stroke moves a boat 6–12 m).
     public static var maxDistancePerStroke: Double { 100 }
+    /// Heart rates kept: 20–250 beats per minute (a resting athlete near 35, a maximum near 210;
+    /// outside that a strap has lost contact or a file holds a placeholder such as 0).
+    public static var plausibleHeartRate: ClosedRange<Double> { 20...250 }
+    /// Highest power of one stroke: 5,000 W (an eight's stroke seat peaks near 1,000 W; a whole
+    /// crew's figure stays under 5,000).
+    public static var maxPower: Double { 5_000 }
     /// Most strokes in a session: a week at the highest rate (2,016,000).
     public static var maxStrokeCount: Int { 2_016_000 }
     /// Worst horizontal accuracy estimate kept: 100 km (receivers report tens of metres at worst).
@@ -112,6 +118,8 @@ struct PlausibleValues {
     mutating func strokeRate(_ v: Double?) -> Double? { within(v, 0...TraceLimits.maxStrokeRate) }
     mutating func split(_ v: Double?) -> Double? { within(v, 0...TraceLimits.maxSplit) }
     mutating func distancePerStroke(_ v: Double?) -> Double? { within(v, 0...TraceLimits.maxDistancePerStroke) }
+    mutating func power(_ v: Double?) -> Double? { within(v, 0...TraceLimits.maxPower) }
+    mutating func heartRate(_ v: Double?) -> Double? { within(v, TraceLimits.plausibleHeartRate) }
     mutating func course(_ v: Double?) -> Double? {
         within(v, -TraceLimits.maxAbsoluteCourse...TraceLimits.maxAbsoluteCourse)
     }

@@ -14,13 +14,20 @@ public enum TraceOpener {
     /// A record source for `path`. With `format` nil the format is detected (`detectFormat`).
     /// Every source this returns also reports `TraceReadStatistics` (see `statistics(of:)`),
     /// except the Quiske reader (which refuses a bad row rather than skipping it).
-    public static func open(path: String, format: TraceFormat? = nil) throws -> any RecordSource {
+    public static func open(path: String, format: TraceFormat? = nil,
+                            options: TraceOpenOptions = TraceOpenOptions()) throws -> any RecordSource {
         switch try format ?? detectFormat(path: path) {
         case .native: return try NativeTraceReader(path: path)
         case .speedcoach: return try SpeedCoachReader(path: path)
         case .nkLogbook: return try NKLogbookReader(path: path)
         case .talos: return try makeTalosReader(path: path)
         case .quiske: return try makeQuiskeReader(path: path)
+        case .speedcoachV1: return try SpeedCoachV1Reader(path: path)
+        case .boatcoach: return try BoatCoachReader(path: path)
+        case .coxmate: return try CoxMateReader(path: path)
+        case .tcx: return try TCXReader(path: path, options: options)
+        case .gpx: return try GPXReader(path: path, options: options)
+        case .fit: return try FITReader(path: path, options: options)
         }
     }
 
@@ -62,7 +69,9 @@ public enum TraceOpener {
         if bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B {
             throw TraceError(.notText, file: path, "this is a gzip-compressed file, not a trace: decompress it first")
         }
+        if isFIT(bytes) { return .fit }
         if bytes.contains(0) { throw TraceError(.notText, file: path, "NUL bytes: this is a binary file, not a trace") }
+        if let refusal = SummaryOnlyExports.refusal(prefix: bytes) { throw TraceError(.unsupportedFormat, file: path, refusal) }
         guard let format = detectFormat(prefix: bytes) else {
             throw TraceError(.unsupportedFormat, file: path,
                              "unrecognised trace format; the formats are: \(TraceFormat.allCases.map(\.rawValue).joined(separator: ", ")) (name one explicitly if detection fails)")
@@ -84,7 +93,13 @@ public enum TraceOpener {
             .map { $0.last == ASCII.carriageReturn ? $0.dropLast() : $0 }
         guard let firstLine = lines.first else { return nil }
         let first = String(decoding: firstLine, as: UTF8.self)
-        if first.hasPrefix("Session Information:") { return .speedcoach }
+        let texts = lines.prefix(40).map { String(decoding: $0, as: UTF8.self) }
+        if first.hasPrefix("Session Information:") || SpeedCoachReader.recognises(lines: texts) { return .speedcoach }
+        if SpeedCoachV1Reader.recognises(lines: texts) { return .speedcoachV1 }
+        if BoatCoachReader.recognises(lines: texts) { return .boatcoach }
+        if CoxMateReader.recognises(lines: texts) { return .coxmate }
+        if TCXReader.recognises(lines: texts) { return .tcx }
+        if GPXReader.recognises(lines: texts) { return .gpx }
         if first.hasPrefix("Quiske,") { return .quiske }
         if first.contains("sessionStrokeIndex") || first.contains("gpsTotalDistance") { return .nkLogbook }
         if isTalosLine(first) { return .talos }
@@ -96,6 +111,11 @@ public enum TraceOpener {
             return .native
         }
         return nil
+    }
+
+    /// A FIT file: a header of 12 or 14 bytes with ".FIT" at bytes 8–11.
+    public static func isFIT(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 12 && (bytes[0] == 12 || bytes[0] == 14) && Array(bytes[8..<12]) == Array(".FIT".utf8)
     }
 
     /// `1288708916857 LOGFILE_VERSION -1 3@@`: digits, a space, an upper-case event name, and `@@`

@@ -48,6 +48,8 @@ public struct TraceReadStatistics: Sendable, Equatable {
     public var noteRows = 0
     public var gapRows = 0
     public var referenceRows = 0
+    /// Heart-rate rows (a strap's, or a device's per stroke or per second).
+    public var heartRateRows = 0
     /// `# key: value` lines delivered as `.metadata` (or metadata records a foreign reader made).
     public var metadataRecords = 0
     /// `#` lines that are not `key: value`: comments, ignored.
@@ -81,11 +83,11 @@ public struct TraceReadStatistics: Sendable, Equatable {
 
     /// Records delivered (data rows plus metadata).
     public var totalRecords: Int {
-        accelRows + fixRows + noteRows + gapRows + referenceRows + metadataRecords
+        accelRows + fixRows + noteRows + gapRows + referenceRows + heartRateRows + metadataRecords
     }
 
     /// Records with a time (everything but metadata).
-    public var dataRows: Int { accelRows + fixRows + noteRows + gapRows + referenceRows }
+    public var dataRows: Int { accelRows + fixRows + noteRows + gapRows + referenceRows + heartRateRows }
 
     mutating func recordSkip(_ reason: SkipReason, line: Int) {
         skipCounts[reason.rawValue] += 1
@@ -108,6 +110,7 @@ public struct TraceReadStatistics: Sendable, Equatable {
         case .note: noteRows += 1
         case .gap: gapRows += 1
         case .reference: referenceRows += 1
+        case .heartRate: heartRateRows += 1
         case .metadata: metadataRecords += 1
         }
     }

@@ -62,7 +62,13 @@ public struct TraceWriter {
             s.optionalField(r.distance); s.optionalField(r.split)
             s.optionalField(r.strokeRate); s.optionalField(r.speed)
             if let c = r.strokeCount { s.append(String(c)) }
-            if r.distancePerStroke != nil { s.byte(ASCII.comma); s.appendOptional(r.distancePerStroke) }
+            if r.distancePerStroke != nil || r.power != nil { s.byte(ASCII.comma); s.appendOptional(r.distancePerStroke) }
+            if r.power != nil { s.byte(ASCII.comma); s.appendOptional(r.power) }
+            s.byte(ASCII.newline)
+        case .heartRate(let h):
+            s.append(h.time); s.append(",hr,")
+            s.append(h.bpm)
+            if let sensor = h.sensor { s.byte(ASCII.comma); s.appendText(sensor) }
             s.byte(ASCII.newline)
         case .metadata(let key, let value):
             try writeMetadata(key: key, value: value)

@@ -91,7 +91,7 @@ public struct RowingAnalyzer: Sendable {
             case .gps: gpsGaps += 1
             case .accelerometer: accelerometerGaps += 1
             }
-        case .note, .metadata:
+        case .note, .metadata, .heartRate:
             break
         }
         releasePending(final: false, emit: emit)

@@ -218,6 +218,7 @@ extension TraceRecord {
         case .note(var n): n.time += offset; return .note(n)
         case .gap(var g): g.start += offset; g.end += offset; return .gap(g)
         case .reference(var r): r.time += offset; return .reference(r)
+        case .heartRate(var h): h.time += offset; return .heartRate(h)
         case .metadata: return self
         }
     }

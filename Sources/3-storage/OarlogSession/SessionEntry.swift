@@ -74,6 +74,7 @@ enum RecordCoding {
         if s.speed != nil { present |= 8 }
         if s.strokeCount != nil { present |= 16 }
         if s.distancePerStroke != nil { present |= 32 }
+        if s.power != nil { present |= 64 }
         w.f64(s.time)
         w.u8(present)
         if let v = s.distance { w.f64(v) }
@@ -82,6 +83,7 @@ enum RecordCoding {
         if let v = s.speed { w.f64(v) }
         if let v = s.strokeCount { w.zigzag(Int64(v)) }
         if let v = s.distancePerStroke { w.f64(v) }
+        if let v = s.power { w.f64(v) }   // minor version 3: appended, older readers stop before it
     }
 
     static func decodeReference(_ r: inout ByteReader) throws -> ReferenceStroke {
@@ -93,6 +95,7 @@ enum RecordCoding {
         if present & 8 != 0 { s.speed = try r.f64() }
         if present & 16 != 0 { s.strokeCount = Int(truncatingIfNeeded: try r.zigzag()) }
         if present & 32 != 0 { s.distancePerStroke = try r.f64() }
+        if present & 64 != 0 { s.power = try r.f64() }
         return s
     }
 

@@ -13,8 +13,8 @@ public enum SessionFormat {
     public static let majorVersion: UInt16 = 1
     /// Minor version: added record kinds or fields appended to a payload; older readers skip them.
     /// 1: the stroke record's quality fields. 2: strokes recorded at their catch (`strokeCaught`,
-    /// `strokeWithdrawn`).
-    public static let minorVersion: UInt16 = 2
+    /// `strokeWithdrawn`). 3: heart rates (`heartRate`) and a reference stroke's power.
+    public static let minorVersion: UInt16 = 3
     /// Magic + major + minor.
     public static let preambleSize = 12
     /// Marks the start of every frame (UTF-8 of U+1F6A3 ROWBOAT), so recovery can find the next
@@ -63,6 +63,8 @@ public enum RecordKind: UInt8, Sendable {
     case reference = 0x05
     /// A trace `# key: value` line that came through the pipeline.
     case traceMetadata = 0x06
+    /// A heart rate (minor version 3): time f64, bpm f64, sensor string (empty: one strap).
+    case heartRate = 0x07
     /// A stroke with its figures, as the analyzer concluded it.
     case stroke = 0x10
     /// A named event with key/value fields (geofence crossings, marks, anything later).

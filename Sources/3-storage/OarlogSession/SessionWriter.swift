@@ -163,6 +163,14 @@ public final class SessionWriter: PipelineSink {
             RecordCoding.encodeReference(r, into: &scratch)
             put(.reference)
             chunkStatistics.referenceStrokes += 1
+        case .heartRate(let h):
+            try startRecord(at: h.time)
+            try endAccelBlock()
+            scratch.removeAll()
+            scratch.f64(h.time)
+            scratch.f64(h.bpm)
+            scratch.string(h.sensor ?? "")
+            put(.heartRate)
         case .metadata(let key, let value):
             try startRecord(at: nil)
             try endAccelBlock()

@@ -14,10 +14,10 @@ public struct TraceInput {
     /// UTC at trace time 0: the trace's `start_utc`, else its first fix with a UTC time.
     public let startUTC: Double?
 
-    public init(path: String, format: TraceFormat? = nil) throws {
+    public init(path: String, format: TraceFormat? = nil, options: TraceOpenOptions = TraceOpenOptions()) throws {
         self.path = path
         self.format = format
-        (source, startUTC) = try LeadingRecords.readingAhead(try TraceOpener.open(path: path, format: format))
+        (source, startUTC) = try LeadingRecords.readingAhead(try TraceOpener.open(path: path, format: format, options: options))
     }
 
     /// Where a saved replay is placed in UTC: the trace's own start, else the file's modification time.

@@ -16,10 +16,10 @@ public struct TraceReplay {
     /// Facts about the records (counts, start, device figures) for the summary table and JSON.
     public let facts = SessionFacts()
 
-    public init(path: String, format: TraceFormat? = nil, settings: AnalysisSettings = .defaults, fences: FenceFile? = nil,
-                pacing: Pacing = .asFastAsPossible) throws {
+    public init(path: String, format: TraceFormat? = nil, options: TraceOpenOptions = TraceOpenOptions(),
+                settings: AnalysisSettings = .defaults, fences: FenceFile? = nil, pacing: Pacing = .asFastAsPossible) throws {
         _ = try settings.analyzerConfiguration()  // a bad setting is refused before the file is read
-        self.input = try TraceInput(path: path, format: format)
+        self.input = try TraceInput(path: path, format: format, options: options)
         self.settings = settings
         self.fences = fences
         self.pacing = pacing

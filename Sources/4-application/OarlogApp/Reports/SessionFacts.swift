@@ -21,6 +21,8 @@ public final class SessionFacts: PipelineSink {
     /// The other device's figures at its last stroke.
     public private(set) var lastReference: ReferenceStroke?
     public private(set) var referenceStrokes = 0
+    /// Heart-rate records (a strap's, or a device's per stroke or per second).
+    public private(set) var heartRates = 0
 
     public init() {}
 
@@ -44,6 +46,7 @@ public final class SessionFacts: PipelineSink {
         case .reference(let reference):
             referenceStrokes += 1
             lastReference = reference
+        case .heartRate: heartRates += 1
         case .metadata(let key, let value):
             if metadata.count < Self.keptItemLimit { metadata.append((key, value)) }
         }

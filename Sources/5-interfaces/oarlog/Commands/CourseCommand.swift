@@ -44,7 +44,7 @@ struct CourseCommand: ParsableCommand {
             StandardStreams.error("error: \(fences) defines no course (no gate has a \"role\": start, marker or finish)\n")
             throw ExitCode(1)
         }
-        var replay = try TraceReplay(path: trace, format: format, settings: analysis.settings, fences: file)
+        var replay = try TraceReplay(path: trace, format: format, options: input.options, settings: analysis.settings, fences: file)
         var sinks: [any PipelineSink] = []
         if events { sinks.append(FenceEventPrinter { StandardStreams.write($0 + "\n") }) }
         sinks.append(CourseTable { StandardStreams.write($0) })

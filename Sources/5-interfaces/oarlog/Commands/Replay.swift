@@ -64,7 +64,7 @@ struct Replay: ParsableCommand {
     func run() throws {
         SignalFlag.install()
         let pacing: Pacing = speed.map { .clock(speed: $0) } ?? (realtime ? .clock(speed: 1) : .asFastAsPossible)
-        var replay = try TraceReplay(path: trace, format: format, settings: analysis.settings, fences: try RowingPipeline.loadFences(fences), pacing: pacing)
+        var replay = try TraceReplay(path: trace, format: format, options: input.options, settings: analysis.settings, fences: try RowingPipeline.loadFences(fences), pacing: pacing)
         var sinks: [any PipelineSink] = []
         if json {
             sinks.append(JSONReportSink(source: trace, includeStrokes: strokes, facts: replay.facts) { StandardStreams.write($0) })
