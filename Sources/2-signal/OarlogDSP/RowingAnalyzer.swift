@@ -14,6 +14,13 @@ import OarlogCore
 public struct RowingAnalyzer: Sendable {
     public let configuration: AnalyzerConfiguration
     public private(set) var distance: DistanceAccumulator
+    /// The device's own distances (reference strokes): the track while no fix has been used.
+    public private(set) var deviceTrack = DeviceDistanceTrack()
+
+    /// The distance track strokes are joined to: the GPS's, else (no fix used) the device's own.
+    private var track: DistanceHistory { distance.usedFixes > 0 || deviceTrack.points == 0 ? distance.history : deviceTrack.history }
+    /// Distance is known up to here.
+    private var settledTime: Seconds? { distance.usedFixes > 0 || deviceTrack.points == 0 ? distance.settledTime : deviceTrack.history.newestTime }
     /// Mounting estimation and stroke detection on the accelerometer.
     private var strokeStage: SurgeStrokeDetector
     private var speed: SpeedEstimator
@@ -85,13 +92,17 @@ public struct RowingAnalyzer: Sendable {
             releaseWaitsUntil = -.infinity
             if let v = fix.speed { speed.add(time: fix.time, speed: v) }
         case .reference(let r):
+            if let d = r.distance { deviceTrack.add(time: r.time, distance: d) }
+            if let p = r.power { totals.addPower(p) }
             if usesReferenceStrokes { addReference(r, emit: emit) }
         case .gap(let g):
             switch g.sensor {
             case .gps: gpsGaps += 1
             case .accelerometer: accelerometerGaps += 1
             }
-        case .note, .metadata, .heartRate:
+        case .heartRate(let h):
+            totals.addHeartRate(h.bpm)
+        case .note, .metadata:
             break
         }
         releasePending(final: false, emit: emit)
@@ -251,8 +262,8 @@ public struct RowingAnalyzer: Sendable {
     public var mounting: MountingEstimator { strokeStage.mounting }
 
     public var summary: SessionSummary {
-        totals.summary(distance: distance.usedFixes > 0 ? distance.distance : nil,
-                       movingTime: distance.usedFixes > 0 ? distance.movingTime : nil,
+        totals.summary(distance: distance.usedFixes > 0 ? distance.distance : deviceTrack.points > 0 ? deviceTrack.distance : nil,
+                       movingTime: distance.usedFixes > 0 ? distance.movingTime : deviceTrack.points > 0 ? deviceTrack.movingTime : nil,
                        rejectedFixes: distance.rejectedFixes, reanchors: distance.reanchors,
                        gpsGaps: gpsGaps, accelerometerGaps: accelerometerGaps)
     }
@@ -278,7 +289,8 @@ public struct RowingAnalyzer: Sendable {
         } else {
             rateNow = nil
         }
-        return LiveFigures(time: now, elapsed: now - (firstTime ?? now), distance: distance.distance,
+        return LiveFigures(time: now, elapsed: now - (firstTime ?? now),
+                           distance: distance.usedFixes > 0 || deviceTrack.points == 0 ? distance.distance : deviceTrack.distance,
                            speed: v, split: split.split(speed: v), strokeRate: rateNow, strokes: strokesFound)
     }
 
@@ -294,10 +306,10 @@ public struct RowingAnalyzer: Sendable {
     private mutating func averagedSpeed() -> MetresPerSecond? {
         let window = configuration.splitAveraging.windowSeconds ?? 5
         var windowSpeed = speed.averageSpeed(now: now)
-        if windowSpeed == nil, let settled = distance.settledTime, now - settled <= window + configuration.distance.coarseSmoothingWindow,
-           let d1 = distance.history.distance(at: settled) {
-            let start = max(settled - window, distance.history.oldestTime ?? settled)
-            if settled - start > 0.5, let d0 = distance.history.distance(at: start) {
+        if windowSpeed == nil, let settled = settledTime, now - settled <= window + configuration.distance.coarseSmoothingWindow,
+           let d1 = track.distance(at: settled) {
+            let start = max(settled - window, track.oldestTime ?? settled)
+            if settled - start > 0.5, let d0 = track.distance(at: start) {
                 windowSpeed = (d1 - d0) / (settled - start)
             }
         }
@@ -366,9 +378,9 @@ public struct RowingAnalyzer: Sendable {
         announced = (stroke.index, smoothed)
         // The distance at the catch only if the track already covers it (a reference stroke
         // replayed behind its fixes); live, it comes with the update.
-        let covered = distance.settledTime.map { $0 >= stroke.catchTime } ?? false
+        let covered = settledTime.map { $0 >= stroke.catchTime } ?? false
         emit(.caught(StrokeMetrics(stroke: stroke, smoothedRate: smoothed,
-                                   distance: covered ? distance.history.distance(at: stroke.catchTime) : nil)))
+                                   distance: covered ? track.distance(at: stroke.catchTime) : nil)))
     }
 
     /// Emits completed strokes whose next catch is covered by the distance track (or that have
@@ -378,7 +390,7 @@ public struct RowingAnalyzer: Sendable {
         releaseWaitsUntil = -.infinity
         while let p = pending.first {
             let end = p.end ?? p.stroke.catchTime
-            let covered = distance.settledTime.map { $0 >= end } ?? false
+            let covered = settledTime.map { $0 >= end } ?? false
             let wait = lag + configuration.maximumWaitForGPS
             guard final || covered || now - end > wait else {
                 // Until a fix arrives or a stroke is added, only `now` changes: no need to look
@@ -406,15 +418,15 @@ public struct RowingAnalyzer: Sendable {
 
     private mutating func metrics(of p: PendingStroke) -> StrokeMetrics {
         let start = p.stroke.catchTime
-        let startDistance = distance.history.distance(at: start)
+        let startDistance = track.distance(at: start)
         var m = StrokeMetrics(stroke: p.stroke, smoothedRate: p.smoothedRate, distance: startDistance, quality: p.quality)
         guard let end = p.end, end > start, end - start <= configuration.maximumStrokePeriod else { return m }
-        if let d0 = startDistance, let d1 = distance.history.distance(at: end) {
+        if let d0 = startDistance, let d1 = track.distance(at: end) {
             m.distancePerStroke = d1 - d0
         }
         let period = end - start
         // The stroke's mean speed: the receiver's, else from the distance per stroke.
-        let meanSpeed = distance.history.meanReceiverSpeed(from: start, to: end) ?? m.distancePerStroke.map { $0 / period }
+        let meanSpeed = track.meanReceiverSpeed(from: start, to: end) ?? m.distancePerStroke.map { $0 / period }
         if let v = meanSpeed {
             m.split = Double.split(fromSpeed: v, minimumSpeed: configuration.stoppedSpeed)
         }
