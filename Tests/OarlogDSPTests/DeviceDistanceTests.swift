@@ -55,4 +55,15 @@ final class DeviceDistanceTests: XCTestCase {
         // The GPS's 240 m, not the device's 590 m.
         XCTAssertEqual(try XCTUnwrap(analyzer.summary.distance), 240, accuracy: 8)
     }
+
+    func testTheDeviceKeepsItsDistanceWhenTheTraceSaysSo() throws {
+        // An impeller's distance (through the water) is the session's even with GPS positions.
+        var fixes: [TraceRecord] = [.metadata(key: "distance_source", value: "device")]
+        for k in 0...60 {
+            fixes.append(.fix(GPSFix(time: Double(k), latitude: 51 + Double(k) * 4 / 111_195, longitude: -0.2, speed: 4)))
+        }
+        let (analyzer, _) = run(fixes)
+        XCTAssertTrue(analyzer.prefersDeviceDistance)
+        XCTAssertEqual(try XCTUnwrap(analyzer.summary.distance), 590, accuracy: 1e-9)
+    }
 }

@@ -17,10 +17,18 @@ public struct RowingAnalyzer: Sendable {
     /// The device's own distances (reference strokes): the track while no fix has been used.
     public private(set) var deviceTrack = DeviceDistanceTrack()
 
+    /// The trace says the device's own distance is the session's even with positions (a SpeedCoach
+    /// whose speed input is its impeller: metadata `distance_source: device`).
+    public private(set) var prefersDeviceDistance = false
+    /// Whether the device's distances are the session's: asked for, or no fix used.
+    private var usesDeviceTrack: Bool {
+        deviceTrack.points > 0 && (prefersDeviceDistance || distance.usedFixes == 0)
+    }
+
     /// The distance track strokes are joined to: the GPS's, else (no fix used) the device's own.
-    private var track: DistanceHistory { distance.usedFixes > 0 || deviceTrack.points == 0 ? distance.history : deviceTrack.history }
+    private var track: DistanceHistory { usesDeviceTrack ? deviceTrack.history : distance.history }
     /// Distance is known up to here.
-    private var settledTime: Seconds? { distance.usedFixes > 0 || deviceTrack.points == 0 ? distance.settledTime : deviceTrack.history.newestTime }
+    private var settledTime: Seconds? { usesDeviceTrack ? deviceTrack.history.newestTime : distance.settledTime }
     /// Mounting estimation and stroke detection on the accelerometer.
     private var strokeStage: SurgeStrokeDetector
     private var speed: SpeedEstimator
@@ -102,7 +110,9 @@ public struct RowingAnalyzer: Sendable {
             }
         case .heartRate(let h):
             totals.addHeartRate(h.bpm)
-        case .note, .metadata:
+        case .metadata(let key, let value):
+            if key == "distance_source" { prefersDeviceDistance = value == "device" }
+        case .note:
             break
         }
         releasePending(final: false, emit: emit)
@@ -262,8 +272,8 @@ public struct RowingAnalyzer: Sendable {
     public var mounting: MountingEstimator { strokeStage.mounting }
 
     public var summary: SessionSummary {
-        totals.summary(distance: distance.usedFixes > 0 ? distance.distance : deviceTrack.points > 0 ? deviceTrack.distance : nil,
-                       movingTime: distance.usedFixes > 0 ? distance.movingTime : deviceTrack.points > 0 ? deviceTrack.movingTime : nil,
+        totals.summary(distance: usesDeviceTrack ? deviceTrack.distance : distance.usedFixes > 0 ? distance.distance : nil,
+                       movingTime: usesDeviceTrack ? deviceTrack.movingTime : distance.usedFixes > 0 ? distance.movingTime : nil,
                        rejectedFixes: distance.rejectedFixes, reanchors: distance.reanchors,
                        gpsGaps: gpsGaps, accelerometerGaps: accelerometerGaps)
     }
@@ -290,7 +300,7 @@ public struct RowingAnalyzer: Sendable {
             rateNow = nil
         }
         return LiveFigures(time: now, elapsed: now - (firstTime ?? now),
-                           distance: distance.usedFixes > 0 || deviceTrack.points == 0 ? distance.distance : deviceTrack.distance,
+                           distance: usesDeviceTrack ? deviceTrack.distance : distance.distance,
                            speed: v, split: split.split(speed: v), strokeRate: rateNow, strokes: strokesFound)
     }
 
@@ -386,7 +396,7 @@ public struct RowingAnalyzer: Sendable {
     /// Emits completed strokes whose next catch is covered by the distance track (or that have
     /// waited long enough, or all at the end).
     private mutating func releasePending(final: Bool, emit: (AnalyzerEvent) -> Void) {
-        let lag = distance.isSmoothingCoarsePositions ? configuration.distance.coarseSmoothingWindow / 2 : 0
+        let lag = !usesDeviceTrack && distance.isSmoothingCoarsePositions ? configuration.distance.coarseSmoothingWindow / 2 : 0
         releaseWaitsUntil = -.infinity
         while let p = pending.first {
             let end = p.end ?? p.stroke.catchTime
