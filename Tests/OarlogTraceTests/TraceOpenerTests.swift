@@ -41,9 +41,10 @@ final class TraceOpenerTests: XCTestCase {
         assertTraceError(kind: .unsupportedFormat, location: nil, contains: "native, speedcoach, nk-logbook, talos, quiske") {
             _ = try TraceOpener.open(path: self.dir.file("what.txt", "just some text\nnothing more\n"))
         }
-        assertTraceError(kind: .unsupportedFormat, location: nil, contains: "native, speedcoach, nk-logbook, talos, quiske") {
-            _ = try TraceFormat(name: "fit")
+        assertTraceError(kind: .unsupportedFormat, location: nil, contains: "native, speedcoach, nk-logbook, talos, quiske, speedcoach-v1, boatcoach, coxmate, tcx, gpx, fit") {
+            _ = try TraceFormat(name: "kml")
         }
+        XCTAssertEqual(try TraceFormat(name: "FIT"), .fit)
         XCTAssertEqual(try TraceFormat(name: "NK-Logbook"), .nkLogbook)
         assertTraceError(kind: .notText, location: nil, contains: "gzip") {
             _ = try TraceOpener.open(path: self.dir.file("x.gz", bytes: [0x1F, 0x8B, 8, 0, 0, 0]))

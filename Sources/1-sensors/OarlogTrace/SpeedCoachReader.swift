@@ -171,6 +171,9 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             case (0, "Speed Input:"):
                 metadata.append(.metadata(key: "device_speed_input", value: value))
                 source = value.lowercased().hasPrefix("imp") ? .impeller : .gps
+                // The crew measures by its impeller (through the water): that distance is the
+                // session's, the GPS positions draw the track.
+                if source == .impeller { metadata.append(.metadata(key: "distance_source", value: "device")) }
             case (0, "Start Time:"):
                 guard let local = Self.localStart(value) else {
                     throw row.error(field: k - 1, "expected a start time like 11/05/16 10:02 or 01/03/2021 12:56 p.m., found \(value.debugDescription)")

@@ -54,6 +54,8 @@ public struct RowingAnalyzer: Sendable {
     /// rate it will have), shown until it is complete.
     private var announced: (index: Int, smoothedRate: StrokesPerMinute?)? = nil
     private var lastReferenceTime: Seconds?
+    /// The device's stroke count at its last stroke taken, if it gives counts.
+    private var lastReferenceCount: Int?
     private var accelerometerSeen = false
     private var gpsGaps = 0
     private var accelerometerGaps = 0
@@ -328,6 +330,12 @@ public struct RowingAnalyzer: Sendable {
 
     private mutating func addReference(_ r: ReferenceStroke, emit: (AnalyzerEvent) -> Void) {
         if let last = lastReferenceTime, r.time <= last { return }
+        // A row that repeats the device's stroke count is no new stroke (a SpeedCoach writes one at
+        // the end of each interval, with rate 0); its distance still feeds the device's track.
+        if let count = r.strokeCount {
+            if let previous = lastReferenceCount, count == previous { return }
+            lastReferenceCount = count
+        }
         referenceIndex += 1
         var strokeRate: StrokesPerMinute?
         if let last = lastReferenceTime, r.time - last <= configuration.maximumStrokePeriod,
