@@ -15,7 +15,8 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET="${1:-60}"
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(native speedcoach nk-logbook talos quiske fences session recovery web-request fleet-message)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(native speedcoach nk-logbook talos quiske speedcoach-v1 boatcoach coxmate tcx gpx fit
+                                     fences session recovery web-request fleet-message)
 WORK="${OARLOG_FUZZ_DIR:-/tmp/oarlog-fuzz}"
 mkdir -p "$WORK"
 
@@ -30,6 +31,7 @@ swift build -c release --package-path Fuzz --scratch-path "$SCRATCH" --disable-b
     -Xswiftc -sanitize="$SANITIZERS" -Xswiftc -parse-as-library >&2
 BIN="$(swift build -c release --package-path Fuzz --scratch-path "$SCRATCH" --show-bin-path)/oarlog-fuzz"
 
+DEVICES=Tests/OarlogTraceTests/Fixtures/devices
 # Seeds: small slices of the real files (libFuzzer mutates from them; -max_len bounds the rest).
 seed() {  # seed TARGET FILE LINES
     local dir="$WORK/corpus/$1"
@@ -44,6 +46,15 @@ make_seeds() {
         speedcoach) seed speedcoach samples/rowingdata/SpeedCoach2Linkv1.27.csv 80
                     seed speedcoach samples/rowingdata/SpeedCoach2Link_interval.csv 80 ;;
         nk-logbook) seed nk-logbook samples/rowingdata/nk_logbook.csv 30 ;;
+        speedcoach-v1) seed speedcoach-v1 "$DEVICES/speedcoachexample.csv" 40 ;;
+        boatcoach) seed boatcoach "$DEVICES/boatcoach_otw.csv" 60 ;;
+        coxmate) seed coxmate "$DEVICES/coxmate.csv" 60 ;;
+        tcx) seed tcx "$DEVICES/3x250m.tcx" 400; seed tcx "$DEVICES/crewnerddata.tcx" 200 ;;
+        gpx) mkdir -p "$WORK/corpus/gpx"
+             [ -f "$WORK/corpus/gpx/seed-export.gpx" ] || .build/release/oarlog export samples/rowingdata/nk_logbook.csv --format gpx \
+                 -o "$WORK/corpus/gpx/seed-export.gpx" >/dev/null 2>&1 || true
+             [ -f "$WORK/corpus/gpx/seed-export.gpx" ] && head -c 60000 "$WORK/corpus/gpx/seed-export.gpx" > "$WORK/corpus/gpx/seed-export-head.gpx" ;;
+        fit) mkdir -p "$WORK/corpus/fit"; cp "$DEVICES/3x250m.fit" "$WORK/corpus/fit/seed-3x250m.fit" ;;
         talos) seed talos Tests/OarlogTraceTests/Fixtures/talos-synthetic.txt 100 ;;
         quiske) seed quiske samples/rowingdata/quiske_per_stroke_seat.csv 4 ;;
         fences) mkdir -p "$WORK/corpus/fences"; cp samples/nk-course.geojson "$WORK/corpus/fences/seed-nk-course.geojson" ;;

@@ -17,7 +17,8 @@ final class FuzzRegressionTests: XCTestCase {
     /// The command each fuzz target stands for.
     func arguments(target: String, file: String) -> [String]? {
         switch target {
-        case "native", "speedcoach", "nk-logbook", "talos", "quiske": return ["replay", file, "--format", target, "--json", "--strokes"]
+        case "native", "speedcoach", "nk-logbook", "talos", "quiske", "speedcoach-v1", "boatcoach", "coxmate", "tcx", "gpx", "fit":
+            return ["replay", file, "--format", target, "--any-sport", "--json", "--strokes"]
         case "fences": return ["fences", "check", file]
         case "session": return ["show", file, "--json", "--strokes"]
         case "recovery": return ["recover", file]

@@ -321,8 +321,13 @@ final class MQTTClientTests: XCTestCase {
         XCTAssertTrue(inbox.wait(timeout: 20) { $0.filter { $0.topic.hasPrefix("oarlog/alpha/") }.count >= 30 }, "archive: \(archive.status)\nlaunch:\n\(launch.logText)\nclub:\n\(club.logText)")
         usleep(300_000)
         let forwarded = inbox.messages.filter { $0.topic != "oarlog/charlie/probe" }
-        XCTAssertEqual(forwarded.map(\.topic), Array(repeating: "oarlog/alpha/stroke", count: 30), "in order, once, and nothing of bravo's")
-        XCTAssertEqual(forwarded.compactMap { sequenceNumber($0.payload) }, Array(0..<30))
+        XCTAssertEqual(forwarded.map(\.topic), Array(repeating: "oarlog/alpha/stroke", count: 30), "all, once, and nothing of bravo's")
+        // Each once. The order is the bridge's: mosquitto sends its queue with several messages in
+        // flight, and a connection attempt that fails while the club starts has some of them sent
+        // again after later ones (seen once in CI: 1 before 0). The fleet's readers put a boat's
+        // messages back in order by their sequence number (MessageOrder), so the order here is not
+        // what this test holds the bridge to; that every message arrives exactly once is.
+        XCTAssertEqual(forwarded.compactMap { sequenceNumber($0.payload) }.sorted(), Array(0..<30))
         XCTAssertTrue(club.logText.contains("launch-bridge"), "the bridge logged in as launch-bridge")
     }
 

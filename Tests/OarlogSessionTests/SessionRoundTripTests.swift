@@ -63,6 +63,9 @@ final class SessionRoundTripTests: XCTestCase {
             if i == 430 { records.append(.gap(Gap(sensor: .gps, start: t, end: t + 3.5, reason: "gpsd restarted"))) }
             if i == 440 { records.append(.reference(ReferenceStroke(time: t, distance: 123.4, split: 118.2, strokeRate: nil, speed: 4.2, strokeCount: 17))) }
             if i == 450 { records.append(.reference(ReferenceStroke(time: t))) }
+            if i == 455 { records.append(.reference(ReferenceStroke(time: t, distance: 130.2, strokeCount: 18, power: 312.5))) }
+            if i == 460 { records.append(.heartRate(HeartRateSample(time: t, bpm: 163))) }
+            if i == 461 { records.append(.heartRate(HeartRateSample(time: t, bpm: 171.5, sensor: "bow"))) }
         }
         let path = directory + "/kinds.oarlog"
         var options = SessionWriter.Options(durability: .never)

@@ -39,6 +39,8 @@ func bits(_ r: TraceRecord) -> [UInt64] {
     case .gap(let g): return [4] + s(g.sensor.rawValue) + d(g.start) + d(g.end) + s(g.reason)
     case .reference(let x):
         return [5] + d(x.time) + d(x.distance) + d(x.split) + d(x.strokeRate) + d(x.speed) + i(x.strokeCount) + d(x.distancePerStroke)
+            + d(x.power)
+    case .heartRate(let h): return [7] + d(h.time) + d(h.bpm) + s(h.sensor ?? "")
     case .metadata(let k, let v): return [6] + s(k) + s(v)
     }
 }

@@ -41,7 +41,12 @@ final class TraceWriterTests: XCTestCase {
                                                           split: Bool.random(using: &rng) ? randomDouble(80...300) : nil,
                                                           strokeRate: randomDouble(10...45), speed: nil,
                                                           strokeCount: Bool.random(using: &rng) ? k : nil,
-                                                          distancePerStroke: Bool.random(using: &rng) ? randomDouble(5...12) : nil)))
+                                                          distancePerStroke: Bool.random(using: &rng) ? randomDouble(5...12) : nil,
+                                                          power: Bool.random(using: &rng) ? randomDouble(50...900) : nil)))
+            case 4:
+                let sensors: [String?] = [nil, "stroke", "bow", "7"]
+                records.append(.heartRate(HeartRateSample(time: t, bpm: randomDouble(40...210),
+                                                          sensor: sensors[Int.random(in: 0..<sensors.count, using: &rng)])))
             case 2:
                 let texts = ["Push at the 500", "ten, \"hard\", now", "\"starts with a quote", "", " padded ", "naïve ½"]
                 records.append(.note(Note(time: t, text: texts[Int.random(in: 0..<texts.count, using: &rng)])))

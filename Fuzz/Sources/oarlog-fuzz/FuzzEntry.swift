@@ -13,7 +13,9 @@ import OarlogTrace
 
 /// The parser a run exercises, from `OARLOG_FUZZ_TARGET`.
 enum FuzzTarget: String, CaseIterable {
-    case native, speedcoach, nkLogbook = "nk-logbook", talos, quiske, fences, session, recovery, webRequest = "web-request", fleetMessage = "fleet-message"
+    case native, speedcoach, nkLogbook = "nk-logbook", talos, quiske
+    case speedcoachV1 = "speedcoach-v1", boatcoach, coxmate, tcx, gpx, fit
+    case fences, session, recovery, webRequest = "web-request", fleetMessage = "fleet-message"
 
     static let current: FuzzTarget = {
         guard let name = getenv("OARLOG_FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
@@ -63,6 +65,12 @@ public func fuzzOne(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
     case .nkLogbook: replay(format: .nkLogbook)
     case .talos: replay(format: .talos)
     case .quiske: replay(format: .quiske)
+    case .speedcoachV1: replay(format: .speedcoachV1)
+    case .boatcoach: replay(format: .boatcoach)
+    case .coxmate: replay(format: .coxmate)
+    case .tcx: replay(format: .tcx)
+    case .gpx: replay(format: .gpx)
+    case .fit: replay(format: .fit)
     case .fences: fences()
     case .session: session()
     case .recovery: recovery()
@@ -142,7 +150,8 @@ func webRequest(_ input: [UInt8]) {
 /// whole pipeline and every formatter a person's output goes through. Errors are fine; a trap is
 /// a finding.
 func replay(format: TraceFormat) {
-    guard var source = try? TraceOpener.open(path: inputPath, format: format) else { return }
+    // Any sport: the fuzzer should reach the records of a file that names another sport too.
+    guard var source = try? TraceOpener.open(path: inputPath, format: format, options: TraceOpenOptions(anySport: true)) else { return }
     let facts = SessionFacts()
     var json = ""
     let sinks: [any PipelineSink] = [facts, JSONReportSink(source: "fuzz", includeStrokes: true, facts: facts) { json += $0 },

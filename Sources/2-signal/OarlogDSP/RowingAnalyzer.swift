@@ -14,6 +14,21 @@ import OarlogCore
 public struct RowingAnalyzer: Sendable {
     public let configuration: AnalyzerConfiguration
     public private(set) var distance: DistanceAccumulator
+    /// The device's own distances (reference strokes): the track while no fix has been used.
+    public private(set) var deviceTrack = DeviceDistanceTrack()
+
+    /// The trace says the device's own distance is the session's even with positions (a SpeedCoach
+    /// whose speed input is its impeller: metadata `distance_source: device`).
+    public private(set) var prefersDeviceDistance = false
+    /// Whether the device's distances are the session's: asked for, or no fix used.
+    private var usesDeviceTrack: Bool {
+        deviceTrack.points > 0 && (prefersDeviceDistance || distance.usedFixes == 0)
+    }
+
+    /// The distance track strokes are joined to: the GPS's, else (no fix used) the device's own.
+    private var track: DistanceHistory { usesDeviceTrack ? deviceTrack.history : distance.history }
+    /// Distance is known up to here.
+    private var settledTime: Seconds? { usesDeviceTrack ? deviceTrack.history.newestTime : distance.settledTime }
     /// Mounting estimation and stroke detection on the accelerometer.
     private var strokeStage: SurgeStrokeDetector
     private var speed: SpeedEstimator
@@ -85,13 +100,19 @@ public struct RowingAnalyzer: Sendable {
             releaseWaitsUntil = -.infinity
             if let v = fix.speed { speed.add(time: fix.time, speed: v) }
         case .reference(let r):
+            if let d = r.distance { deviceTrack.add(time: r.time, distance: d) }
+            if let p = r.power { totals.addPower(p) }
             if usesReferenceStrokes { addReference(r, emit: emit) }
         case .gap(let g):
             switch g.sensor {
             case .gps: gpsGaps += 1
             case .accelerometer: accelerometerGaps += 1
             }
-        case .note, .metadata, .heartRate:
+        case .heartRate(let h):
+            totals.addHeartRate(h.bpm)
+        case .metadata(let key, let value):
+            if key == "distance_source" { prefersDeviceDistance = value == "device" }
+        case .note:
             break
         }
         releasePending(final: false, emit: emit)
@@ -251,8 +272,8 @@ public struct RowingAnalyzer: Sendable {
     public var mounting: MountingEstimator { strokeStage.mounting }
 
     public var summary: SessionSummary {
-        totals.summary(distance: distance.usedFixes > 0 ? distance.distance : nil,
-                       movingTime: distance.usedFixes > 0 ? distance.movingTime : nil,
+        totals.summary(distance: usesDeviceTrack ? deviceTrack.distance : distance.usedFixes > 0 ? distance.distance : nil,
+                       movingTime: usesDeviceTrack ? deviceTrack.movingTime : distance.usedFixes > 0 ? distance.movingTime : nil,
                        rejectedFixes: distance.rejectedFixes, reanchors: distance.reanchors,
                        gpsGaps: gpsGaps, accelerometerGaps: accelerometerGaps)
     }
@@ -278,7 +299,8 @@ public struct RowingAnalyzer: Sendable {
         } else {
             rateNow = nil
         }
-        return LiveFigures(time: now, elapsed: now - (firstTime ?? now), distance: distance.distance,
+        return LiveFigures(time: now, elapsed: now - (firstTime ?? now),
+                           distance: usesDeviceTrack ? deviceTrack.distance : distance.distance,
                            speed: v, split: split.split(speed: v), strokeRate: rateNow, strokes: strokesFound)
     }
 
@@ -294,10 +316,10 @@ public struct RowingAnalyzer: Sendable {
     private mutating func averagedSpeed() -> MetresPerSecond? {
         let window = configuration.splitAveraging.windowSeconds ?? 5
         var windowSpeed = speed.averageSpeed(now: now)
-        if windowSpeed == nil, let settled = distance.settledTime, now - settled <= window + configuration.distance.coarseSmoothingWindow,
-           let d1 = distance.history.distance(at: settled) {
-            let start = max(settled - window, distance.history.oldestTime ?? settled)
-            if settled - start > 0.5, let d0 = distance.history.distance(at: start) {
+        if windowSpeed == nil, let settled = settledTime, now - settled <= window + configuration.distance.coarseSmoothingWindow,
+           let d1 = track.distance(at: settled) {
+            let start = max(settled - window, track.oldestTime ?? settled)
+            if settled - start > 0.5, let d0 = track.distance(at: start) {
                 windowSpeed = (d1 - d0) / (settled - start)
             }
         }
@@ -366,19 +388,19 @@ public struct RowingAnalyzer: Sendable {
         announced = (stroke.index, smoothed)
         // The distance at the catch only if the track already covers it (a reference stroke
         // replayed behind its fixes); live, it comes with the update.
-        let covered = distance.settledTime.map { $0 >= stroke.catchTime } ?? false
+        let covered = settledTime.map { $0 >= stroke.catchTime } ?? false
         emit(.caught(StrokeMetrics(stroke: stroke, smoothedRate: smoothed,
-                                   distance: covered ? distance.history.distance(at: stroke.catchTime) : nil)))
+                                   distance: covered ? track.distance(at: stroke.catchTime) : nil)))
     }
 
     /// Emits completed strokes whose next catch is covered by the distance track (or that have
     /// waited long enough, or all at the end).
     private mutating func releasePending(final: Bool, emit: (AnalyzerEvent) -> Void) {
-        let lag = distance.isSmoothingCoarsePositions ? configuration.distance.coarseSmoothingWindow / 2 : 0
+        let lag = !usesDeviceTrack && distance.isSmoothingCoarsePositions ? configuration.distance.coarseSmoothingWindow / 2 : 0
         releaseWaitsUntil = -.infinity
         while let p = pending.first {
             let end = p.end ?? p.stroke.catchTime
-            let covered = distance.settledTime.map { $0 >= end } ?? false
+            let covered = settledTime.map { $0 >= end } ?? false
             let wait = lag + configuration.maximumWaitForGPS
             guard final || covered || now - end > wait else {
                 // Until a fix arrives or a stroke is added, only `now` changes: no need to look
@@ -406,15 +428,15 @@ public struct RowingAnalyzer: Sendable {
 
     private mutating func metrics(of p: PendingStroke) -> StrokeMetrics {
         let start = p.stroke.catchTime
-        let startDistance = distance.history.distance(at: start)
+        let startDistance = track.distance(at: start)
         var m = StrokeMetrics(stroke: p.stroke, smoothedRate: p.smoothedRate, distance: startDistance, quality: p.quality)
         guard let end = p.end, end > start, end - start <= configuration.maximumStrokePeriod else { return m }
-        if let d0 = startDistance, let d1 = distance.history.distance(at: end) {
+        if let d0 = startDistance, let d1 = track.distance(at: end) {
             m.distancePerStroke = d1 - d0
         }
         let period = end - start
         // The stroke's mean speed: the receiver's, else from the distance per stroke.
-        let meanSpeed = distance.history.meanReceiverSpeed(from: start, to: end) ?? m.distancePerStroke.map { $0 / period }
+        let meanSpeed = track.meanReceiverSpeed(from: start, to: end) ?? m.distancePerStroke.map { $0 / period }
         if let v = meanSpeed {
             m.split = Double.split(fromSpeed: v, minimumSpeed: configuration.stoppedSpeed)
         }

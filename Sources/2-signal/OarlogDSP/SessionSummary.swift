@@ -28,6 +28,11 @@ public struct SessionSummary: Sendable, Equatable {
     public var averageCheck: MetresPerSecondSquared?
     public var averageSpeedFluctuation: MetresPerSecond?
     public var averageSpeedFluctuationPercent: Double?
+    /// Heart rate over the session's heart-rate records (nil without any).
+    public var averageHeartRate: BeatsPerMinute?
+    public var maxHeartRate: BeatsPerMinute?
+    /// The device's per-stroke power, averaged (an EmPower oarlock; nil without it).
+    public var averagePower: Watts?
     public init(elapsed: Seconds? = nil, distance: Metres? = nil, strokes: Int = 0,
                 averageStrokeRate: StrokesPerMinute? = nil, maxStrokeRate: StrokesPerMinute? = nil,
                 averageSplit: SecondsPer500m? = nil, bestSplit: SecondsPer500m? = nil,

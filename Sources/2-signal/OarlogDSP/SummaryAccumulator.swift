@@ -14,6 +14,8 @@ import OarlogCore
 /// - distancePerStroke: distance / strokes.
 /// - averageDriveRecoveryRatio, averageCheck, averageSpeedFluctuation(Percent): the means of the
 ///   strokes' figures over the strokes that have them (`StrokeQuality`).
+/// - averageHeartRate, maxHeartRate: over the heart-rate records; averagePower: over the device's
+///   per-stroke power figures.
 public struct SummaryAccumulator: Sendable {
     public private(set) var strokes = 0
     private var ratedStrokes = 0
@@ -27,6 +29,9 @@ public struct SummaryAccumulator: Sendable {
     private var check = (sum: 0.0, count: 0)
     private var fluctuation = (sum: 0.0, count: 0)
     private var fluctuationPercent = (sum: 0.0, count: 0)
+    private var heartRate = (sum: 0.0, count: 0)
+    private var maxHeartRate: BeatsPerMinute?
+    private var power = (sum: 0.0, count: 0)
 
     public init() {}
 
@@ -60,6 +65,19 @@ public struct SummaryAccumulator: Sendable {
         }
     }
 
+    /// A heart rate (every record counts once: per stroke or per second, as the source gives them).
+    public mutating func addHeartRate(_ bpm: BeatsPerMinute) {
+        guard bpm.isFinite, bpm > 0 else { return }
+        heartRate = (heartRate.sum + bpm, heartRate.count + 1)
+        maxHeartRate = max(maxHeartRate ?? bpm, bpm)
+    }
+
+    /// A device's power figure for one stroke.
+    public mutating func addPower(_ watts: Watts) {
+        guard watts.isFinite, watts >= 0 else { return }
+        power = (power.sum + watts, power.count + 1)
+    }
+
     public mutating func observeLiveSplit(_ s: SecondsPer500m) {
         bestLiveSplit = min(bestLiveSplit ?? s, s)
     }
@@ -85,6 +103,9 @@ public struct SummaryAccumulator: Sendable {
         s.averageCheck = mean(check).map { MetresPerSecondSquared($0) }
         s.averageSpeedFluctuation = mean(fluctuation)
         s.averageSpeedFluctuationPercent = mean(fluctuationPercent)
+        s.averageHeartRate = mean(heartRate)
+        s.maxHeartRate = maxHeartRate
+        s.averagePower = mean(power)
         return s
     }
 }

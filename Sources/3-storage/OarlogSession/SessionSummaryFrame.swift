@@ -79,6 +79,7 @@ public struct RecordedSummary: Sendable, Equatable {
                 ("distance_per_stroke", a.distancePerStroke), ("moving_time", a.movingTime),
                 ("drive_recovery_ratio", a.averageDriveRecoveryRatio), ("check", a.averageCheck.map(Double.init)),
                 ("speed_fluctuation", a.averageSpeedFluctuation), ("speed_fluctuation_percent", a.averageSpeedFluctuationPercent),
+                ("average_heart_rate", a.averageHeartRate), ("max_heart_rate", a.maxHeartRate), ("average_power", a.averagePower),
             ]
             for (k, v) in optionals { if let v { pairs.append(("analysis." + k, "\(v)")) } }
         }
@@ -129,6 +130,9 @@ public struct RecordedSummary: Sendable, Equatable {
             case "analysis.check": a.averageCheck = double.map { MetresPerSecondSquared($0) }
             case "analysis.speed_fluctuation": a.averageSpeedFluctuation = double
             case "analysis.speed_fluctuation_percent": a.averageSpeedFluctuationPercent = double
+            case "analysis.average_heart_rate": a.averageHeartRate = double
+            case "analysis.max_heart_rate": a.maxHeartRate = double
+            case "analysis.average_power": a.averagePower = double
             default: break  // a newer writer's key
             }
         }

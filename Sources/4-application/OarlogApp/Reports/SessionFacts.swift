@@ -65,8 +65,20 @@ public final class SessionFacts: PipelineSink {
         metadata.last(where: { $0.key == key })?.value
     }
 
-    /// The other device's own figure for a summary key (e.g. `device_total_distance_m`), if given.
+    /// The other device's own figure for a summary key (e.g. `device_total_distance_m`), if given
+    /// as a finite number.
     public func deviceFigure(_ key: String) -> Double? {
-        metadata(key).flatMap(Double.init)
+        metadata(key).flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil }
+    }
+
+    /// The other device's own count for a key (strokes, intervals), if given as a whole number
+    /// (a trace's free-form metadata may hold anything: 1e300 is no count).
+    public func deviceCount(_ key: String) -> Int? {
+        deviceFigure(key).flatMap { $0 >= 0 && $0 <= 1e12 && $0 == $0.rounded() ? Int($0) : nil }
+    }
+
+    /// Whether the trace gave any of the other device's own figures (`device_…` metadata).
+    public var hasDeviceFigures: Bool {
+        metadata.contains { $0.key.hasPrefix("device_") && $0.key != "device_session_id" }
     }
 }

@@ -68,13 +68,9 @@ public final class JSONReportSink: PipelineSink {
     public func finish(summary: SessionSummary) {
         if includeStrokes { writer.endArray() }
         writer.summaryFields(summary, counts: RecordCounts(facts), startUTC: facts.metadata("start_utc"))
-        if facts.referenceStrokes > 0 {
+        if facts.referenceStrokes > 0 || facts.hasDeviceFigures {
             writer.beginObject(key: "device")
-            writer.field("distance_m", facts.deviceFigure("device_total_distance_m") ?? facts.lastReference?.distance, places: 2)
-            writer.field("strokes", facts.deviceFigure("device_total_strokes").map { Int($0) } ?? facts.lastReference?.strokeCount)
-            writer.field("elapsed_s", facts.deviceFigure("device_elapsed_s") ?? facts.lastReference?.time, places: 3)
-            writer.field("avg_split_s_per_500m", facts.deviceFigure("device_avg_split_s_per_500m"), places: 2)
-            writer.field("avg_stroke_rate_spm", facts.deviceFigure("device_avg_rate_spm"), places: 2)
+            writer.deviceFields(facts)
             writer.endObject()
         }
         writer.endObject()
@@ -83,6 +79,22 @@ public final class JSONReportSink: PipelineSink {
 }
 
 extension JSONWriter {
+    /// The other device's own figures (the `device` object): what it recorded and reported, beside
+    /// Oarlog's figures for the same outing.
+    public mutating func deviceFields(_ facts: SessionFacts) {
+        field("name", facts.metadata("device"))
+        field("model", facts.metadata("device_model"))
+        field("distance_m", facts.deviceFigure("device_total_distance_m") ?? facts.lastReference?.distance, places: 2)
+        field("strokes", facts.deviceCount("device_total_strokes") ?? facts.lastReference?.strokeCount)
+        field("elapsed_s", facts.deviceFigure("device_elapsed_s") ?? facts.lastReference?.time, places: 3)
+        field("avg_split_s_per_500m", facts.deviceFigure("device_avg_split_s_per_500m"), places: 2)
+        field("avg_stroke_rate_spm", facts.deviceFigure("device_avg_rate_spm"), places: 2)
+        field("intervals", facts.deviceCount("device_intervals"))
+        field("avg_heart_rate_bpm", facts.deviceFigure("device_avg_heart_rate_bpm"), places: 1)
+        field("max_heart_rate_bpm", facts.deviceFigure("device_max_heart_rate_bpm"), places: 0)
+        field("avg_power_w", facts.deviceFigure("device_avg_power_w"), places: 1)
+    }
+
     /// One stroke of a `stroke_list`, with the keys every JSON report uses (`null` for no data).
     public mutating func stroke(_ m: StrokeMetrics) {
         beginObject()

@@ -23,7 +23,7 @@ public enum SummaryTable {
 
     public static func render(title: String, summary: SessionSummary, facts: SessionFacts) -> String {
         var rows: [(String, String, String?)] = []
-        let device = facts.referenceStrokes > 0
+        let device = facts.referenceStrokes > 0 || facts.hasDeviceFigures
         func add(_ label: String, _ ours: String, _ theirs: String? = nil) { rows.append((label, ours, theirs)) }
 
         if let utc = facts.metadata("start_utc") {
@@ -39,8 +39,9 @@ public enum SummaryTable {
             device ? RowingFormat.distance(facts.deviceFigure("device_total_distance_m") ?? facts.lastReference?.distance) : nil)
         add("Strokes", RowingFormat.strokesKnown(strokes: summary.strokes, accelerometerSamples: facts.accelSamples,
                                           referenceStrokes: facts.referenceStrokes) ? String(summary.strokes) : RowingFormat.noData,
-            device ? (facts.deviceFigure("device_total_strokes").map { String(Int($0)) }
-                      ?? facts.lastReference?.strokeCount.map(String.init) ?? String(facts.referenceStrokes)) : nil)
+            device ? (facts.deviceCount("device_total_strokes").map(String.init)
+                      ?? facts.lastReference?.strokeCount.map(String.init)
+                      ?? (facts.referenceStrokes > 0 ? String(facts.referenceStrokes) : RowingFormat.noData)) : nil)
         add("Avg stroke rate", RowingFormat.decimal(summary.averageStrokeRate, unit: "spm"),
             device ? RowingFormat.decimal(facts.deviceFigure("device_avg_rate_spm"), unit: "spm") : nil)
         add("Max stroke rate", RowingFormat.decimal(summary.maxStrokeRate, unit: "spm"))
@@ -50,6 +51,15 @@ public enum SummaryTable {
         add("Distance/stroke", RowingFormat.decimal(summary.distancePerStroke, unit: "m"),
             device ? RowingFormat.decimal(facts.deviceFigure("device_distance_per_stroke_m"), unit: "m") : nil)
         for (label, value) in Self.qualityRows(summary) { add(label, value) }
+        if summary.averageHeartRate != nil || facts.deviceFigure("device_avg_heart_rate_bpm") != nil {
+            add("Avg heart rate", RowingFormat.decimal(summary.averageHeartRate, unit: "bpm"),
+                device ? RowingFormat.decimal(facts.deviceFigure("device_avg_heart_rate_bpm"), unit: "bpm") : nil)
+            add("Max heart rate", RowingFormat.decimal(summary.maxHeartRate, unit: "bpm"))
+        }
+        if summary.averagePower != nil {
+            add("Avg power", RowingFormat.decimal(summary.averagePower, unit: "W"),
+                device ? RowingFormat.decimal(facts.deviceFigure("device_avg_power_w"), unit: "W") : nil)
+        }
         add("Notes", String(facts.noteCount))
         add("Sensor gaps", facts.gapCount == 0 ? "none" : "\(facts.gapCount) (" + RowingFormat.duration(facts.gaps.reduce(0) { $0 + $1.duration }) + ")")
         add("Accelerometer", facts.accelSamples > 0 ? "\(facts.accelSamples) samples" : RowingFormat.noData)

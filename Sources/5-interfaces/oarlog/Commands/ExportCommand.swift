@@ -24,7 +24,7 @@ struct Export: ParsableCommand {
             """
     )
 
-    @Argument(help: "A recorded session (a path, an id or `last`) or a trace file (native CSV, SpeedCoach, NK LiNK Logbook, Talos, Quiske).")
+    @Argument(help: "A recorded session (a path, an id or `last`) or a trace file (native CSV, a SpeedCoach, NK LiNK Logbook, BoatCoach, CoxMate, Talos or Quiske export, TCX, GPX, FIT).")
     var trace: String
 
     @Option(help: "The export format: \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
