@@ -101,7 +101,7 @@ struct BoatCoachRows: DeviceRowConverting {
             return
         }
         let start = origin ?? stamp
-        let time = stamp.instant - start.instant
+        let time = stamp.seconds(since: start)
         if time > TraceLimits.maxSessionSeconds {
             counts.recordSkip(.implausibleValue, line: row.line)
             return
@@ -113,6 +113,14 @@ struct BoatCoachRows: DeviceRowConverting {
         origin = start
         lastTime = time
         var bounds = PlausibleValues()
+        let metres = bounds.distance(try number(c.distance, "Cumulative Distance(m)"))
+        let strokes = bounds.strokeCount(try c.strokes.flatMap { try row.count($0, "Cumulative Stroke Count", unknownMarker: "--") })
+        let pace = try c.pace.flatMap { try row.clock($0, "Last 10 Stroke Speed", unknownMarker: "--") }
+        let rate = try number(c.rate, "Stroke Rate")
+        steps.add(time: time, distance: metres, count: strokes, rate: bounds.strokeRate(rate == 0 ? nil : rate),
+                  split: bounds.split(pace.map { c.paceIsPerKilometre ? $0 / 2 : $0 }), speed: nil,
+                  into: &records, bounds: &bounds)
+        // The row's new strokes (up to its time) first, then what happens at its time.
         if let n = try c.piece.flatMap({ try row.count($0, "Piece Number", unknownMarker: "--") }), n != piece,
            n <= TraceLimits.maxStrokeCount {
             piece = n
@@ -122,13 +130,6 @@ struct BoatCoachRows: DeviceRowConverting {
         if let fix = try fix(row, time: time, utc: stamp.hasOffset ? stamp.instant : nil, counts: &counts) {
             records.append(.fix(fix))
         }
-        let metres = bounds.distance(try number(c.distance, "Cumulative Distance(m)"))
-        let strokes = bounds.strokeCount(try c.strokes.flatMap { try row.count($0, "Cumulative Stroke Count", unknownMarker: "--") })
-        let pace = try c.pace.flatMap { try row.clock($0, "Last 10 Stroke Speed", unknownMarker: "--") }
-        let rate = try number(c.rate, "Stroke Rate")
-        steps.add(time: time, distance: metres, count: strokes, rate: bounds.strokeRate(rate == 0 ? nil : rate),
-                  split: bounds.split(pace.map { c.paceIsPerKilometre ? $0 / 2 : $0 }), speed: nil,
-                  into: &records, bounds: &bounds)
         if let bpm = try number(c.heartRate, "Heart Rate"), bpm != 0, let plausible = bounds.heartRate(bpm) {
             records.append(.heartRate(HeartRateSample(time: time, bpm: plausible)))
         }

@@ -4,7 +4,10 @@ import OarlogCore
 /// from UTC; the offset may be missing, or written `GMT`, `UTC`, `Z`, `+0200`).
 struct BoatCoachTime {
     /// Seconds since 1970: UTC when the offset is known, else the wall clock read as if UTC.
-    let instant: Double
+    var instant: Double { wholeSeconds + fraction }
+    /// `instant` in whole seconds and the fraction, so that rows a second apart differ by
+    /// exactly their tenths (not by 1e-7 s of a large number's rounding).
+    private let wholeSeconds: Double, fraction: Double
     let hasOffset: Bool
     /// The wall clock, `2017-09-25T17:22:24` (whole seconds).
     let localText: String?
@@ -31,12 +34,18 @@ struct BoatCoachTime {
             guard let o = Self.offsetSeconds(parts[2]) else { throw bad() }
             offset = o
         }
-        let wall = UTCTime.epochSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        instant = wall - (offset ?? 0)
+        let whole = second.rounded(.down)
+        wholeSeconds = UTCTime.epochSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: whole)
+            - (offset ?? 0)
+        fraction = second - whole
         hasOffset = offset != nil
         func p(_ n: Int, _ width: Int) -> String { DecimalText.zeroPadded(n, width: width) }
-        let whole = Int(second.rounded(.down))
-        localText = "\(p(year, 4))-\(p(month, 2))-\(p(day, 2))T\(p(hour, 2)):\(p(minute, 2)):\(p(min(whole, 59), 2))"
+        localText = "\(p(year, 4))-\(p(month, 2))-\(p(day, 2))T\(p(hour, 2)):\(p(minute, 2)):\(p(min(Int(whole), 59), 2))"
+    }
+
+    /// Seconds from `origin` to this time.
+    func seconds(since origin: BoatCoachTime) -> Double {
+        (wholeSeconds - origin.wholeSeconds) + (fraction - origin.fraction)
     }
 
     /// `GMT+02:00`, `GMT-5`, `UTC`, `Z`, `+0200` → seconds east of UTC (at most 14 hours); nil if
