@@ -139,8 +139,12 @@ struct ExportHeader {
 /// A count that goes down (the device restarted it) starts again from there, with no strokes;
 /// a rise of more strokes than the time since the previous row allows at 200 strokes a minute
 /// (`TraceLimits.maxStrokeRate`) is implausible: the count is dropped (counted) and the next row
-/// counts from it.
+/// counts from it. So does a rise of more than `maxStrokesPerRow` (the strokes of one row are held
+/// in memory until they are read).
 struct StrokeCountSteps {
+    /// Most strokes one row may bring: 1,000 (a row every 20 m brings two or three, one a second
+    /// none or one).
+    static let maxStrokesPerRow = 1_000
     /// The previous row with a count (a session starts at 0 s, 0 m, no strokes).
     private var last = (time: 0.0, distance: 0.0 as Double?, count: 0)
 
@@ -151,7 +155,7 @@ struct StrokeCountSteps {
         defer { last = (time, distance, count) }
         let span = min(max(0, time - last.time), TraceLimits.maxSessionSeconds)
         guard count > last.count else { return }
-        let mostStrokes = Int((span * TraceLimits.maxStrokeRate / 60).rounded(.up)) + 1
+        let mostStrokes = min(Int((span * TraceLimits.maxStrokeRate / 60).rounded(.up)) + 1, Self.maxStrokesPerRow)
         let k = count - last.count
         guard k <= mostStrokes else {
             bounds.dropped += 1
