@@ -1,7 +1,10 @@
 import OarlogCore
 
-/// Reads an NK SpeedCoach GPS Pro "LiNK" CSV export: a header block (session and device
-/// information, the session summary, the interval summaries) and then one row per stroke.
+/// Reads an NK SpeedCoach GPS (SpeedCoach 2, GPS Pro) CSV export, every layout and firmware: a
+/// header block (session and device information, the session summary, the interval summaries;
+/// any of it may be missing) and then one row per stroke, under "Per-Stroke Data:" (LiNK, firmware
+/// 2.12 on) or "Session Detail Data:" (2.04–2.11). Columns are found by name in either layout and
+/// converted by the units row (`SpeedCoachLayout`): metres, m/s, seconds per 500 m.
 ///
 /// It is a GPS-only session, so it yields the device's own figures, not sensor data:
 /// - metadata first: `source_format`, `session_name`, `session_type`, `start_local` (the
@@ -11,9 +14,12 @@ import OarlogCore
 ///   `device_total_strokes`, `device_avg_split_s_per_500m`, `device_avg_speed_mps`,
 ///   `device_avg_rate_spm`, `device_distance_per_stroke_m`, `device_intervals`, and per interval
 ///   `device_interval_<n>_distance_m`, `_elapsed_s`, `_strokes`;
-/// - per stroke, at its "Elapsed Time", a `.fix` (GPS Lat./Lon., only 4 decimals ≈ 10 m, with
-///   the GPS speed) and a `.reference` (distance, split, rate, speed, stroke count, distance per
-///   stroke, all GPS-based).
+/// - per stroke, at its "Elapsed Time", a `.fix` (GPS Lat./Lon., with the GPS speed; glitches
+///   dropped by `SpeedCoachTrackCheck` and counted as `implausibleValue`), a `.reference`
+///   (distance, split, rate, speed, stroke count, distance per stroke from the device's speed
+///   input — the "(IMP)" columns with "Speed Input: Impeller", else the GPS ones — and the
+///   EmPower oarlock's power) and a `.heartRate` (none for `---` or 0). The other oarlock
+///   columns are not read. With an impeller, `device_gps_distance_m` is the GPS total too.
 ///
 /// In an interval session the device restarts elapsed time, distance and stroke count at each
 /// interval and does not record the rest between them. The reader splices the intervals back
@@ -36,22 +42,33 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
     private var row: CSVRow
     private var pending: [TraceRecord] = []
     private var pendingIndex = 0
-    private var counts = TraceReadStatistics()
+    var counts = TraceReadStatistics()
+    private var finished = false
 
-    private struct IntervalTotals { var elapsed: Double?; var distance: Double?; var strokes: Int? }
-    private var intervalTotals: [Int: IntervalTotals] = [:]
-    private var intervalCount = 1
+    struct IntervalTotals { var elapsed: Double?; var distance: Double?; var strokes: Int? }
+    var intervalTotals: [Int: IntervalTotals] = [:]
+    var intervalCount = 1
+    /// The device's speed input: "(IMP)" figures with an impeller, else GPS.
+    var source = SpeedCoachLayout.Source.gps
+    private var hasSessionSummary = false
 
+    /// A column of the per-stroke table and the factor to its unit.
+    typealias Column = (index: Int, factor: Double)
     /// Column indices of the per-stroke table.
-    private struct StrokeColumns {
-        var interval: Int?, distance: Int?, elapsed = 0, split: Int?, speed: Int?, rate: Int?
-        var strokes: Int?, perStroke: Int?, latitude: Int?, longitude: Int?
+    struct StrokeColumns {
+        var interval: Int?, elapsed = 0
+        var distance: Column?, split: Column?, speed: Column?, perStroke: Column?
+        var gpsDistance: Column?, gpsSpeed: Column?
+        var rate: Int?, strokes: Int?, heartRate: Int?, power: Int?
+        var latitude: Int?, longitude: Int?
     }
     private var columns = StrokeColumns()
+    private var track = SpeedCoachTrackCheck()
 
     private var currentInterval: Int?
-    private var timeOffset = 0.0, distanceOffset = 0.0, strokeOffset = 0
+    private var timeOffset = 0.0, distanceOffset = 0.0, gpsDistanceOffset = 0.0, strokeOffset = 0
     private var lastInInterval = IntervalTotals(elapsed: nil, distance: nil, strokes: nil)
+    private var lastGPSDistanceInInterval: Double?
     private var lastTime = -Double.infinity
 
     public var path: String { input.path }
@@ -62,26 +79,26 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
     }
 
     /// Opens the export and reads its header block (a few dozen lines). Throws if the file is
-    /// not a SpeedCoach export, uses other units than metres and split per 500 m, or has no
-    /// per-stroke table.
+    /// not a SpeedCoach export, uses units this reader does not know, or has no per-stroke table.
     public init(path: String) throws {
         input = try ChunkedLineBuffer(path: path)
         row = CSVRow(file: path)
         var metadata: [TraceRecord] = [.metadata(key: "source_format", value: "NK SpeedCoach LiNK CSV")]
-        guard try nextRow(), row[0] == "Session Information:" else {
-            throw TraceError(.malformed, file: path, line: 1, column: 1,
-                             "expected \"Session Information:\" (an NK SpeedCoach LiNK export), found \(row[0].debugDescription)")
-        }
+        guard try nextRow() else { throw Self.notSpeedCoach(path, found: "end of file") }
         var found: StrokeColumns?
-        sections: while try nextRow() {
+        if row[0] == "Interval" || row[0] == "Total Intervals" {
+            // No "Session Information:" block: the file starts with a summary table's header.
+            try summaryTable(header: row.fields, into: &metadata)
+        } else if Self.isStrokeSection(row[0]) {
+            found = try strokeHeader()
+        } else if row[0] != "Session Information:" {
+            throw Self.notSpeedCoach(path, found: row[0].debugDescription)
+        }
+        sections: while found == nil, try nextRow() {
             switch row[0] {
-            case "Session Summary:":
-                let (header, rows) = try table()
-                if let first = rows.first { metadata += summaryMetadata(header: header, values: first.values, line: first.line) }
-            case "Interval Summaries:":
-                let (header, rows) = try table()
-                try readIntervalSummaries(header: header, rows: rows, into: &metadata)
-            case "Per-Stroke Data:":
+            case "Session Summary:", "Interval Summaries:", "Summary for Session Intervals:":
+                try summaryTable(header: nil, into: &metadata)
+            case let title where Self.isStrokeSection(title):
                 found = try strokeHeader()
                 break sections
             default:
@@ -90,11 +107,21 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
         }
         guard let found else {
             throw TraceError(.malformed, file: path, line: input.lineNumber,
-                             "expected a \"Per-Stroke Data:\" section, found end of file")
+                             "expected a \"Per-Stroke Data:\" or \"Session Detail Data:\" section, found end of file")
         }
+        if !hasSessionSummary { metadata += totalsOfIntervals() }
         columns = found
         pending = metadata
         counts.metadataRecords = metadata.count
+    }
+
+    static func isStrokeSection(_ title: String) -> Bool {
+        title == "Per-Stroke Data:" || title == "Session Detail Data:"
+    }
+
+    private static func notSpeedCoach(_ path: String, found: String) -> TraceError {
+        TraceError(.malformed, file: path, line: 1, column: 1,
+                   "expected \"Session Information:\" (an NK SpeedCoach LiNK export) or a SpeedCoach summary or per-stroke table, found \(found)")
     }
 
     public mutating func next() throws -> TraceRecord? {
@@ -106,7 +133,14 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             }
             pending.removeAll(keepingCapacity: true)
             pendingIndex = 0
-            guard try nextRow() else { return nil }
+            if finished { return nil }
+            guard try nextRow() else {
+                finished = true
+                var dropped: [Int] = []
+                track.finish(into: &pending, dropped: &dropped)
+                countDropped(dropped)
+                continue
+            }
             if row.isBlank { counts.blankLines += 1; continue }
             try stroke()
         }
@@ -115,7 +149,7 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
     // MARK: Header block
 
     /// Reads the next line into `row`; false at end of file.
-    private mutating func nextRow() throws -> Bool {
+    mutating func nextRow() throws -> Bool {
         let line = input.lineNumber
         guard let bytes = try input.nextLine() else { return false }
         try row.parse(bytes, line: line)
@@ -134,16 +168,15 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             switch (group, key) {
             case (0, "Name:"): metadata.append(.metadata(key: "session_name", value: value))
             case (0, "Type:"): metadata.append(.metadata(key: "session_type", value: value))
-            case (0, "Speed Input:"): metadata.append(.metadata(key: "device_speed_input", value: value))
+            case (0, "Speed Input:"):
+                metadata.append(.metadata(key: "device_speed_input", value: value))
+                source = value.lowercased().hasPrefix("imp") ? .impeller : .gps
             case (0, "Start Time:"):
                 guard let local = Self.localStart(value) else {
-                    throw row.error(field: k - 1, "expected a start time like 11/05/16 10:02, found \(value.debugDescription)")
+                    throw row.error(field: k - 1, "expected a start time like 11/05/16 10:02 or 01/03/2021 12:56 p.m., found \(value.debugDescription)")
                 }
                 metadata.append(.metadata(key: "start_local", value: local))
-            case (0, "System of Units:"):
-                guard value == "Meters/Split500" else {
-                    throw row.error(field: k - 1, "expected units Meters/Split500 (the only ones this reader converts), found \(value.debugDescription)")
-                }
+            case (0, "System of Units:"): metadata.append(.metadata(key: "device_units", value: value))
             case (1, "Name:"): metadata.append(.metadata(key: "device", value: value))
             case (1, "Model:"): metadata.append(.metadata(key: "device_model", value: value))
             case (1, "Serial:"): metadata.append(.metadata(key: "device_serial", value: value))
@@ -153,14 +186,18 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
         }
     }
 
-    /// After a section title: blank lines, a header row, a units row `(...)`, and data rows up
-    /// to a blank row.
-    private mutating func table() throws -> (header: [String], rows: [(line: Int, values: [String])]) {
-        repeat {
-            guard try nextRow() else { throw missing("a table header") }
-        } while row.isBlank
-        let header = row.fields
+    /// After a section title: blank lines, a header row (or `header`, already read), a units row
+    /// `(...)`, and data rows up to a blank row.
+    mutating func table(header known: [String]?) throws -> (table: SpeedCoachLayout.Table, rows: [(line: Int, values: [String])]) {
+        var header: [String]
+        if let known { header = known } else {
+            repeat {
+                guard try nextRow() else { throw missing("a table header") }
+            } while row.isBlank
+            header = row.fields
+        }
         guard try nextRow(), row[0].hasPrefix("(") else { throw missing("a units row like (Interval),(Meters)") }
+        let units = row.fields
         var rows: [(line: Int, values: [String])] = []
         while try nextRow(), !row.isBlank {
             guard rows.count < Self.maxTableRows else {
@@ -169,69 +206,30 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             }
             rows.append((row.line, row.fields))
         }
-        return (header, rows)
+        return (SpeedCoachLayout.Table(header: header, units: units), rows)
     }
 
-    private func missing(_ what: String) -> TraceError {
+    func missing(_ what: String) -> TraceError {
         TraceError(.malformed, file: input.path, line: row.line, column: 1, "expected \(what), found \(row[0].debugDescription)")
     }
 
-    private mutating func summaryMetadata(header: [String], values: [String], line: Int) -> [TraceRecord] {
-        var bounds = PlausibleValues()
-        func value(_ name: String, clock: Bool, _ range: ClosedRange<Double>) -> String? {
-            guard let k = header.firstIndex(of: name), k < values.count else { return nil }
-            let s = values[k]
-            guard let v = clock ? CivilTime.seconds(clock: s) : Double(s), v.isFinite else { return nil }
-            return bounds.within(v, range)?.description
-        }
-        var out: [TraceRecord] = []
-        let count = 0...Double(TraceLimits.maxStrokeCount)
-        let keys: [(String, String, Bool, ClosedRange<Double>)] = [
-            ("Total Intervals", "device_intervals", false, 0...Double(Self.maxTableRows)),
-            ("Total Distance (GPS)", "device_total_distance_m", false, 0...TraceLimits.maxDistance),
-            ("Total Elapsed Time", "device_elapsed_s", true, 0...TraceLimits.maxSessionSeconds),
-            ("Total Strokes", "device_total_strokes", false, count),
-            ("Avg Split (GPS)", "device_avg_split_s_per_500m", true, 0...TraceLimits.maxSplit),
-            ("Avg Speed (GPS)", "device_avg_speed_mps", false, 0...TraceLimits.maxSpeed),
-            ("Avg Stroke Rate", "device_avg_rate_spm", false, 0...TraceLimits.maxStrokeRate),
-            ("Distance/Stroke (GPS)", "device_distance_per_stroke_m", false, 0...TraceLimits.maxDistancePerStroke),
-        ]
-        defer { counts.recordDroppedValues(bounds.dropped, line: line) }
-        for (name, key, clock, range) in keys {
-            if var v = value(name, clock: clock, range) {
-                if key == "device_intervals" || key == "device_total_strokes", let d = Double(v), d == d.rounded() {
-                    v = String(Int(d))
-                }
-                out.append(.metadata(key: key, value: v))
-            }
-        }
-        return out
+    /// A column's unit is not one this reader converts.
+    func unknownUnit(_ column: Int, _ what: String) -> TraceError {
+        TraceError(.malformed, file: input.path, line: row.line, column: column + 1,
+                   "expected units metres, kilometres or miles (and per 500 m, 1000 m or mile; m/s, km/h or mph), found \(what)")
     }
 
-    private mutating func readIntervalSummaries(header: [String], rows: [(line: Int, values: [String])],
-                                                into metadata: inout [TraceRecord]) throws {
-        let iInterval = header.firstIndex(of: "Interval")
-        let iDistance = header.firstIndex(of: "Total Distance (GPS)")
-        let iElapsed = header.firstIndex(of: "Total Elapsed Time")
-        let iStrokes = header.firstIndex(of: "Total Strokes")
-        for (line, values) in rows {
-            func field(_ k: Int?) -> String? {
-                k.flatMap { $0 < values.count ? values[$0] : nil }
+    /// A session summary (`Total Intervals` column) or an interval summary table (`Interval`).
+    private mutating func summaryTable(header: [String]?, into metadata: inout [TraceRecord]) throws {
+        let (table, rows) = try table(header: header)
+        if table.header.first == "Total Intervals" {
+            if let first = rows.first {
+                hasSessionSummary = true
+                metadata += try summaryMetadata(table, values: first.values, line: first.line)
             }
-            guard let n = field(iInterval).flatMap({ Int($0) }) else { continue }
-            // Totals beyond a session's bounds are unknown: no offset is taken from them.
-            var bounds = PlausibleValues()
-            let totals = IntervalTotals(elapsed: bounds.within(field(iElapsed).flatMap(CivilTime.seconds(clock:)),
-                                                               0...TraceLimits.maxSessionSeconds),
-                                        distance: bounds.distance(field(iDistance).flatMap { Double($0) }),
-                                        strokes: bounds.strokeCount(field(iStrokes).flatMap { Int($0) }))
-            counts.recordDroppedValues(bounds.dropped, line: line)
-            intervalTotals[n] = totals
-            if let v = totals.distance { metadata.append(.metadata(key: "device_interval_\(n)_distance_m", value: v.description)) }
-            if let v = totals.elapsed { metadata.append(.metadata(key: "device_interval_\(n)_elapsed_s", value: v.description)) }
-            if let v = totals.strokes { metadata.append(.metadata(key: "device_interval_\(n)_strokes", value: String(v))) }
+        } else {
+            try readIntervalSummaries(table, rows: rows, into: &metadata)
         }
-        intervalCount = max(intervalCount, intervalTotals.count)
     }
 
     /// The per-stroke header and its units row.
@@ -240,37 +238,57 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             guard try nextRow() else { throw missing("the per-stroke header") }
         } while row.isBlank
         let header = row.fields
-        func column(_ name: String) -> Int? { header.firstIndex(of: name) }
-        guard let elapsed = column("Elapsed Time") else {
-            throw TraceError(.malformed, file: input.path, line: row.line, column: 1,
+        guard try nextRow(), row[0].hasPrefix("(") else { throw missing("the per-stroke units row") }
+        let table = SpeedCoachLayout.Table(header: header, units: row.fields)
+        guard let elapsed = table.index(["Elapsed Time"]) else {
+            throw TraceError(.malformed, file: input.path, line: row.line - 1, column: 1,
                              "expected an \"Elapsed Time\" column in the per-stroke header")
         }
-        let found = StrokeColumns(interval: column("Interval"), distance: column("Distance (GPS)"), elapsed: elapsed,
-                                  split: column("Split (GPS)"), speed: column("Speed (GPS)"), rate: column("Stroke Rate"),
-                                  strokes: column("Total Strokes"), perStroke: column("Distance/Stroke (GPS)"),
-                                  latitude: column("GPS Lat."), longitude: column("GPS Lon."))
-        guard try nextRow(), row[0].hasPrefix("(") else { throw missing("the per-stroke units row") }
-        return found
+        let other: SpeedCoachLayout.Source = source == .gps ? .impeller : .gps
+        func pick(_ figure: String, _ convert: (String) -> Double?) throws -> Column? {
+            // The speed input's figure; the other's if the export has only that.
+            try table.column(SpeedCoachLayout.names(figure, source), convert, unknown: unknownUnit)
+                ?? table.column(SpeedCoachLayout.names(figure, other), convert, unknown: unknownUnit)
+        }
+        let metres: (String) -> Double? = { SpeedCoachLayout.metres(per: $0) }
+        let speed: (String) -> Double? = { SpeedCoachLayout.metresPerSecond(per: $0) }
+        return StrokeColumns(
+            interval: table.index(["Interval"]), elapsed: elapsed,
+            distance: try pick("Distance", metres), split: try pick("Split") { SpeedCoachLayout.splitTo500m(per: $0) },
+            speed: try pick("Speed", speed), perStroke: try pick("Distance/Stroke", metres),
+            gpsDistance: try table.column(SpeedCoachLayout.names("Distance", .gps), metres, unknown: unknownUnit),
+            gpsSpeed: try table.column(SpeedCoachLayout.names("Speed", .gps), speed, unknown: unknownUnit),
+            rate: table.index(["Stroke Rate"]), strokes: table.index(["Total Strokes", "Stroke Count"]),
+            heartRate: table.index(["Heart Rate", "HR"]), power: table.index(["Power"]),
+            latitude: table.index(["GPS Lat."]), longitude: table.index(["GPS Lon."]))
     }
 
     // MARK: Strokes
 
-    /// One per-stroke row's figures, as the device wrote them (its interval's own time line).
-    private struct StrokeRow {
-        var interval: Int
+    /// One per-stroke row's figures, converted, as the device wrote them (its interval's own
+    /// time line).
+    struct StrokeRow {
+        var interval: Int?
         var elapsed: Double?
         var distance: Double?, split: Double?, speed: Double?, rate: Double?
         var strokes: Int?, perStroke: Double?
+        var gpsDistance: Double?, gpsSpeed: Double?
+        var heartRate: Double?, power: Double?
         var latitude: Double?, longitude: Double?
     }
 
     private mutating func stroke() throws {
         var bounds = PlausibleValues()
         let s = try strokeRow(&bounds)
-        if s.interval != currentInterval { beginInterval(s.interval) }
         guard let elapsed = s.elapsed else {
             counts.recordSkip(.unusableRow, line: row.line)
             return
+        }
+        var records: [TraceRecord] = []
+        if let n = s.interval, n != currentInterval {
+            beginInterval(n, into: &records)
+        } else if currentInterval == nil {
+            beginInterval(1, into: &records)
         }
         let time = timeOffset + elapsed
         if time > TraceLimits.maxSessionSeconds {
@@ -285,29 +303,53 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
         lastTime = time
         lastInInterval = IntervalTotals(elapsed: elapsed, distance: s.distance ?? lastInInterval.distance,
                                         strokes: s.strokes ?? lastInInterval.strokes)
+        if let g = s.gpsDistance { lastGPSDistanceInInterval = g }
+        var point: SpeedCoachTrackCheck.Point?
         if let latitude = s.latitude, let longitude = s.longitude, (-90...90).contains(latitude),
-           (-180...180).contains(longitude), !(latitude == 0 && longitude == 0) {
-            pending.append(.fix(GPSFix(time: time, latitude: latitude, longitude: longitude, speed: s.speed)))
+           (-180...180).contains(longitude), !(latitude == 0 && longitude == 0), let iLat = columns.latitude, let iLon = columns.longitude {
+            records.append(.fix(GPSFix(time: time, latitude: latitude, longitude: longitude, speed: s.gpsSpeed ?? s.speed)))
             counts.fixRows += 1
+            point = .init(time: time, latitude: latitude, longitude: longitude,
+                          deviceDistance: s.gpsDistance.map { $0 + gpsDistanceOffset },
+                          rounding: SpeedCoachTrackCheck.rounding(latitude: row[iLat], longitude: row[iLon], at: latitude))
         } else {
             counts.recordSkip(.noPosition, line: row.line)
         }
         var spliced = PlausibleValues()   // offsets of many intervals may add up beyond a bound
-        pending.append(.reference(ReferenceStroke(time: time, distance: spliced.distance(s.distance.map { $0 + distanceOffset }),
+        records.append(.reference(ReferenceStroke(time: time, distance: spliced.distance(s.distance.map { $0 + distanceOffset }),
                                                   split: s.split, strokeRate: s.rate, speed: s.speed,
                                                   strokeCount: spliced.strokeCount(s.strokes.map { $0 + strokeOffset }),
-                                                  distancePerStroke: s.perStroke)))
+                                                  distancePerStroke: s.perStroke, power: s.power)))
         counts.recordDroppedValues(spliced.dropped, line: row.line)
         counts.referenceRows += 1
+        if let bpm = s.heartRate {
+            records.append(.heartRate(HeartRateSample(time: time, bpm: bpm)))
+            counts.heartRateRows += 1
+        }
+        var dropped: [Int] = []
+        track.add(records, point: point, line: row.line, into: &pending, dropped: &dropped)
+        countDropped(dropped)
     }
 
-    /// The figures of the per-stroke row in `row`; a figure beyond its bound is unknown (counted
-    /// in `bounds`).
+    /// Fixes the track check dropped as glitches: skipped as implausible.
+    private mutating func countDropped(_ lines: [Int]) {
+        for line in lines {
+            counts.fixRows -= 1
+            counts.recordSkip(.implausibleValue, line: line)
+        }
+    }
+
+    /// The figures of the per-stroke row in `row`, converted; a figure beyond its bound is
+    /// unknown (counted in `bounds`).
     private func strokeRow(_ bounds: inout PlausibleValues) throws -> StrokeRow {
         let c = columns
         func number(_ k: Int?, _ name: String) throws -> Double? {
             guard let k else { return nil }
             return try row.number(k, name)
+        }
+        func scaled(_ column: Column?, _ name: String) throws -> Double? {
+            guard let column, let v = try number(column.index, name) else { return nil }
+            return v * column.factor
         }
         func clock(_ k: Int?, _ name: String) throws -> Double? {
             guard let k else { return nil }
@@ -319,74 +361,45 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             return v
         }
         func whole(_ k: Int?, _ name: String) throws -> Int? {
-            guard let v = try number(k, name) else { return nil }
+            guard let k, let v = try number(k, name) else { return nil }
             guard v >= 0, v == v.rounded(), v < 1e12 else {
-                throw row.error(field: k!, "expected a whole number for \(name), found \(row[k!].debugDescription)")
+                throw row.error(field: k, "expected a whole number for \(name), found \(row[k].debugDescription)")
             }
             return Int(v)
         }
-        return StrokeRow(interval: try whole(c.interval, "Interval") ?? 1,
+        let heartRate = try number(c.heartRate, "Heart Rate")
+        return StrokeRow(interval: try whole(c.interval, "Interval"),
                          elapsed: try clock(c.elapsed, "Elapsed Time"),
-                         distance: bounds.distance(try number(c.distance, "Distance (GPS)")),
-                         split: bounds.split(try clock(c.split, "Split (GPS)")),
-                         speed: bounds.speed(try number(c.speed, "Speed (GPS)")),
+                         distance: bounds.distance(try scaled(c.distance, "Distance")),
+                         split: bounds.split(try clock(c.split?.index, "Split").map { $0 * (c.split?.factor ?? 1) }),
+                         speed: bounds.speed(try scaled(c.speed, "Speed")),
                          rate: bounds.strokeRate(try number(c.rate, "Stroke Rate")),
                          strokes: bounds.strokeCount(try whole(c.strokes, "Total Strokes")),
-                         perStroke: bounds.distancePerStroke(try number(c.perStroke, "Distance/Stroke (GPS)")),
+                         perStroke: bounds.distancePerStroke(try scaled(c.perStroke, "Distance/Stroke")),
+                         gpsDistance: bounds.distance(try scaled(c.gpsDistance, "Distance (GPS)")),
+                         gpsSpeed: bounds.speed(try scaled(c.gpsSpeed, "Speed (GPS)")),
+                         heartRate: heartRate == 0 ? nil : bounds.heartRate(heartRate),
+                         power: bounds.power(try number(c.power, "Power")),
                          latitude: try number(c.latitude, "GPS Lat."),
                          longitude: try number(c.longitude, "GPS Lon."))
     }
 
     /// A new interval begins: the offsets move on by the previous interval's totals (its
     /// summary's, else its last stroke's), and a note marks the start in a session of several.
-    private mutating func beginInterval(_ interval: Int) {
+    private mutating func beginInterval(_ interval: Int, into records: inout [TraceRecord]) {
         if let previous = currentInterval {
             let totals = intervalTotals[previous]
             timeOffset += totals?.elapsed ?? lastInInterval.elapsed ?? 0
             distanceOffset += totals?.distance ?? lastInInterval.distance ?? 0
+            gpsDistanceOffset += lastGPSDistanceInInterval ?? 0
             strokeOffset += totals?.strokes ?? lastInInterval.strokes ?? 0
         }
         currentInterval = interval
         lastInInterval = IntervalTotals(elapsed: nil, distance: nil, strokes: nil)
+        lastGPSDistanceInInterval = nil
         if intervalCount > 1 {
-            pending.append(.note(Note(time: max(timeOffset, lastTime), text: "SpeedCoach interval \(interval)")))
+            records.append(.note(Note(time: max(timeOffset, lastTime), text: "SpeedCoach interval \(interval)")))
             counts.noteRows += 1
         }
-    }
-
-    /// `11/05/16 10:02` or `11/14/16 07:38am` (month/day/two-digit year, local time) →
-    /// `2016-11-05T10:02:00`.
-    static func localStart(_ s: String) -> String? {
-        let parts = s.split(separator: " ")
-        guard parts.count == 2 else { return nil }
-        let date = parts[0].split(separator: "/")
-        guard date.count == 3, let month = Int(date[0]), let day = Int(date[1]), var year = Int(date[2]),
-              (1...12).contains(month), (1...31).contains(day) else { return nil }
-        if year < 100 { year += 2000 }
-        var clock = parts[1].lowercased()
-        var pm: Bool? = nil
-        if clock.hasSuffix("am") { pm = false; clock.removeLast(2) } else if clock.hasSuffix("pm") { pm = true; clock.removeLast(2) }
-        let hm = clock.split(separator: ":")
-        guard hm.count == 2 || hm.count == 3, var hour = Int(hm[0]), let minute = Int(hm[1]),
-              (0...59).contains(minute) else { return nil }
-        let second = hm.count == 3 ? Int(hm[2]) ?? -1 : 0
-        guard (0...59).contains(second) else { return nil }
-        if let pm {
-            guard (1...12).contains(hour) else { return nil }
-            hour = hour % 12 + (pm ? 12 : 0)
-        }
-        guard (0...23).contains(hour) else { return nil }
-        func p(_ n: Int, _ width: Int) -> String { DecimalText.zeroPadded(n, width: width) }
-        return "\(p(year, 4))-\(p(month, 2))-\(p(day, 2))T\(p(hour, 2)):\(p(minute, 2)):\(p(second, 2))"
-    }
-}
-
-extension SpeedCoachReader {
-    /// A SpeedCoach export without its "Session Information:" block: it starts with a summary
-    /// table's header (`Interval,Total Distance (GPS),...`) or the per-stroke section.
-    static func recognises(lines: [String]) -> Bool {
-        guard let first = lines.first else { return false }
-        return first.hasPrefix("Interval,Total Distance") || first.hasPrefix("Per-Stroke Data:")
-            || first.hasPrefix("Session Detail Data:")
     }
 }
