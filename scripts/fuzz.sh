@@ -50,7 +50,7 @@ make_seeds() {
                     seed speedcoach "$DEVICES/Speedcoach2example.csv" 125; seed speedcoach "$DEVICES/SpdCoachAmbiguous.csv" 40 ;;
         nk-logbook) seed nk-logbook samples/rowingdata/nk_logbook.csv 30 ;;
         speedcoach-v1) seed speedcoach-v1 "$DEVICES/speedcoachexample.csv" 40 ;;
-        boatcoach) seed boatcoach "$DEVICES/boatcoach_otw.csv" 60 ;;
+        boatcoach) seed boatcoach "$DEVICES/boatcoach_otw.csv" 160 ;;
         coxmate) seed coxmate "$DEVICES/coxmate.csv" 60 ;;
         tcx) seed tcx "$DEVICES/3x250m.tcx" 400; seed tcx "$DEVICES/crewnerddata.tcx" 200 ;;
         gpx) mkdir -p "$WORK/corpus/gpx"
