@@ -16,7 +16,7 @@ struct FITActivity {
     /// A lap's or session's figures, as the device gives them.
     struct Totals {
         var message: Int
-        var startUTC: Double?
+        var startUTC: Double?, endUTC: Double?
         var distance: Double?, elapsed: Double?, strokes: Int64?
         var averageSpeed: Double?, averageRate: Double?
     }
@@ -29,6 +29,8 @@ struct FITActivity {
     var fileIDSeen = false
     var manufacturer: Int64?, product: Int64?, productName: String?, serial: Int64?, firmware: Double?
 
+    /// Most laps kept: 10,000 (a lap every minute for a week).
+    static let maxLaps = 10_000
     static let semicircleDegrees = 180.0 / 2_147_483_648.0
 
     /// FIT `date_time` (seconds since 1989-12-31T00:00:00Z) → seconds since 1970.
@@ -40,7 +42,7 @@ struct FITActivity {
     mutating func take(_ m: FITMessage, index: Int, path: String) throws {
         switch m.globalNumber {
         case M.record: try takeRecord(m, index: index, path: path)
-        case M.lap: laps.append(totals(m, index: index, lap: true))
+        case M.lap where laps.count < Self.maxLaps: laps.append(totals(m, index: index, lap: true))
         case M.session:
             sessions.append(totals(m, index: index, lap: false))
             if let sport = m.integer(5) { sports.append((sport, m.integer(6))) }
@@ -79,7 +81,7 @@ struct FITActivity {
     /// A lap's (`lap: true`) or session's figures: start time (2), elapsed (7, ms), distance (9,
     /// cm), cycles (10), average speed (enhanced, else plain; mm/s) and cadence.
     private func totals(_ m: FITMessage, index: Int, lap: Bool) -> Totals {
-        Totals(message: index, startUTC: Self.utc(m.integer(2)), distance: m.value(9, scale: 100),
+        Totals(message: index, startUTC: Self.utc(m.integer(2)), endUTC: Self.utc(m.integer(253)), distance: m.value(9, scale: 100),
                elapsed: m.value(7, scale: 1000), strokes: m.integer(10),
                averageSpeed: m.value(lap ? 110 : 124, scale: 1000) ?? m.value(lap ? 13 : 14, scale: 1000),
                averageRate: m.value(lap ? 17 : 18))
@@ -97,12 +99,32 @@ struct FITActivity {
         sport == 15 || subSport == 14
     }
 
-    /// A note at each lap's start (from the first record's time), when there are several laps.
-    func lapNotes(from start: Double) -> [Note] {
+    /// The pauses between laps in which the device recorded nothing (an NK SpeedCoach's rests:
+    /// its timer runs only in the pieces): from a lap's end to the next lap's start, over 2 s, with
+    /// no record in between. As for a SpeedCoach's interval export, they are cut out of the trace
+    /// time, so that the trace is the work the device measured (the boat's moves while resting,
+    /// unrecorded, would otherwise count as a straight line across the gap).
+    func unrecordedPauses() -> [(start: Double, end: Double)] {
+        let ordered = laps.compactMap { lap -> (start: Double, end: Double)? in
+            guard let s = lap.startUTC, let e = lap.endUTC ?? lap.elapsed.map({ s + $0 }), e >= s else { return nil }
+            return (s, e)
+        }.sorted { $0.start < $1.start }
+        var pauses: [(start: Double, end: Double)] = []
+        var k = 0
+        for (a, b) in zip(ordered, ordered.dropFirst()) where b.start - a.end > 2 {
+            while k < records.count && records[k].utc <= a.end { k += 1 }
+            if k < records.count && records[k].utc < b.start { continue }
+            pauses.append((a.end, b.start))
+        }
+        return pauses
+    }
+
+    /// A note at each lap's start (`time` maps UTC to trace time), when there are several laps.
+    func lapNotes(time: (Double) -> Double) -> [Note] {
         guard laps.count > 1 else { return [] }
         var notes: [Note] = []
         for (n, lap) in laps.enumerated() {
-            guard let t = lap.startUTC.map({ $0 - start }), t.isFinite, t <= TraceLimits.maxSessionSeconds else { continue }
+            guard let t = lap.startUTC.map(time), t.isFinite, t <= TraceLimits.maxSessionSeconds else { continue }
             notes.append(Note(time: max(0, t), text: "FIT lap \(n + 1)"))
         }
         return notes.sorted { $0.time < $1.time }
@@ -154,7 +176,36 @@ struct FITActivity {
         let strokes = sessions.compactMap(\.strokes)
         let strokeSum = strokes.count == sessions.count && strokes.allSatisfy({ $0 < Int64(UInt32.max) })
             ? strokes.reduce(0, +) : nil
-        return Totals(message: first.message, startUTC: first.startUTC, distance: sum(\.distance),
+        return Totals(message: first.message, startUTC: first.startUTC, endUTC: sessions.last?.endUTC, distance: sum(\.distance),
                       elapsed: sum(\.elapsed), strokes: strokeSum, averageSpeed: nil, averageRate: nil)
+    }
+}
+
+/// Trace time from UTC: seconds from the start, less the unrecorded pauses before (a time within
+/// a pause counts the part of it already past).
+struct FITPauseClock {
+    let start: Double
+    let pauses: [(start: Double, end: Double)]
+    /// Seconds removed by the pauses up to and including each.
+    let removed: [Double]
+
+    init(start: Double, pauses: [(start: Double, end: Double)]) {
+        self.start = start
+        self.pauses = pauses
+        var total = 0.0
+        removed = pauses.map { total += $0.end - $0.start; return total }
+    }
+
+    func time(_ utc: Double) -> Double {
+        // The pauses that began before `utc` (binary search: they are in time order).
+        var low = 0, high = pauses.count
+        while low < high {
+            let mid = (low + high) / 2
+            if pauses[mid].start < utc { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return utc - start }
+        let last = pauses[low - 1]
+        let before = low > 1 ? removed[low - 2] : 0
+        return utc - start - before - (min(utc, last.end) - last.start)
     }
 }

@@ -61,19 +61,20 @@ public struct FITReader: RecordSource, TraceStatisticsReporting {
         guard let firstUTC = activity.records.first?.utc else {
             throw TraceError(.empty, file: path, "no record with a time: this FIT file holds no trace")
         }
-        keepRecords(activity.records, from: firstUTC)
-        lapNotes = activity.lapNotes(from: firstUTC)
+        let clock = FITPauseClock(start: firstUTC, pauses: activity.unrecordedPauses())
+        keepRecords(activity.records, clock)
+        lapNotes = activity.lapNotes(time: clock.time)
         metadata = activity.metadata(startUTC: firstUTC)
         counts.metadataRecords = metadata.count
     }
 
-    /// The records in time order from `start` (a record earlier than the one before it, or more
+    /// The records in time order on `clock` (a record earlier than the one before it, or more
     /// than 7 days in, is skipped and counted); values beyond their physical bounds are unknown.
-    private mutating func keepRecords(_ raw: [FITActivity.RawRecord], from start: Double) {
+    private mutating func keepRecords(_ raw: [FITActivity.RawRecord], _ clock: FITPauseClock) {
         records.reserveCapacity(raw.count)
         var last = 0.0
         for r in raw {
-            let time = r.utc - start
+            let time = clock.time(r.utc)
             guard time >= last else { counts.recordSkip(.timeWentBackward, line: r.message); continue }
             guard TraceLimits.plausibleSessionTime(time) else { counts.recordSkip(.implausibleValue, line: r.message); continue }
             last = time
