@@ -143,6 +143,8 @@ final class FITDecoderTests: XCTestCase {
         var bytes = recordFile()
         bytes[20] ^= 0x40
         assertError(bytes, contains: "at byte \(bytes.count - 2): file CRC mismatch")
+        var unchecked = try? FITDecoder(bytes: bytes, path: "t.fit", checksCRC: false)
+        XCTAssertEqual(try unchecked?.next()?.globalNumber, 20, "a fuzzer's decoder reads past the CRC")
     }
 
     func testTruncatedFileIsRefused() {
@@ -280,7 +282,9 @@ final class FITReaderTests: XCTestCase {
         XCTAssertEqual(meta["device"], "Nielsen-Kellerman")
         XCTAssertEqual(meta["device_serial"], "2136923")
         XCTAssertEqual(meta["device_firmware"], "1.26")
-        XCTAssertEqual(meta["start_utc"], "2016-07-28T09:35:29.000Z", "the TCX's first trackpoint")
+        // The session's start_time, 838632928 s after 1989-12-31 (the timer-start event's time);
+        // the first record is a second later (the TCX's first trackpoint, 09:35:29).
+        XCTAssertEqual(meta["start_utc"], "2016-07-28T09:35:28.000Z")
         let notes = records.compactMap { if case .note(let n) = $0 { return n } else { return nil } }
         XCTAssertEqual(notes.map(\.text), ["FIT lap 1", "FIT lap 2", "FIT lap 3"])
         XCTAssertFalse(records.contains { if case .reference = $0 { return true } else { return false } })
@@ -312,7 +316,7 @@ final class FITReaderTests: XCTestCase {
         XCTAssertEqual(beats.map(\.time), fixes.map(\.time))
         // The pauses between laps (no records) are cut from the trace time: the trace lasts as
         // long as the device's three laps (56.6 + 59.2 + 55.6 s), to the records' whole seconds.
-        XCTAssertEqual(fixes.first?.time, 0)
+        XCTAssertEqual(fixes.first?.time, 1)
         XCTAssertEqual(fixes.last?.time ?? 0, 56.6 + 59.2 + 55.6, accuracy: 3)
         XCTAssertTrue(zip(fixes, fixes.dropFirst()).allSatisfy { $1.time - $0.time <= 5 })
         XCTAssertEqual(reader.statistics.fixRows, 94)

@@ -29,7 +29,7 @@ struct FITActivity {
     var fileIDSeen = false
     var manufacturer: Int64?, product: Int64?, productName: String?, serial: Int64?, firmware: Double?
 
-    /// Most laps kept: 10,000 (a lap every minute for a week).
+    /// Most laps kept: 10,000 (a lap every minute for a week); as many sessions and sports.
     static let maxLaps = 10_000
     static let semicircleDegrees = 180.0 / 2_147_483_648.0
 
@@ -43,10 +43,10 @@ struct FITActivity {
         switch m.globalNumber {
         case M.record: try takeRecord(m, index: index, path: path)
         case M.lap where laps.count < Self.maxLaps: laps.append(totals(m, index: index, lap: true))
-        case M.session:
+        case M.session where sessions.count < Self.maxLaps:
             sessions.append(totals(m, index: index, lap: false))
             if let sport = m.integer(5) { sports.append((sport, m.integer(6))) }
-        case M.sport:
+        case M.sport where sports.count < Self.maxLaps:
             if let sport = m.integer(0) { sports.append((sport, m.integer(1))) }
         case M.fileID where !fileIDSeen:
             fileIDSeen = true
@@ -97,6 +97,14 @@ struct FITActivity {
 
     static func isRowing(_ sport: Int64, _ subSport: Int64?) -> Bool {
         sport == 15 || subSport == 14
+    }
+
+    /// The session's start: its `start_time` when that is at most an hour before the first
+    /// record (the device's timer start; Oarlog's own export writes the trace's start there),
+    /// else the first record's time.
+    func startUTC(firstRecord: Double) -> Double {
+        guard let start = sessions.first?.startUTC, start <= firstRecord, firstRecord - start <= 3600 else { return firstRecord }
+        return start
     }
 
     /// The pauses between laps in which the device recorded nothing (an NK SpeedCoach's rests:

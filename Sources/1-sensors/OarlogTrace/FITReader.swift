@@ -12,7 +12,8 @@ import OarlogCore
 ///   (0, as NK writes) or fitness equipment with sub-sport indoor rowing; another sport is refused
 ///   in one line unless `TraceOpenOptions.anySport`.
 /// - `record`: the timestamp (seconds since 1989-12-31 UTC) gives the trace time from the first
-///   record (`start_utc`, the first record's time), position (semicircles → degrees), speed
+///   session's start (`start_utc`: the session's `start_time`, else the first record's time),
+///   position (semicircles → degrees), speed
 ///   (`enhanced_speed`, else `speed`) and altitude → `.fix`; `heart_rate` → `.heartRate`. A
 ///   record without a position gives no fix (counted: `noPosition`). Cadence, power and the
 ///   record's distance have no place in a fix and are not delivered (no `.reference` per record:
@@ -58,9 +59,10 @@ public struct FITReader: RecordSource, TraceStatisticsReporting {
         if let refusal = activity.sportRefusal(), !options.anySport {
             throw TraceError(.unsupportedFormat, file: path, refusal)
         }
-        guard let firstUTC = activity.records.first?.utc else {
+        guard let firstRecord = activity.records.first?.utc else {
             throw TraceError(.empty, file: path, "no record with a time: this FIT file holds no trace")
         }
+        let firstUTC = activity.startUTC(firstRecord: firstRecord)
         let clock = FITPauseClock(start: firstUTC, pauses: activity.unrecordedPauses())
         keepRecords(activity.records, clock)
         lapNotes = activity.lapNotes(time: clock.time)
