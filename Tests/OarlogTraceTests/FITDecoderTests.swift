@@ -278,6 +278,10 @@ final class FITReaderTests: XCTestCase {
         XCTAssertEqual(meta["device_intervals"], "3")
         let laps = try (1...3).map { try XCTUnwrap(Double(meta["device_interval_\($0)_distance_m"] ?? "")) }
         XCTAssertEqual(laps.reduce(0, +), 751.65, accuracy: 0.005)
+        // No lap or session gives total_cycles: the records' running count (a record a stroke,
+        // the count restarting at each lap) ends at 32, 31 and 31 — the TCX's 94 trackpoints.
+        XCTAssertEqual(meta["device_total_strokes"], "94")
+        XCTAssertEqual((1...3).map { meta["device_interval_\($0)_strokes"] }, ["32", "31", "31"])
         XCTAssertEqual(meta["source_format"], "FIT")
         XCTAssertEqual(meta["device"], "Nielsen-Kellerman")
         XCTAssertEqual(meta["device_serial"], "2136923")

@@ -13,6 +13,10 @@ struct FITActivity {
         var speed: Double?, altitude: Double?, heartRate: Double?
     }
 
+    /// The device's running stroke count (records' `total_cycles`, which NK restarts at each
+    /// lap): the last count of each run, a run ending where the count goes down.
+    var strokeRuns: [Int64] = []
+
     /// A lap's or session's figures, as the device gives them.
     struct Totals {
         var message: Int
@@ -76,6 +80,13 @@ struct FITActivity {
                                  speed: m.value(73, scale: 1000) ?? m.value(6, scale: 1000),
                                  altitude: m.value(78, scale: 5, offset: 500) ?? m.value(2, scale: 5, offset: 500),
                                  heartRate: m.value(3)))
+        if let cycles = m.integer(19), cycles >= 0, cycles < Int64(UInt32.max) {
+            if let last = strokeRuns.last, cycles >= last {
+                strokeRuns[strokeRuns.count - 1] = cycles
+            } else if strokeRuns.count < Self.maxLaps {
+                strokeRuns.append(cycles)
+            }
+        }
     }
 
     /// A lap's (`lap: true`) or session's figures: start time (2), elapsed (7, ms), distance (9,
@@ -152,7 +163,9 @@ struct FITActivity {
         var bounds = PlausibleValues()
         let session = sessionTotals()
         let distance = bounds.distance(session?.distance)
-        let strokes = bounds.strokeCount(session?.strokes.flatMap { Int(exactly: $0) })
+        // The session's total_cycles, else the records' running count (summed over its runs).
+        let runStrokes = strokeRuns.isEmpty ? nil : strokeRuns.reduce(0, +)
+        let strokes = bounds.strokeCount((session?.strokes ?? runStrokes).flatMap { Int(exactly: $0) })
         add("device_total_distance_m", distance?.description)
         add("device_elapsed_s", bounds.within(session?.elapsed, 0...TraceLimits.maxSessionSeconds)?.description)
         add("device_total_strokes", strokes.map(String.init))
@@ -168,7 +181,9 @@ struct FITActivity {
         for (n, lap) in laps.enumerated() {
             add("device_interval_\(n + 1)_distance_m", bounds.distance(lap.distance)?.description)
             add("device_interval_\(n + 1)_elapsed_s", bounds.within(lap.elapsed, 0...TraceLimits.maxSessionSeconds)?.description)
-            add("device_interval_\(n + 1)_strokes", bounds.strokeCount(lap.strokes.flatMap { Int(exactly: $0) }).map(String.init))
+            // The lap's total_cycles, else its run of the records' count (one run a lap).
+            let run = strokeRuns.count == laps.count ? strokeRuns[n] : nil
+            add("device_interval_\(n + 1)_strokes", bounds.strokeCount((lap.strokes ?? run).flatMap { Int(exactly: $0) }).map(String.init))
         }
         return out
     }

@@ -22,7 +22,11 @@ import OarlogCore
 ///   (`total_cycles`), and a `.note` at each lap's start when there are several;
 ///   `session` → `device_total_distance_m`, `device_elapsed_s`, `device_total_strokes`,
 ///   `device_avg_speed_mps`, `device_avg_split_s_per_500m`, `device_avg_rate_spm`,
-///   `device_distance_per_stroke_m` (several sessions: their sums, no averages).
+///   `device_distance_per_stroke_m` (several sessions: their sums, no averages). Without
+///   `total_cycles` in the laps and session (NK), the strokes are the records' running count
+///   (`total_cycles`, restarting at each lap): the last of each run, summed.
+/// - The pauses between laps in which the device recorded nothing (NK's rests) are cut out of the
+///   trace time, as the SpeedCoach reader does with its intervals; the fixes keep their UTC.
 ///
 /// "Lines" in the statistics are data messages (the reader's unit of input); a skipped record is
 /// named by its message number.
