@@ -291,7 +291,21 @@ final class FITReaderTests: XCTestCase {
         XCTAssertEqual(meta["start_utc"], "2016-07-28T09:35:28.000Z")
         let notes = records.compactMap { if case .note(let n) = $0 { return n } else { return nil } }
         XCTAssertEqual(notes.map(\.text), ["FIT lap 1", "FIT lap 2", "FIT lap 3"])
-        XCTAssertFalse(records.contains { if case .reference = $0 { return true } else { return false } })
+        // The device's strokes as references, one a record (its count advances by one each).
+        let references = records.compactMap { if case .reference(let r) = $0 { return r } else { return nil } }
+        XCTAssertEqual(references.map(\.strokeCount), (1...94).map { $0 })
+        XCTAssertEqual(references.last?.distance ?? 0, 750.29, accuracy: 0.005, "the last record's own distance (the TCX's last DistanceMeters)")
+    }
+
+    /// The laps' start and end times (UTC) of a FIT file, from `FITDecoder` directly.
+    static func lapEnds(_ path: String) throws -> [Double] {
+        var decoder = try FITDecoder(path: path)
+        var ends: [Double] = []
+        while let m = try decoder.next() {
+            guard m.globalNumber == 19 else { continue }
+            for field: UInt8 in [2, 253] { if let v = m.integer(field) { ends.append(Double(v) + 631_065_600) } }
+        }
+        return ends
     }
 
     /// NK's TCX of the same outing: the same 94 points, times, positions and heart rates.
@@ -308,8 +322,13 @@ final class FITReaderTests: XCTestCase {
         XCTAssertEqual(times.count, 94)
         var reader = try FITReader(path: TestPaths.fixture("devices/3x250m.fit"))
         let records = try readAll(&reader)
-        let fixes = records.compactMap { if case .fix(let f) = $0 { return f } else { return nil } }
+        let all = records.compactMap { if case .fix(let f) = $0 { return f } else { return nil } }
         let beats = records.compactMap { if case .heartRate(let h) = $0 { return h } else { return nil } }
+        // The laps' own start and end positions come as fixes too, where no record has them.
+        let lapEnds = try Self.lapEnds(TestPaths.fixture("devices/3x250m.fit"))
+        let fixes = all.filter { f in !lapEnds.contains { abs($0 - (f.utc ?? 0)) < 0.001 } || times.contains { abs($0 - (f.utc ?? 0)) < 0.001 } }
+        XCTAssertEqual(all.count - fixes.count, lapEnds.filter { t in !times.contains { abs($0 - t) <= 0.5 } }.count)
+        XCTAssertGreaterThanOrEqual(all.count - fixes.count, 3, "each lap's start, a second before its first record")
         XCTAssertEqual(fixes.count, times.count)
         for (k, fix) in fixes.enumerated() where k < times.count {
             XCTAssertEqual(fix.utc ?? 0, times[k], accuracy: 0.001)
@@ -318,12 +337,17 @@ final class FITReaderTests: XCTestCase {
         }
         XCTAssertEqual(beats.map(\.bpm), heartRates)
         XCTAssertEqual(beats.map(\.time), fixes.map(\.time))
+        XCTAssertEqual(records.filter { if case .reference = $0 { return true } else { return false } }.count, 94,
+                       "one device stroke per record: the running count (total_cycles) advances by one each")
         // The pauses between laps (no records) are cut from the trace time: the trace lasts as
         // long as the device's three laps (56.6 + 59.2 + 55.6 s), to the records' whole seconds.
         XCTAssertEqual(fixes.first?.time, 1)
-        XCTAssertEqual(fixes.last?.time ?? 0, 56.6 + 59.2 + 55.6, accuracy: 3)
+        XCTAssertEqual(all.first?.time, 0, "the first lap's start")
+        // One second of each of the two pauses is kept, so that a lap's end and the next one's start
+        // are two moments.
+        XCTAssertEqual(fixes.last?.time ?? 0, 56.6 + 59.2 + 55.6 + 2, accuracy: 3)
         XCTAssertTrue(zip(fixes, fixes.dropFirst()).allSatisfy { $1.time - $0.time <= 5 })
-        XCTAssertEqual(reader.statistics.fixRows, 94)
+        XCTAssertEqual(reader.statistics.fixRows, all.count)
         XCTAssertEqual(reader.statistics.totalSkipped, 0)
     }
 

@@ -76,11 +76,16 @@ public struct Gap: Sendable, Equatable {
     public var start: Seconds
     public var end: Seconds
     public var reason: String
-    public init(sensor: SensorKind, start: Seconds, end: Seconds, reason: String) {
+    /// The device recorded nothing in between on purpose (its timer stopped for an interval's
+    /// rest, its laps spliced back to back): the GPS track is not joined across, no distance is
+    /// added over it. A sensor's outage (false) is joined: the boat went on in the meantime.
+    public var breaksTrack: Bool
+    public init(sensor: SensorKind, start: Seconds, end: Seconds, reason: String, breaksTrack: Bool = false) {
         self.sensor = sensor
         self.start = start
         self.end = end
         self.reason = reason
+        self.breaksTrack = breaksTrack
     }
     public var duration: Seconds { max(0, end - start) }
 }

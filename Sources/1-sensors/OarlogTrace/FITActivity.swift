@@ -11,6 +11,9 @@ struct FITActivity {
         var utc: Double
         var latitude: Double?, longitude: Double?
         var speed: Double?, altitude: Double?, heartRate: Double?
+        /// The device's running stroke count (`total_cycles`), cumulative distance, stroke rate
+        /// (`cadence`) and power, where it gives them.
+        var cycles: Int64? = nil, distance: Double? = nil, cadence: Double? = nil, power: Double? = nil
     }
 
     /// The device's running stroke count (records' `total_cycles`, which NK restarts at each
@@ -23,6 +26,8 @@ struct FITActivity {
         var startUTC: Double?, endUTC: Double?
         var distance: Double?, elapsed: Double?, strokes: Int64?
         var averageSpeed: Double?, averageRate: Double?
+        /// Where the lap started and ended (a lap's fields 3–6), degrees.
+        var startPosition: (latitude: Double, longitude: Double)?, endPosition: (latitude: Double, longitude: Double)?
     }
 
     var records: [RawRecord] = []
@@ -79,7 +84,8 @@ struct FITActivity {
         records.append(RawRecord(message: index, utc: utc, latitude: latitude, longitude: longitude,
                                  speed: m.value(73, scale: 1000) ?? m.value(6, scale: 1000),
                                  altitude: m.value(78, scale: 5, offset: 500) ?? m.value(2, scale: 5, offset: 500),
-                                 heartRate: m.value(3)))
+                                 heartRate: m.value(3), cycles: m.integer(19), distance: m.value(5, scale: 100),
+                                 cadence: m.value(4), power: m.value(7)))
         if let cycles = m.integer(19), cycles >= 0, cycles < Int64(UInt32.max) {
             if let last = strokeRuns.last, cycles >= last {
                 strokeRuns[strokeRuns.count - 1] = cycles
@@ -92,10 +98,39 @@ struct FITActivity {
     /// A lap's (`lap: true`) or session's figures: start time (2), elapsed (7, ms), distance (9,
     /// cm), cycles (10), average speed (enhanced, else plain; mm/s) and cadence.
     private func totals(_ m: FITMessage, index: Int, lap: Bool) -> Totals {
-        Totals(message: index, startUTC: Self.utc(m.integer(2)), endUTC: Self.utc(m.integer(253)), distance: m.value(9, scale: 100),
-               elapsed: m.value(7, scale: 1000), strokes: m.integer(10),
-               averageSpeed: m.value(lap ? 110 : 124, scale: 1000) ?? m.value(lap ? 13 : 14, scale: 1000),
-               averageRate: m.value(lap ? 17 : 18))
+        func position(_ latitude: UInt8, _ longitude: UInt8) -> (latitude: Double, longitude: Double)? {
+            guard lap, let a = m.value(latitude), let b = m.value(longitude) else { return nil }
+            return (a * Self.semicircleDegrees, b * Self.semicircleDegrees)
+        }
+        return Totals(message: index, startUTC: Self.utc(m.integer(2)), endUTC: Self.utc(m.integer(253)), distance: m.value(9, scale: 100),
+                      elapsed: m.value(7, scale: 1000), strokes: m.integer(10),
+                      averageSpeed: m.value(lap ? 110 : 124, scale: 1000) ?? m.value(lap ? 13 : 14, scale: 1000),
+                      averageRate: m.value(lap ? 17 : 18), startPosition: position(3, 4), endPosition: position(5, 6))
+    }
+
+    /// The records with each lap's start and end positions put in as fixes at the lap's start and
+    /// end times: a device that records once a stroke (NK) starts its lap's distance at the start,
+    /// before its first record, and ends it after its last; the track then covers the whole lap.
+    /// A lap end already recorded (a record with a position within half a second of it, as in
+    /// Oarlog's own exports) is not added again.
+    func recordsWithLapEnds() -> [RawRecord] {
+        var all = records
+        let placed = records.filter { $0.latitude != nil }.map(\.utc)   // in time order
+        func recorded(_ t: Double) -> Bool {
+            var low = 0, high = placed.count
+            while low < high { let mid = (low + high) / 2; if placed[mid] < t - 0.5 { low = mid + 1 } else { high = mid } }
+            return low < placed.count && placed[low] <= t + 0.5
+        }
+        for lap in laps {
+            if let p = lap.startPosition, let t = lap.startUTC, !recorded(t) {
+                all.append(RawRecord(message: lap.message, utc: t, latitude: p.latitude, longitude: p.longitude))
+            }
+            if let p = lap.endPosition, let t = lap.endUTC ?? lap.startUTC.flatMap({ s in lap.elapsed.map { s + $0 } }), !recorded(t) {
+                all.append(RawRecord(message: lap.message, utc: t, latitude: p.latitude, longitude: p.longitude))
+            }
+        }
+        guard all.count > records.count else { return records }
+        return all.enumerated().sorted { ($0.element.utc, $0.offset) < ($1.element.utc, $1.offset) }.map(\.element)
     }
 
     /// One line refusing a file whose sport is not rowing, or nil: rowing (15), generic (0, what
@@ -212,11 +247,15 @@ struct FITPauseClock {
     /// Seconds removed by the pauses up to and including each.
     let removed: [Double]
 
+    /// Seconds of each pause kept, so that a lap's end and the next lap's start (positions the
+    /// laps give) stay two moments of the trace.
+    static let keptOfEachPause = 1.0
+
     init(start: Double, pauses: [(start: Double, end: Double)]) {
         self.start = start
-        self.pauses = pauses
+        self.pauses = pauses.map { ($0.start, max($0.start, $0.end - Self.keptOfEachPause)) }
         var total = 0.0
-        removed = pauses.map { total += $0.end - $0.start; return total }
+        removed = self.pauses.map { total += $0.end - $0.start; return total }
     }
 
     func time(_ utc: Double) -> Double {

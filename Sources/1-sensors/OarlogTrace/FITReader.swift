@@ -40,6 +40,10 @@ public struct FITReader: RecordSource, TraceStatisticsReporting {
         var utc: Double
         var latitude: Double?, longitude: Double?
         var speed: Double?, altitude: Double?, heartRate: Double?
+        /// The device's strokes since the previous record (its running count advanced by this many;
+        /// 0 for a record that is no stroke), with its distance, rate and power.
+        var newStrokes = 0
+        var strokeCount: Int?, distance: Double?, rate: Double?, power: Double?
     }
 
     public let path: String
@@ -47,10 +51,16 @@ public struct FITReader: RecordSource, TraceStatisticsReporting {
     public var statistics: TraceReadStatistics { counts }
     private var metadata: [TraceRecord] = []
     private var records: [Record] = []
-    /// Lap starts (trace seconds) for notes, in time order.
-    private var lapNotes: [Note] = []
+    /// Lap starts (notes) and the breaks where an unrecorded pause was cut out (GPS gaps that
+    /// break the track), in time order.
+    private var lapMarks: [TraceRecord] = []
+    /// For each mark, the UTC before which no record may follow it (a break goes after the
+    /// records of the lap before the pause, which the cut puts at the same trace time).
+    private var lapMarkUTC: [Double] = []
     private var metadataIndex = 0, recordIndex = 0, noteIndex = 0
-    private var pendingHeartRate: TraceRecord?
+    /// The records of the current FIT record still to deliver (fix, references, heart rate).
+    private var pending: [TraceRecord] = []
+    private var pendingIndex = 0
 
     public init(path: String, options: TraceOpenOptions = TraceOpenOptions()) throws {
         self.path = path
@@ -68,8 +78,8 @@ public struct FITReader: RecordSource, TraceStatisticsReporting {
         }
         let firstUTC = activity.startUTC(firstRecord: firstRecord)
         let clock = FITPauseClock(start: firstUTC, pauses: activity.unrecordedPauses())
-        keepRecords(activity.records, clock)
-        lapNotes = activity.lapNotes(time: clock.time)
+        keepRecords(activity.recordsWithLapEnds(), clock)
+        (lapMarks, lapMarkUTC) = Self.marks(notes: activity.lapNotes(time: clock.time), pauses: clock)
         metadata = activity.metadata(startUTC: firstUTC)
         counts.metadataRecords = metadata.count
     }
@@ -79,6 +89,7 @@ public struct FITReader: RecordSource, TraceStatisticsReporting {
     private mutating func keepRecords(_ raw: [FITActivity.RawRecord], _ clock: FITPauseClock) {
         records.reserveCapacity(raw.count)
         var last = 0.0
+        var strokes = StrokeCounter()
         for r in raw {
             let time = clock.time(r.utc)
             guard time >= last else { counts.recordSkip(.timeWentBackward, line: r.message); continue }
@@ -92,9 +103,12 @@ public struct FITReader: RecordSource, TraceStatisticsReporting {
                 bounds.dropped += 1
             }
             let utc = bounds.utc(r.utc) ?? r.utc
+            let newStrokes = strokes.take(r.cycles)
             records.append(Record(time: time, utc: utc, latitude: latitude, longitude: longitude,
                                   speed: bounds.speed(r.speed), altitude: bounds.altitude(r.altitude),
-                                  heartRate: bounds.heartRate(r.heartRate)))
+                                  heartRate: bounds.heartRate(r.heartRate), newStrokes: newStrokes,
+                                  strokeCount: newStrokes > 0 ? strokes.total : nil, distance: bounds.distance(r.distance),
+                                  rate: bounds.strokeRate(r.cadence), power: bounds.power(r.power)))
             counts.recordDroppedValues(bounds.dropped, line: r.message)
             if latitude == nil { counts.recordSkip(.noPosition, line: r.message) }
         }
@@ -105,31 +119,84 @@ public struct FITReader: RecordSource, TraceStatisticsReporting {
             metadataIndex += 1
             return metadata[metadataIndex - 1]
         }
-        if let hr = pendingHeartRate {
-            pendingHeartRate = nil
-            counts.heartRateRows += 1
-            return hr
+        if pendingIndex < pending.count {
+            pendingIndex += 1
+            counts.count(pending[pendingIndex - 1])
+            return pending[pendingIndex - 1]
         }
-        while recordIndex < records.count || noteIndex < lapNotes.count {
-            if noteIndex < lapNotes.count, recordIndex >= records.count || lapNotes[noteIndex].time <= records[recordIndex].time {
+        while recordIndex < records.count || noteIndex < lapMarks.count {
+            if noteIndex < lapMarks.count, recordIndex >= records.count
+                || ((lapMarks[noteIndex].time ?? 0) <= records[recordIndex].time && lapMarkUTC[noteIndex] <= records[recordIndex].utc) {
                 noteIndex += 1
-                counts.noteRows += 1
-                return .note(lapNotes[noteIndex - 1])
+                counts.count(lapMarks[noteIndex - 1])
+                return lapMarks[noteIndex - 1]
             }
             let r = records[recordIndex]
             recordIndex += 1
-            let heartRate = r.heartRate.map { TraceRecord.heartRate(HeartRateSample(time: r.time, bpm: $0)) }
+            pending.removeAll(keepingCapacity: true)
+            pendingIndex = 0
             if let lat = r.latitude, let lon = r.longitude {
-                pendingHeartRate = heartRate
-                counts.fixRows += 1
-                return .fix(GPSFix(time: r.time, utc: r.utc, latitude: lat, longitude: lon, speed: r.speed, altitude: r.altitude))
+                pending.append(.fix(GPSFix(time: r.time, utc: r.utc, latitude: lat, longitude: lon, speed: r.speed, altitude: r.altitude)))
             }
-            if let heartRate {
-                counts.heartRateRows += 1
-                return heartRate
+            if r.newStrokes > 0, let count = r.strokeCount {
+                // The device's strokes: one reference each, those it counted since the previous
+                // record spread evenly up to this one (the last at this record, with its figures).
+                let previous = recordIndex >= 2 ? records[recordIndex - 2].time : r.time
+                for k in 1...r.newStrokes {
+                    let t = r.newStrokes == 1 ? r.time : previous + (r.time - previous) * Double(k) / Double(r.newStrokes)
+                    let own = k == r.newStrokes
+                    pending.append(.reference(ReferenceStroke(time: t, distance: own ? r.distance : nil, strokeRate: own ? r.rate : nil,
+                                                              speed: own ? r.speed : nil, strokeCount: count - r.newStrokes + k,
+                                                              power: own ? r.power : nil)))
+                }
+            }
+            if let bpm = r.heartRate { pending.append(.heartRate(HeartRateSample(time: r.time, bpm: bpm))) }
+            if !pending.isEmpty {
+                pendingIndex = 1
+                counts.count(pending[0])
+                return pending[0]
             }
         }
         return nil
+    }
+
+    /// The lap notes and, at the end of each pause cut out of the trace time, a GPS gap that breaks
+    /// the track (the boat moved in the pause, unrecorded: no distance is joined across it), in
+    /// time order, a note before a break at the same time.
+    static func marks(notes: [Note], pauses clock: FITPauseClock) -> (marks: [TraceRecord], utc: [Double]) {
+        var marks = notes.map { TraceRecord.note($0) }
+        var utc = notes.map { _ in -Double.infinity }
+        for pause in clock.pauses {
+            let t = clock.time(pause.end)
+            guard t.isFinite, t >= 0, t <= TraceLimits.maxSessionSeconds else { continue }
+            let seconds = Int((pause.end - pause.start).rounded())
+            marks.append(.gap(Gap(sensor: .gps, start: t, end: t,
+                                  reason: "not recorded between laps (\(seconds) s): the track is not joined across",
+                                  breaksTrack: true)))
+            utc.append(pause.end)
+        }
+        let order = marks.indices.sorted { a, b in
+            let (ta, tb) = (marks[a].time ?? 0, marks[b].time ?? 0)
+            return ta != tb ? ta < tb : a < b
+        }
+        return (order.map { marks[$0] }, order.map { utc[$0] })
+    }
+
+    /// The device's running stroke count over the records: it restarts at each lap (NK), so a count
+    /// lower than the last starts a new run. A jump of more than 10 strokes between two records is
+    /// taken as one (a glitch or a gap in the records, not 10 strokes in a second).
+    struct StrokeCounter {
+        private var last: Int64?
+        private(set) var total = 0
+
+        mutating func take(_ cycles: Int64?) -> Int {
+            guard let cycles, cycles >= 0, cycles < Int64(UInt32.max) else { return 0 }
+            defer { last = cycles }
+            let advance = last.map { cycles >= $0 ? cycles - $0 : cycles } ?? cycles
+            let strokes = Int(min(advance, 10))
+            total += strokes
+            return strokes
+        }
     }
 
     /// Unused for FIT (a binary file is recognised by its header, `TraceOpener.isFIT`).

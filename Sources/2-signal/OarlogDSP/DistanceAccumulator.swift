@@ -193,6 +193,11 @@ public struct DistanceAccumulator: Sendable {
         while let (f, brk, r) = smoother.popReady(window: window) { book(f, breakBefore: brk, receipt: r) }
     }
 
+    /// The track breaks here (`Gap.breaksTrack`): no distance across; the next fix starts anew.
+    public mutating func breakTrack() {
+        jumpFilter.breakTrack()
+    }
+
     /// Books whatever is still held back (the coarse smoother's lag). Call at the end of a session.
     public mutating func finish() {
         drainSmoother(window: smoothingWindow)

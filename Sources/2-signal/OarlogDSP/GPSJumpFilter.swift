@@ -106,6 +106,15 @@ public struct GPSJumpFilter: Sendable {
         return .reject
     }
 
+    /// The track breaks here (the device recorded nothing in between on purpose): the next fix is
+    /// taken as a new anchor, not judged against the last one; a pending run stays rejected.
+    public mutating func breakTrack() {
+        rejectedFixes += candidateRun
+        lastAccepted = nil
+        candidate = nil
+        candidateRun = 0
+    }
+
     /// Fixes rejected so far, counting a run that has not yet been resolved.
     public var rejectedIncludingPending: Int { rejectedFixes + candidateRun }
 

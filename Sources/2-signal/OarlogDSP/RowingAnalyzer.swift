@@ -107,7 +107,9 @@ public struct RowingAnalyzer: Sendable {
             if usesReferenceStrokes { addReference(r, emit: emit) }
         case .gap(let g):
             switch g.sensor {
-            case .gps: gpsGaps += 1
+            case .gps:
+                gpsGaps += 1
+                if g.breaksTrack { distance.breakTrack() }
             case .accelerometer: accelerometerGaps += 1
             }
         case .heartRate(let h):

@@ -179,6 +179,7 @@ enum RecordCoding {
         w.f64(g.end)
         w.string(g.sensor.rawValue)
         w.string(g.reason)
+        if g.breaksTrack { w.u8(1) }   // minor version 3: appended, older readers stop before it
     }
 
     /// `nil` for a sensor kind this build does not know (a newer writer's): skipped like an unknown record.
@@ -187,6 +188,7 @@ enum RecordCoding {
         let end = try r.f64()
         let sensorName = try r.string()
         let reason = try r.string()
-        return SensorKind(rawValue: sensorName).map { Gap(sensor: $0, start: start, end: end, reason: reason) }
+        let breaksTrack = r.remaining > 0 ? try r.u8() & 1 != 0 : false
+        return SensorKind(rawValue: sensorName).map { Gap(sensor: $0, start: start, end: end, reason: reason, breaksTrack: breaksTrack) }
     }
 }
