@@ -74,10 +74,12 @@ struct XMLScanner {
     private var rootClosed = false
     private var sawRoot = false
 
-    init(path: String, limits: Limits = Limits()) throws {
+    /// `chunkBytes`: how much of the file is read at a time (tests make it tiny, so that tokens
+    /// straddle the chunks).
+    init(path: String, limits: Limits = Limits(), chunkBytes: Int = 256 * 1024) throws {
         self.path = path
         self.limits = limits
-        input = try ChunkedLineBuffer(path: path, chunkBytes: 256 * 1024, maxLineBytes: limits.maxTokenBytes + 64,
+        input = try ChunkedLineBuffer(path: path, chunkBytes: chunkBytes, maxLineBytes: limits.maxTokenBytes + 64,
                                       maxFileBytes: limits.maxFileBytes)
     }
 
