@@ -32,7 +32,8 @@ extension XMLScanner {
         return true
     }
 
-    /// Skips `<!DOCTYPE name … [internal subset] >`: to the `>` outside quotes and brackets.
+    /// Skips `<!DOCTYPE name … [internal subset] >`: to the `>` outside quotes, comments and
+    /// brackets.
     private mutating func skipDoctype() throws {
         var k = 9
         var depth = 0
@@ -42,6 +43,12 @@ extension XMLScanner {
                 if b == q { quote = nil }
             } else if b == ASCII.quote || b == UInt8(ascii: "'") {
                 quote = b
+            } else if b == UInt8(ascii: "<"), try byte(k + 1) == UInt8(ascii: "!"), try byte(k + 2) == ASCII.minus,
+                      try byte(k + 3) == ASCII.minus {
+                // A comment in the internal subset may hold quotes, brackets and ">".
+                guard let end = try find(Array("-->".utf8), from: k + 4) else { break }
+                k = end + 3
+                continue
             } else if b == UInt8(ascii: "[") {
                 depth += 1
             } else if b == UInt8(ascii: "]") {

@@ -117,16 +117,18 @@ struct XMLScanner {
     /// nil at the end of the file. A token longer than `maxTokenBytes` is an error.
     @inline(__always)
     mutating func byte(_ k: Int) throws -> UInt8? {
+        if k >= limits.maxTokenBytes { throw tokenTooLong() }
         while input.pos + k >= input.end {
             if input.atEOF { return nil }
-            if k >= limits.maxTokenBytes {
-                throw TraceError(.tooLarge, file: path, line: line, column: column,
-                                 "an XML token (tag, text, comment) longer than \(limits.maxTokenBytes / 1024) KiB")
-            }
             input.lineNumber = line
             try input.refill()
         }
         return input.base[input.pos + k]
+    }
+
+    func tokenTooLong() -> TraceError {
+        TraceError(.tooLarge, file: path, line: line, column: column,
+                   "an XML token (a tag, a text, a comment) longer than \(limits.maxTokenBytes) bytes, the most this reader holds")
     }
 
     /// The bytes [from, to) of the current token (valid until the next read).
@@ -178,7 +180,9 @@ struct XMLScanner {
             let available = input.end - input.pos - i
             let start = input.base + input.pos + i
             if let hit = memchr(start, Int32(target), available) {
-                return i + start.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                let at = i + start.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if at >= limits.maxTokenBytes { throw tokenTooLong() }
+                return at
             }
             i += available
         }
@@ -249,6 +253,7 @@ struct XMLScanner {
     private mutating func endTag() throws -> XMLEvent {
         var k = 2
         while let b = try byte(k), b != UInt8(ascii: ">"), !Self.isSpace(b) { k += 1 }
+        guard k > 2 else { throw error(at: 2, "expected an end tag name after \"</\", found \(quoted(2))") }
         let name = String(decoding: bytes(2, k), as: UTF8.self)
         while let b = try byte(k), Self.isSpace(b) { k += 1 }
         guard try byte(k) == UInt8(ascii: ">") else { throw error(at: k, "expected \">\" to end the end tag </\(name)>") }
