@@ -115,7 +115,7 @@ struct TCXDocument {
         let parent = n >= 2 ? names[n - 2] : ""
         if local == "Activity" && n == 3 { inActivity = false }
         if n == 3 && parent == "Author" && local == "Name" { authorName = text.trimmingWhitespace() }
-        if n >= 4 && names[n - 3] == "Author" && parent == "Version" { authorVersion.append(text.trimmingWhitespace()) }
+        if n == 5 && names[1] == "Author" && parent == "Version" { authorVersion.append(text.trimmingWhitespace()) }
         guard inActivity else { return }
         if draft != nil {
             try endInTrackpoint(local, parent, text, counts: &counts)

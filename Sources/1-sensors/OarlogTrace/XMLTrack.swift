@@ -110,14 +110,15 @@ struct XMLTrackReplay {
             counts.recordSkip(.implausibleValue, line: p.line)
             return
         }
-        if let notes = partNotes, p.part != lastPart, p.part < notes.count {
-            out.append(.note(Note(time: t, text: notes[p.part])))
-        }
-        lastPart = p.part
+        // The gap starts at the last point, before the note at this one: records stay in time order.
         if let last = lastTime, t - last > XMLTrackLimits.gapSeconds {
             out.append(.gap(Gap(sensor: .gps, start: last, end: t,
                                 reason: "no track points for \(Int((t - last).rounded())) s: the recording paused")))
         }
+        if let notes = partNotes, p.part != lastPart, p.part < notes.count {
+            out.append(.note(Note(time: t, text: notes[p.part])))
+        }
+        lastPart = p.part
         lastTime = t
         if let lat = p.latitude, let lon = p.longitude {
             out.append(.fix(GPSFix(time: t, utc: p.utc, latitude: lat, longitude: lon, speed: p.speed,
