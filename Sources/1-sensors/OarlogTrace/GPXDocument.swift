@@ -9,10 +9,13 @@ struct GPXDocument {
     /// `metadata/time` (1.1) or `gpx/time` (1.0), seconds since 1970.
     var startUTC: Double?
     var name: String?
-    var types: [String] = []
+    /// The first track's type.
+    var firstType: String?
     var points: XMLPointCollector
-    /// Track segments seen (a point's `part` is its segment's index).
+    /// Track segments with points (a point's `part` is its segment's index among them).
     var segments = 0
+    /// A segment started and has no point yet.
+    private var segmentOpen = true
     var linesRead = 0
 
     /// Track types that are clearly not rowing (compared in lower case without spaces, `_` or
@@ -72,9 +75,8 @@ struct GPXDocument {
             version = attribute("version")
             creator = attribute("creator").map { String($0.prefix(XMLTrackLimits.maxNoteCharacters)) }
         } else if names.count == 3 && local == "trkseg" && names[1] == "trk" {
-            segments += 1
+            segmentOpen = true
         } else if names.count == 4 && local == "trkpt" && names[2] == "trkseg" {
-            if segments == 0 { segments = 1 }
             draft = Draft(latitude: attribute("lat").flatMap(XMLValues.number),
                           longitude: attribute("lon").flatMap(XMLValues.number), line: scanner.eventLine)
         }
@@ -98,7 +100,7 @@ struct GPXDocument {
             name = String(text.trimmingWhitespace().prefix(XMLTrackLimits.maxNoteCharacters))
         case (3, "trk", "type"):
             let type = String(text.trimmingWhitespace().prefix(XMLTrackLimits.maxNoteCharacters))
-            types.append(type)
+            if firstType == nil { firstType = type }
             let key = String(type.lowercased().filter { $0 != " " && $0 != "_" && $0 != "-" })
             if !options.anySport && Self.otherSports.contains(key) {
                 throw TraceError(.unsupportedFormat, file: scanner.path, line: scanner.line,
@@ -144,12 +146,17 @@ struct GPXDocument {
         }
         let position = mode == .noFix ? nil : values.position(d.latitude, d.longitude)
         let satellites = values.within(d.satellites, 0...255).flatMap { $0 == $0.rounded() ? Int($0) : nil }
+        let before = points.points.count
         let point = XMLTrackPoint(utc: time.utc, latitude: position?.0, longitude: position?.1,
                                   altitude: values.altitude(d.altitude), speed: values.speed(d.speed),
                                   heartRate: values.heartRate(d.heartRate), satellites: satellites, mode: mode,
-                                  part: max(0, segments - 1), line: d.line)
+                                  part: segmentOpen ? segments : segments - 1, line: d.line)
         counts.recordDroppedValues(values.dropped, line: d.line)
         values.dropped = 0
         try points.add(point, counts: &counts)
+        if segmentOpen && points.points.count > before {
+            segments += 1
+            segmentOpen = false
+        }
     }
 }

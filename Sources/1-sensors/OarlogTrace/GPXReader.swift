@@ -13,8 +13,8 @@ import OarlogCore
 ///   the first point (Oarlog and Strava write the session's start there; the schema calls it the
 ///   file's creation time, which some apps write after the recording), else the first point's
 ///   time; the records' times are seconds from it.
-/// - Then per track point: a `.note` ("Segment n") where a segment starts when there are
-///   several, a `.gap` of the GPS where points are more than 30 s apart, a `.fix` (position,
+/// - Then per track point: a `.note` ("Segment n", counting the segments with points) where a
+///   segment starts when there are several, a `.gap` of the GPS where points are more than 30 s apart, a `.fix` (position,
 ///   UTC, altitude, speed, satellites, fix mode; `fix` "none" gives no fix) and a `.heartRate`.
 ///
 /// Not delivered: `cad` (in a rowing file the stroke rate, a per-second figure, not strokes: a
@@ -43,10 +43,10 @@ public struct GPXReader: RecordSource, TraceStatisticsReporting {
                                             ("start_utc", UTCTime.iso8601(origin))]
         if let name = document.name, !name.isEmpty { metadata.append(("session_name", name)) }
         if let creator = document.creator, !creator.isEmpty { metadata.append(("device", creator)) }
-        if let type = document.types.first, !type.isEmpty { metadata.append(("activity_sport", type)) }
-        let notes: [String]? = document.segments > 1 ? (0..<document.segments).map { "Segment \($0 + 1)" } : nil
+        if let type = document.firstType, !type.isEmpty { metadata.append(("activity_sport", type)) }
+        let note: ((Int) -> String)? = document.segments > 1 ? { "Segment \($0 + 1)" } : nil
         replay = XMLTrackReplay(metadata: metadata.map { .metadata(key: $0.0, value: $0.1) }, points: points,
-                                origin: origin, partNotes: notes)
+                                origin: origin, partNote: note)
     }
 
     public mutating func next() throws -> TraceRecord? { replay.next(counting: &counts) }

@@ -43,11 +43,12 @@ public struct TCXReader: RecordSource, TraceStatisticsReporting {
         counts.linesRead = document.linesRead
         let points = document.points.points
         let origin = points[0].utc
-        let notes: [String]? = document.laps.count > 1
-            ? document.laps.enumerated().map { n, lap in "Lap \(n + 1)" + (lap.notes.map { ": " + $0 } ?? "") }
+        let lapNotes = document.laps.map(\.notes)
+        let note: ((Int) -> String)? = lapNotes.count > 1
+            ? { n in "Lap \(n + 1)" + (n < lapNotes.count ? lapNotes[n].map { ": " + $0 } ?? "" : "") }
             : nil
         replay = XMLTrackReplay(metadata: Self.metadata(document, origin: origin), points: points, origin: origin,
-                                partNotes: notes)
+                                partNote: note)
     }
 
     public mutating func next() throws -> TraceRecord? { replay.next(counting: &counts) }

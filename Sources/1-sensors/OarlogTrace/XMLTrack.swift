@@ -68,18 +68,18 @@ struct XMLTrackReplay {
     private let points: [XMLTrackPoint]
     private var pointIndex = 0
     private let origin: Double
-    /// The note text at the start of each part, or nil for no notes.
-    private let partNotes: [String]?
+    /// The note text at the start of a part, or nil for no notes.
+    private let partNote: ((Int) -> String)?
     private var pending: [TraceRecord] = []
     private var pendingIndex = 0
     private var lastTime: Double?
     private var lastPart: Int?
 
-    init(metadata: [TraceRecord], points: [XMLTrackPoint], origin: Double, partNotes: [String]?) {
+    init(metadata: [TraceRecord], points: [XMLTrackPoint], origin: Double, partNote: ((Int) -> String)?) {
         self.metadata = metadata
         self.points = points
         self.origin = origin
-        self.partNotes = partNotes
+        self.partNote = partNote
     }
 
     mutating func next(counting counts: inout TraceReadStatistics) -> TraceRecord? {
@@ -115,8 +115,8 @@ struct XMLTrackReplay {
             out.append(.gap(Gap(sensor: .gps, start: last, end: t,
                                 reason: "no track points for \(Int((t - last).rounded())) s: the recording paused")))
         }
-        if let notes = partNotes, p.part != lastPart, p.part < notes.count {
-            out.append(.note(Note(time: t, text: notes[p.part])))
+        if let partNote, p.part != lastPart {
+            out.append(.note(Note(time: t, text: partNote(p.part))))
         }
         lastPart = p.part
         lastTime = t
