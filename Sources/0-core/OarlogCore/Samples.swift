@@ -80,12 +80,17 @@ public struct Gap: Sendable, Equatable {
     /// rest, its laps spliced back to back): the GPS track is not joined across, no distance is
     /// added over it. A sensor's outage (false) is joined: the boat went on in the meantime.
     public var breaksTrack: Bool
-    public init(sensor: SensorKind, start: Seconds, end: Seconds, reason: String, breaksTrack: Bool = false) {
+    /// What the device itself counted across a break (from its last point before to its first
+    /// after: a piece's start before its first point), added to the distance there.
+    public var deviceDistance: Metres?
+    public init(sensor: SensorKind, start: Seconds, end: Seconds, reason: String, breaksTrack: Bool = false,
+                deviceDistance: Metres? = nil) {
         self.sensor = sensor
         self.start = start
         self.end = end
         self.reason = reason
         self.breaksTrack = breaksTrack
+        self.deviceDistance = deviceDistance
     }
     public var duration: Seconds { max(0, end - start) }
 }

@@ -39,6 +39,7 @@ struct TCXDocument {
         var time: String?
         var latitude: Double?, longitude: Double?, altitude: Double?
         var heartRate: Double?, speed: Double?
+        var distance: Double?
         var line: Int
     }
 
@@ -161,6 +162,7 @@ struct TCXDocument {
         case ("LatitudeDegrees", "Position"): d.latitude = XMLValues.number(text)
         case ("LongitudeDegrees", "Position"): d.longitude = XMLValues.number(text)
         case ("AltitudeMeters", "Trackpoint"): d.altitude = XMLValues.number(text)
+        case ("DistanceMeters", "Trackpoint"): d.distance = XMLValues.number(text)
         case ("Value", "HeartRateBpm"): d.heartRate = XMLValues.number(text)
         // The standard extension's speed (m/s); CrewNerd's own nested <Extensions> are not read.
         case ("Speed", "TPX"): d.speed = XMLValues.number(text)
@@ -182,7 +184,8 @@ struct TCXDocument {
         let position = values.position(d.latitude, d.longitude)
         let point = XMLTrackPoint(utc: time.utc, latitude: position?.0, longitude: position?.1,
                                   altitude: values.altitude(d.altitude), speed: values.speed(d.speed),
-                                  heartRate: values.heartRate(d.heartRate), part: laps.count - 1, line: d.line)
+                                  heartRate: values.heartRate(d.heartRate), distance: values.distance(d.distance),
+                                  part: laps.count - 1, line: d.line)
         counts.recordDroppedValues(values.dropped, line: d.line)
         values.dropped = 0
         try points.add(point, counts: &counts)

@@ -12,6 +12,8 @@ struct XMLTrackPoint {
     var heartRate: Double?
     var satellites: Int?
     var mode: FixMode = .unknown
+    /// The device's own cumulative distance at the point (TCX `DistanceMeters`), metres.
+    var distance: Double? = nil
     /// The lap (TCX) or track segment (GPX) the point belongs to, from 0.
     var part: Int
     /// The line of the point's start tag.
@@ -74,6 +76,8 @@ struct XMLTrackReplay {
     private var pendingIndex = 0
     private var lastTime: Double?
     private var lastPart: Int?
+    /// The device's own distance at the last point that had one.
+    private var lastDistance: Double?
 
     init(metadata: [TraceRecord], points: [XMLTrackPoint], origin: Double, partNote: ((Int) -> String)?) {
         self.metadata = metadata
@@ -112,14 +116,22 @@ struct XMLTrackReplay {
         }
         // The gap starts at the last point, before the note at this one: records stay in time order.
         if let last = lastTime, t - last > XMLTrackLimits.gapSeconds {
+            // An app writes a track point every second or so while it records: a silence this long
+            // is a pause (a rest between pieces, the app's auto-pause), and the boat moved in it
+            // unrecorded, so the track is not joined across it.
+            // What the device itself counted across it (its distance from the last point to this
+            // one: the start of a piece before its first point) is kept.
+            let across = p.distance.flatMap { d in lastDistance.map { d - $0 } }.flatMap { $0 >= 0 && $0 <= 1_000 ? $0 : nil }
             out.append(.gap(Gap(sensor: .gps, start: last, end: t,
-                                reason: "no track points for \(Int((t - last).rounded())) s: the recording paused")))
+                                reason: "no track points for \(Int((t - last).rounded())) s: the recording paused",
+                                breaksTrack: true, deviceDistance: across)))
         }
         if let partNote, p.part != lastPart {
             out.append(.note(Note(time: t, text: partNote(p.part))))
         }
         lastPart = p.part
         lastTime = t
+        if let d = p.distance { lastDistance = d }
         if let lat = p.latitude, let lon = p.longitude {
             out.append(.fix(GPSFix(time: t, utc: p.utc, latitude: lat, longitude: lon, speed: p.speed,
                                    altitude: p.altitude, mode: p.mode, satellitesUsed: p.satellites)))

@@ -193,9 +193,11 @@ public struct DistanceAccumulator: Sendable {
         while let (f, brk, r) = smoother.popReady(window: window) { book(f, breakBefore: brk, receipt: r) }
     }
 
-    /// The track breaks here (`Gap.breaksTrack`): no distance across; the next fix starts anew.
-    public mutating func breakTrack() {
+    /// The track breaks here (`Gap.breaksTrack`): no distance across but what the device itself
+    /// counted there (`deviceDistance`, within what a boat covers); the next fix starts anew.
+    public mutating func breakTrack(deviceDistance: Metres? = nil) {
         jumpFilter.breakTrack()
+        if let d = deviceDistance, d.isFinite, d >= 0, d <= 1_000, usedFixes > 0 { distance += d }
     }
 
     /// Books whatever is still held back (the coarse smoother's lag). Call at the end of a session.

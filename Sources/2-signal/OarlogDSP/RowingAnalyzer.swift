@@ -109,7 +109,7 @@ public struct RowingAnalyzer: Sendable {
             switch g.sensor {
             case .gps:
                 gpsGaps += 1
-                if g.breaksTrack { distance.breakTrack() }
+                if g.breaksTrack { distance.breakTrack(deviceDistance: g.deviceDistance) }
             case .accelerometer: accelerometerGaps += 1
             }
         case .heartRate(let h):

@@ -179,7 +179,12 @@ enum RecordCoding {
         w.f64(g.end)
         w.string(g.sensor.rawValue)
         w.string(g.reason)
-        if g.breaksTrack { w.u8(1) }   // minor version 3: appended, older readers stop before it
+        // Minor version 3, appended (older readers stop before it): bit 0 breaks the track, bit 1
+        // a device distance follows.
+        if g.breaksTrack || g.deviceDistance != nil {
+            w.u8((g.breaksTrack ? 1 : 0) | (g.deviceDistance != nil ? 2 : 0))
+            if let d = g.deviceDistance { w.f64(d) }
+        }
     }
 
     /// `nil` for a sensor kind this build does not know (a newer writer's): skipped like an unknown record.
@@ -188,7 +193,10 @@ enum RecordCoding {
         let end = try r.f64()
         let sensorName = try r.string()
         let reason = try r.string()
-        let breaksTrack = r.remaining > 0 ? try r.u8() & 1 != 0 : false
-        return SensorKind(rawValue: sensorName).map { Gap(sensor: $0, start: start, end: end, reason: reason, breaksTrack: breaksTrack) }
+        let flags = r.remaining > 0 ? try r.u8() : 0
+        let deviceDistance = flags & 2 != 0 ? try r.f64() : nil
+        return SensorKind(rawValue: sensorName).map {
+            Gap(sensor: $0, start: start, end: end, reason: reason, breaksTrack: flags & 1 != 0, deviceDistance: deviceDistance)
+        }
     }
 }
