@@ -52,12 +52,14 @@ make_seeds() {
         speedcoach-v1) seed speedcoach-v1 "$DEVICES/speedcoachexample.csv" 40 ;;
         boatcoach) seed boatcoach "$DEVICES/boatcoach_otw.csv" 160 ;;
         coxmate) seed coxmate "$DEVICES/coxmate.csv" 60 ;;
-        tcx) seed tcx "$DEVICES/3x250m.tcx" 400; seed tcx "$DEVICES/crewnerddata.tcx" 200 ;;
-        gpx) mkdir -p "$WORK/corpus/gpx"
-             [ -f "$WORK/corpus/gpx/seed-export.gpx" ] || .build/release/oarlog export samples/rowingdata/nk_logbook.csv --format gpx \
-                 -o "$WORK/corpus/gpx/seed-export.gpx" >/dev/null 2>&1 || true
-             [ -f "$WORK/corpus/gpx/seed-export.gpx" ] && head -c 60000 "$WORK/corpus/gpx/seed-export.gpx" > "$WORK/corpus/gpx/seed-export-head.gpx" ;;
-        fit) mkdir -p "$WORK/corpus/fit"; cp "$DEVICES/3x250m.fit" "$WORK/corpus/fit/seed-3x250m.fit" ;;
+        tcx) seed tcx "$DEVICES/3x250m.tcx" 120; seed tcx "$DEVICES/crewnerddata.tcx" 150
+             seed tcx "$DEVICES/rowinginmotionexample.TCX" 60 ;;
+        gpx) seed gpx Tests/OarlogTraceTests/Fixtures/xml/strava-style.gpx 165; seed gpx Tests/OarlogTraceTests/Fixtures/xml/gpx10.gpx 14
+             seed gpx Tests/OarlogTraceTests/Fixtures/xml/nk_logbook.oarlog.gpx 30 ;;
+        fit) mkdir -p "$WORK/corpus/fit"; cp "$DEVICES/3x250m.fit" "$WORK/corpus/fit/seed-3x250m.fit"
+             [ -f "$WORK/corpus/fit/seed-export.fit" ] || head -n 200 samples/rowingdata/nk_logbook.csv > "$WORK/seed-nk.csv"
+             [ -f "$WORK/corpus/fit/seed-export.fit" ] || .build/release/oarlog export "$WORK/seed-nk.csv" --format fit \
+                 -o "$WORK/corpus/fit/seed-export.fit" >/dev/null 2>&1 || true ;;
         talos) seed talos Tests/OarlogTraceTests/Fixtures/talos-synthetic.txt 100 ;;
         quiske) seed quiske samples/rowingdata/quiske_per_stroke_seat.csv 4 ;;
         fences) mkdir -p "$WORK/corpus/fences"; cp samples/nk-course.geojson "$WORK/corpus/fences/seed-nk-course.geojson" ;;

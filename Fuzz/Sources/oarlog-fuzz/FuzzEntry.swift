@@ -70,7 +70,9 @@ public func fuzzOne(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
     case .coxmate: replay(format: .coxmate)
     case .tcx: replay(format: .tcx)
     case .gpx: replay(format: .gpx)
-    case .fit: replay(format: .fit)
+    case .fit:
+        fitMessages(bytes)
+        replay(format: .fit)
     case .fences: fences()
     case .session: session()
     case .recovery: recovery()
@@ -160,6 +162,17 @@ func replay(format: TraceFormat) {
     guard let summary = try? pipeline.run(&source) else { return }
     _ = SummaryTable.render(title: "fuzz", summary: summary, facts: facts)
     _ = json.count
+}
+
+/// Every message of a FIT input decoded with the CRC unchecked (else nearly every mutation stops
+/// at the file's CRC and the decoder's inner paths are never reached), each as its JSON line.
+func fitMessages(_ bytes: UnsafeRawBufferPointer) {
+    guard var decoder = try? FITDecoder(bytes: Array(bytes), path: "fuzz.fit", checksCRC: false) else { return }
+    var lines = 0
+    while let message = try? decoder.next() {
+        lines &+= FITProfile.json(message).utf8.count
+    }
+    _ = lines
 }
 
 /// A fence file parsed and a short track run past it (areas, gates, course), with the events printed.
