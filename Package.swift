@@ -73,6 +73,8 @@ let package = Package(
         // bests) in SQLite through GRDB, with FTS5 for text; the filters and orders of `oarlog
         // sessions`. The files stay the source of truth: OarlogApp fills the index from them.
         .target(name: "OarlogArchive", dependencies: ["OarlogCore", .product(name: "GRDB", package: "GRDB.swift")], path: "Sources/3-storage/OarlogArchive"),
+        // zlib (Debian zlib1g-dev) behind a shim header: a zip's deflated entries for the import.
+        .systemLibrary(name: "CZlib", path: "Sources/c-shims/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libmosquitto (Debian libmosquitto-dev, 2.0) behind a shim header.
         .systemLibrary(name: "CMosquitto", path: "Sources/c-shims/CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // An MQTT 5 client over libmosquitto: QoS 1 with a store-and-forward outbox, reconnects,
@@ -87,7 +89,7 @@ let package = Package(
         // the fleet's glue, report models.
         .target(name: "OarlogApp", dependencies: [
             "OarlogAPI", "OarlogArchive", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", 
-            "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO", "OarlogMQTT", "OarlogFleet",
+            "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO", "OarlogMQTT", "OarlogFleet", "CZlib",
         ], path: "Sources/4-application/OarlogApp"),
         // What the web API accepts: paths, session ids, the token header and each call's JSON body,
         // checked and decoded without HTTP machinery (so it is fuzzed); stored text cleaned by Core's StoredText.

@@ -7,9 +7,10 @@ cd "$(dirname "$0")/.."
 # System packages: libgps-dev/gpsd (GPS through gpsd), libiio-dev/libiio-utils/iiod (IIO
 # accelerometers), python3-scipy (the benchmark's reference peer), libxml2-utils (export checks),
 # libsqlite3-dev (the archive's index: GRDB builds on the system SQLite).
+# zlib1g-dev (a zip's deflated entries, for `oarlog import`).
 # mosquitto/libmosquitto-dev (the fleet: boats to a coach and a club through an MQTT broker),
 # python3-jsonschema (payloads checked against Signal K's delta schema), openssl (a test CA).
-PACKAGES=(gpsd gpsd-clients libgps-dev libiio-dev libiio-utils iiod python3-scipy python3-numpy python3-pip libxml2-utils libsqlite3-dev shellcheck device-tree-compiler
+PACKAGES=(gpsd gpsd-clients libgps-dev libiio-dev libiio-utils iiod python3-scipy python3-numpy python3-pip libxml2-utils libsqlite3-dev zlib1g-dev shellcheck device-tree-compiler
           libjs-leaflet libjs-chart.js chromium chromium-driver python3-selenium curl
           mosquitto mosquitto-clients libmosquitto-dev python3-jsonschema openssl)
 

@@ -42,12 +42,16 @@ public struct ArchivedSession: Sendable, Equatable {
     public var piecesJSON: String?
     /// Its best performance of each standard event (see `ArchivedBest`).
     public var bests: [ArchivedBest]
+    /// What identifies the file it was imported from (`oarlog import`: the device and its start,
+    /// or the file's content); nil for a session not imported.
+    public var importKey: String?
 
     public init(id: String, path: String, sizeBytes: Int, modifiedNanoseconds: Int64, damage: String? = nil, title: String = "",
                 boat: String = "", startUTC: Double? = nil, elapsed: Seconds? = nil, distance: Metres? = nil, strokes: Int? = nil,
                 averageRate: StrokesPerMinute? = nil, averageSplit: SecondsPer500m? = nil, closed: Bool = false,
                 notes: [String] = [], courses: [String] = [], places: [String] = [], start: GeoPoint? = nil,
-                bounds: GeoBounds? = nil, pieceCount: Int = 0, piecesJSON: String? = nil, bests: [ArchivedBest] = []) {
+                bounds: GeoBounds? = nil, pieceCount: Int = 0, piecesJSON: String? = nil, bests: [ArchivedBest] = [],
+                importKey: String? = nil) {
         self.id = id
         self.path = path
         self.sizeBytes = sizeBytes
@@ -70,6 +74,7 @@ public struct ArchivedSession: Sendable, Equatable {
         self.pieceCount = pieceCount
         self.piecesJSON = piecesJSON
         self.bests = bests
+        self.importKey = importKey
     }
 }
 

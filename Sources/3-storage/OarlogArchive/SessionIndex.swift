@@ -13,7 +13,7 @@ import OarlogCore
 public final class SessionIndex: Sendable {
     /// Bumped whenever the schema or what is derived from a file changes: an index of another
     /// version is dropped and rebuilt from the files.
-    public static let version = 1
+    public static let version = 2
 
     let database: DatabaseQueue
     /// Where the index lives; nil when it is kept in memory.
@@ -76,9 +76,11 @@ public final class SessionIndex: Sendable {
                 start_lat REAL, start_lon REAL,
                 south REAL, north REAL, west REAL, east REAL,
                 piece_count INTEGER NOT NULL,
-                pieces_json TEXT
+                pieces_json TEXT,
+                import_key TEXT
             );
             CREATE INDEX session_by_start ON session(start_utc);
+            CREATE INDEX session_by_import_key ON session(import_key);
             CREATE TABLE best (
                 session_rowid INTEGER NOT NULL REFERENCES session(rowid) ON DELETE CASCADE,
                 event TEXT NOT NULL,
@@ -127,13 +129,13 @@ public final class SessionIndex: Sendable {
         try db.execute(sql: """
             INSERT INTO session (id, path, size_bytes, modified_ns, damage, title, boat, start_utc, elapsed_s, distance_m, strokes,
                 avg_rate_spm, avg_split_s, closed, notes, courses, places, start_lat, start_lon, south, north, west, east,
-                piece_count, pieces_json)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                piece_count, pieces_json, import_key)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
                 s.id, s.path, s.sizeBytes, s.modifiedNanoseconds, s.damage, s.title, s.boat, s.startUTC, s.elapsed, s.distance,
                 s.strokes, s.averageRate, s.averageSplit, s.closed, s.notes.joined(separator: "\n"),
                 s.courses.joined(separator: "\n"), s.places.joined(separator: "\n"), s.start?.latitude, s.start?.longitude,
-                s.bounds?.south, s.bounds?.north, s.bounds?.west, s.bounds?.east, s.pieceCount, s.piecesJSON,
+                s.bounds?.south, s.bounds?.north, s.bounds?.west, s.bounds?.east, s.pieceCount, s.piecesJSON, s.importKey,
             ])
         let rowid = db.lastInsertedRowID
         for b in s.bests {
@@ -200,6 +202,13 @@ public final class SessionIndex: Sendable {
     /// A session's pieces as `/api/sessions/{id}/pieces` gives them, as the index holds them.
     public func piecesJSON(of id: String) throws(ArchiveError) -> String? {
         try read { db in try String.fetchOne(db, sql: "SELECT pieces_json FROM session WHERE id = ?", arguments: [id]) }
+    }
+
+    /// The session imported from the file with this import key (`oarlog import`), if any.
+    public func session(importKey: String) throws(ArchiveError) -> String? {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT id FROM session WHERE import_key = ? ORDER BY id LIMIT 1", arguments: [importKey])
+        }
     }
 
     /// How many sessions it holds.

@@ -13,11 +13,41 @@ public struct TraceInput {
     public var source: LeadingRecords<AnyRecordSource>
     /// UTC at trace time 0: the trace's `start_utc`, else its first fix with a UTC time.
     public let startUTC: Double?
+    /// The metadata the trace opens with (`device`, `device_serial`, `start_local`, `session_name`
+    /// …), in order: read ahead with the records before the first that is not metadata.
+    public let metadata: [(key: String, value: String)]
 
     public init(path: String, format: TraceFormat? = nil, options: TraceOpenOptions = TraceOpenOptions()) throws {
         self.path = path
         self.format = format
-        (source, startUTC) = try LeadingRecords.readingAhead(try TraceOpener.open(path: path, format: format, options: options))
+        var reader = try TraceOpener.open(path: path, format: format, options: options)
+        // Read ahead (bounded) through the leading metadata, then on until the start in UTC is
+        // known — the `start_utc`, else the first fix with a UTC time (as `readingAhead` does).
+        var leading: [TraceRecord] = []
+        var metadata: [(key: String, value: String)] = []
+        var metadataUTC: Double?
+        var fixUTC: Double?
+        var inMetadata = true
+        while leading.count < 20_000, inMetadata || (metadataUTC == nil && fixUTC == nil), let r = try reader.next() {
+            leading.append(r)
+            switch r {
+            case .metadata(let key, let value):
+                if inMetadata { metadata.append((key, value)) }
+                if key == "start_utc" { metadataUTC = UTCTime.parseISO8601(value) }
+            case .fix(let f):
+                inMetadata = false
+                if fixUTC == nil, let utc = f.utc, utc.isFinite { fixUTC = utc - f.time }
+            default: inMetadata = false
+            }
+        }
+        self.metadata = metadata
+        startUTC = metadataUTC ?? fixUTC
+        source = LeadingRecords(leading, AnyRecordSource(reader))
+    }
+
+    /// The last value of a leading metadata key, if the trace has it (and it is not empty).
+    public func metadata(_ key: String) -> String? {
+        metadata.last(where: { $0.key == key }).map(\.value).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Where a saved replay is placed in UTC: the trace's own start, else the file's modification time.

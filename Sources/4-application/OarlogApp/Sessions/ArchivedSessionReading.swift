@@ -17,6 +17,7 @@ extension ArchivedSession {
         let metadata = reader.metadata
         title = metadata.title
         boat = metadata.boat
+        importKey = metadata.settings.last(where: { $0.key == ArchiveImport.keySetting })?.value
         startUTC = metadata.startUTC
         closed = reader.isComplete
         let analysis = reader.summary?.analysis
