@@ -27,7 +27,9 @@ final class RaceListTests: XCTestCase {
 
         let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"], dataDirectory: data)
         let shots = try BrowserScript.screenshots()
-        let result = try BrowserScript.run("race_list.py", [server.base, shots.path])
+        let picked = try samplePath("rowingdata/SpeedCoach2Link_interval.csv")
+        let dropped = TestPaths.packageRoot.appendingPathComponent("Tests/OarlogTraceTests/Fixtures/devices/SpeedCoach2v2.12.csv").path
+        let result = try BrowserScript.run("race_list.py", [server.base, shots.path, server.token, picked, dropped])
         let steps = try XCTUnwrap(result["steps"] as? [String: [String: Any]])
 
         /// The ids the API gives for a query, checked against the CLI with the same filters.
@@ -79,6 +81,21 @@ final class RaceListTests: XCTestCase {
         XCTAssertEqual(steps["boat_by_split"]?["hash"] as? String, "#races?boat=Eight&sort=split", "the filters are in the address")
         XCTAssertEqual(steps["laptop"]?["overflow_x"] as? Bool, false)
         XCTAssertEqual(result["console"] as? [String], [])
+        // Imported on the page: the chosen file is a new session (titled by its own name, 5x1:00,
+        // as `oarlog sessions` lists it); dropped again it is a duplicate, the other dropped file
+        // is imported and a file of no format is refused with why.
+        let pickedStep = try XCTUnwrap(result["picked"] as? [String: Any])
+        XCTAssertEqual(pickedStep["counts"] as? String, "Imported 1, skipped as duplicates 0, refused 0")
+        XCTAssertTrue((pickedStep["titles"] as? [String] ?? []).contains("5x1:00"), "\(pickedStep)")
+        let droppedStep = try XCTUnwrap(result["dropped"] as? [String: Any])
+        XCTAssertEqual(droppedStep["counts"] as? String, "Imported 1, skipped as duplicates 1, refused 1")
+        XCTAssertEqual((droppedStep["refused"] as? [String])?.count, 1)
+        XCTAssertTrue((droppedStep["refused"] as? [String])?.first?.hasPrefix("notes.csv: unrecognised trace format") == true, "\(droppedStep)")
+        XCTAssertTrue((droppedStep["titles"] as? [String] ?? []).contains("Dist-1000M"), "\(droppedStep)")
+        XCTAssertEqual(droppedStep["overflow_x"] as? Bool, false)
+        let cli = try XCTUnwrap(try jsonObject(try oarlogCLI(["sessions", "--json"], dataDirectory: data).out) as? [[String: Any]])
+        XCTAssertEqual(Set(cli.compactMap { $0["title"] as? String }).intersection(["5x1:00", "Dist-1000M"]), ["5x1:00", "Dist-1000M"])
+        BrowserScript.checkScreenshots(result, minimumBytes: 5_000)
         // A bad filter through the API: 400 naming it.
         let bad = try server.request("GET", "/api/sessions?from=May")
         XCTAssertEqual(bad.status, 400)

@@ -2,10 +2,12 @@
 // filters: words in the title, notes and places; dates; distance; rate; boat; near a place;
 // the order); rename; delete with confirmation; downloads. A damaged file is listed with what to
 // do about it. The filters live in the page's address too (#races?search=…&from=…), so a list is
-// a link: the race map's "List these" opens the sessions that started at one place.
+// a link: the race map's "List these" opens the sessions that started at one place. Files,
+// folders and zips dropped on it are imported (race-import.js).
 import { getJSON, control, addDownloadLinks } from './api.js';
 import { clock, split, metres } from './metrics.js';
 import { picker } from './compare-page.js';
+import { RaceImport } from './race-import.js';
 
 const $ = id => document.getElementById(id);
 // The inputs and the /api/sessions parameter each sets.
@@ -33,6 +35,8 @@ export class RaceList {
       this.changed(true);
     };
     $('race-near-clear').onclick = () => { this.near = ''; this.changed(true); };
+    // Files dropped on the list or chosen are imported (race-import.js); the list then shows them.
+    this.importer = new RaceImport(() => this.fetch());
     // Choosing two sessions to compare (compare-page.js) ticks rows of the list as it stands.
     picker.attach(() => this.render(this.shownQuery || ''));
   }

@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """Uses the race list's filters (#races) in headless Chromium as a coach would: words typed in the
 search, dates, a least distance, a rate range, a boat, an order; then opens the list from an
-address with its filters (#races?…). Reports, for each step, the sessions listed (ids, in order),
+address with its filters (#races?…). Then imports: a file chosen with the picker, the same file
+and another dropped on the list (a synthetic drop, as a folder's files arrive), each summary read
+and the list after it. Reports, for each step, the sessions listed (ids, in order),
 the filters' query the list says it shows, the count line and whether anything overflows; the
 Swift test (RaceListTests) compares each with /api/sessions and `oarlog sessions --json` for the
 same filters.
 
-Usage: race_list.py BASE_URL SCREENSHOT_DIR
+Usage: race_list.py BASE_URL SCREENSHOT_DIR TOKEN PICKED_FILE DROPPED_FILE
 Prints one JSON object.
 """
 import json
@@ -18,7 +20,7 @@ from selenium.webdriver.support.ui import Select
 
 import chromium
 
-base, shots = sys.argv[1], sys.argv[2]
+base, shots, token, picked, dropped = sys.argv[1:6]
 result = {"screenshots": [], "steps": {}}
 driver, wait = chromium.start()
 
@@ -35,6 +37,22 @@ return {
   boats: [...document.querySelectorAll('#race-boat option')].map(o => o.value),
   overflow_x: document.documentElement.scrollWidth > window.innerWidth,
 };
+"""
+
+IMPORT_READ = """
+return {
+  counts: document.querySelector('#race-import-summary .race-import-counts').textContent,
+  refused: [...document.querySelectorAll('#race-import-summary .race-import-refused li')].map(li => li.textContent),
+  titles: [...document.querySelectorAll('#race-list li.race .race-title')].map(a => a.textContent),
+  overflow_x: document.documentElement.scrollWidth > window.innerWidth,
+};
+"""
+
+# Files dropped on the race list, as the browser hands a drop over (a DataTransfer of files).
+DROP = """
+const dt = new DataTransfer();
+for (const [name, text] of arguments[0]) dt.items.add(new File([text], name, { type: 'text/csv' }));
+document.getElementById('races').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
 """
 
 
@@ -102,6 +120,26 @@ try:
     time.sleep(0.3)
     result["steps"]["laptop"] = driver.execute_script(READ)
     shoot("race-list-laptop")
+    # Import at phone size: a file chosen, then a drop of that file again and another.
+    chromium.resize(driver, chromium.PHONE)
+    driver.execute_script("localStorage.setItem('oarlog.token', arguments[0])", token)
+    driver.get(base + "/#races")
+    settled("")
+    driver.find_element(By.ID, "race-import-files").send_keys(picked)
+    wait.until(lambda d: not d.find_element(By.ID, "race-import-summary").get_attribute("hidden")
+               and len(d.find_elements(By.CSS_SELECTOR, "#race-list li.race")) > 5)
+    result["picked"] = driver.execute_script(IMPORT_READ)
+    shoot("race-list-import-phone")
+    driver.find_element(By.CSS_SELECTOR, "#race-import-summary button").click()
+    with open(dropped, encoding="utf-8") as f:
+        dropped_text = f.read()
+    with open(picked, encoding="utf-8") as f:
+        picked_text = f.read()
+    driver.execute_script(DROP, [["again.csv", picked_text], ["dropped.csv", dropped_text], ["notes.csv", "hello, rowers\n"]])
+    wait.until(lambda d: not d.find_element(By.ID, "race-import-summary").get_attribute("hidden")
+               and len(d.find_elements(By.CSS_SELECTOR, "#race-list li.race")) > 6)
+    result["dropped"] = driver.execute_script(IMPORT_READ)
+    shoot("race-list-import-drop-phone")
     result["console"] = chromium.console_errors(driver)
 except Exception as e:
     chromium.report_failure(driver, result, e, f"{shots}/race-list-failure.png")

@@ -102,8 +102,9 @@ struct ImportFiles {
             refused.append(.init(file: shown, error: "\(error)"))
             return
         }
-        for entry in zip.entries where !entry.isDirectory && !entry.isHidden {
+        for entry in zip.entries where !entry.isDirectory {
             let entryShown = shown + "/" + entry.name
+            if entry.isHidden && !entry.isUnsafeName { continue }
             if entry.isUnsafeName {
                 refused.append(.init(file: entryShown, error: "a name outside the archive (absolute or with ..): not read"))
             } else if entry.name.lowercased().hasSuffix(".zip") {
