@@ -29,7 +29,12 @@ final class RaceListTests: XCTestCase {
         let shots = try BrowserScript.screenshots()
         let picked = try samplePath("rowingdata/SpeedCoach2Link_interval.csv")
         let dropped = TestPaths.packageRoot.appendingPathComponent("Tests/OarlogTraceTests/Fixtures/devices/SpeedCoach2v2.12.csv").path
-        let result = try BrowserScript.run("race_list.py", [server.base, shots.path, server.token, picked, dropped])
+        // A second boat, with no sessions, for the import (the list above stays as it was).
+        let importData = FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-race-import-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: importData) }
+        try FileManager.default.createDirectory(at: importData, withIntermediateDirectories: true)
+        let importing = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"], dataDirectory: importData)
+        let result = try BrowserScript.run("race_list.py", [server.base, shots.path, importing.base, importing.token, picked, dropped])
         let steps = try XCTUnwrap(result["steps"] as? [String: [String: Any]])
 
         /// The ids the API gives for a query, checked against the CLI with the same filters.
@@ -86,15 +91,15 @@ final class RaceListTests: XCTestCase {
         // is imported and a file of no format is refused with why.
         let pickedStep = try XCTUnwrap(result["picked"] as? [String: Any])
         XCTAssertEqual(pickedStep["counts"] as? String, "Imported 1, skipped as duplicates 0, refused 0")
-        XCTAssertTrue((pickedStep["titles"] as? [String] ?? []).contains("5x1:00"), "\(pickedStep)")
+        XCTAssertEqual(pickedStep["titles"] as? [String], ["5x1:00"], "the list shows it at once")
         let droppedStep = try XCTUnwrap(result["dropped"] as? [String: Any])
         XCTAssertEqual(droppedStep["counts"] as? String, "Imported 1, skipped as duplicates 1, refused 1")
         XCTAssertEqual((droppedStep["refused"] as? [String])?.count, 1)
         XCTAssertTrue((droppedStep["refused"] as? [String])?.first?.hasPrefix("notes.csv: unrecognised trace format") == true, "\(droppedStep)")
-        XCTAssertTrue((droppedStep["titles"] as? [String] ?? []).contains("Dist-1000M"), "\(droppedStep)")
+        XCTAssertEqual(droppedStep["titles"] as? [String], ["Dist-1000M", "5x1:00"])
         XCTAssertEqual(droppedStep["overflow_x"] as? Bool, false)
-        let cli = try XCTUnwrap(try jsonObject(try oarlogCLI(["sessions", "--json"], dataDirectory: data).out) as? [[String: Any]])
-        XCTAssertEqual(Set(cli.compactMap { $0["title"] as? String }).intersection(["5x1:00", "Dist-1000M"]), ["5x1:00", "Dist-1000M"])
+        let cli = try XCTUnwrap(try jsonObject(try oarlogCLI(["sessions", "--json"], dataDirectory: importData).out) as? [[String: Any]])
+        XCTAssertEqual(cli.compactMap { $0["title"] as? String }, ["Dist-1000M", "5x1:00"], "newest first, as `oarlog sessions` lists them")
         BrowserScript.checkScreenshots(result, minimumBytes: 5_000)
         // A bad filter through the API: 400 naming it.
         let bad = try server.request("GET", "/api/sessions?from=May")

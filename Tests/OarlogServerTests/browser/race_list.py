@@ -8,7 +8,7 @@ the filters' query the list says it shows, the count line and whether anything o
 Swift test (RaceListTests) compares each with /api/sessions and `oarlog sessions --json` for the
 same filters.
 
-Usage: race_list.py BASE_URL SCREENSHOT_DIR TOKEN PICKED_FILE DROPPED_FILE
+Usage: race_list.py BASE_URL SCREENSHOT_DIR IMPORT_BASE_URL IMPORT_TOKEN PICKED_FILE DROPPED_FILE
 Prints one JSON object.
 """
 import json
@@ -20,7 +20,7 @@ from selenium.webdriver.support.ui import Select
 
 import chromium
 
-base, shots, token, picked, dropped = sys.argv[1:6]
+base, shots, import_base, token, picked, dropped = sys.argv[1:7]
 result = {"screenshots": [], "steps": {}}
 driver, wait = chromium.start()
 
@@ -120,14 +120,16 @@ try:
     time.sleep(0.3)
     result["steps"]["laptop"] = driver.execute_script(READ)
     shoot("race-list-laptop")
-    # Import at phone size: a file chosen, then a drop of that file again and another.
+    # Import at phone size, on a second boat (its own sessions, so the steps above stay as
+    # they were): a file chosen, then a drop of that file again and another.
     chromium.resize(driver, chromium.PHONE)
+    driver.get(import_base + "/#races")
     driver.execute_script("localStorage.setItem('oarlog.token', arguments[0])", token)
-    driver.get(base + "/#races")
+    driver.refresh()
     settled("")
     driver.find_element(By.ID, "race-import-files").send_keys(picked)
     wait.until(lambda d: not d.find_element(By.ID, "race-import-summary").get_attribute("hidden")
-               and len(d.find_elements(By.CSS_SELECTOR, "#race-list li.race")) > 5)
+               and len(d.find_elements(By.CSS_SELECTOR, "#race-list li.race")) == 1)
     result["picked"] = driver.execute_script(IMPORT_READ)
     shoot("race-list-import-phone")
     driver.find_element(By.CSS_SELECTOR, "#race-import-summary button").click()
@@ -137,7 +139,7 @@ try:
         picked_text = f.read()
     driver.execute_script(DROP, [["again.csv", picked_text], ["dropped.csv", dropped_text], ["notes.csv", "hello, rowers\n"]])
     wait.until(lambda d: not d.find_element(By.ID, "race-import-summary").get_attribute("hidden")
-               and len(d.find_elements(By.CSS_SELECTOR, "#race-list li.race")) > 6)
+               and len(d.find_elements(By.CSS_SELECTOR, "#race-list li.race")) == 2)
     result["dropped"] = driver.execute_script(IMPORT_READ)
     shoot("race-list-import-drop-phone")
     result["console"] = chromium.console_errors(driver)
