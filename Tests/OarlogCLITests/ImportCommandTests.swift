@@ -177,6 +177,30 @@ extension CLITests {
         XCTAssertEqual(answer["other_files"] as? Int, 1, "the PDF")
         let temporary = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("oarlog-import-") }
         XCTAssertEqual(temporary, [], "the entries' temporary files are removed")
+
+        // Two directory entries over one deflated block (how the smallest zip bombs multiply):
+        // the whole zip refused, nothing imported.
+        let overlap = """
+            import struct, sys, zlib
+            data = b'x' * 1000
+            packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+            packed = packer.compress(data) + packer.flush()
+            crc = zlib.crc32(data)
+            local = struct.pack('<IHHHHHIIIHH', 0x04034b50, 20, 0, 8, 0, 0x21, crc, len(packed), len(data), 5, 0) + b'a.csv' + packed
+            directory = b''
+            for name in [b'a.csv', b'b.csv']:
+                directory += struct.pack('<IHHHHHHIIIHHHHHII', 0x02014b50, 20, 20, 0, 8, 0, 0x21, crc, len(packed), len(data),
+                                         len(name), 0, 0, 0, 0, 0, 0) + name
+            end = struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, 2, 2, len(directory), len(local), 0)
+            open(sys.argv[1], 'wb').write(local + directory + end)
+            """
+        let overlapZip = dataDirectory.appendingPathComponent("overlap.zip").path
+        let crafted = try ChildProcess.run("/usr/bin/python3", ["-c", overlap, overlapZip], in: dataDirectory.path)
+        XCTAssertEqual(crafted.status, 0, crafted.err)
+        let overlapRun = try runOarlog(["import", "overlap.zip"], dataDirectory: dataDirectory.path, in: dataDirectory.path)
+        XCTAssertEqual(overlapRun.status, 1)
+        XCTAssertEqual(overlapRun.out, "imported 0, skipped as duplicates 0, refused 1\n"
+                       + "refused overlap.zip: entries overlap each other or the directory (a zip bomb?): not read\n")
     }
 
     func testARefusedFileIsNamedWithItsReasonAndTheOthersImport() throws {

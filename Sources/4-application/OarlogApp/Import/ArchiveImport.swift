@@ -27,6 +27,9 @@ struct ArchiveImport {
     var progress: (ImportProgress) -> Void
     /// Pipeline sinks to show one file's replay (a progress bar), made afresh per file.
     var fileSinks: () -> [any PipelineSink]
+    /// True once the person has asked to stop (Ctrl-C): the file being read is dropped (no
+    /// half session is kept) and the rest are not read.
+    var shouldStop: () -> Bool = { false }
 
     /// Imports `files`, adding to `summary`.
     func run(_ files: ImportFiles, into summary: inout ImportSummary) throws {
@@ -38,6 +41,10 @@ struct ArchiveImport {
         let scratch = try ScratchFolder()
         var budget = ZipLimits().maximumTotalBytes
         for (n, item) in files.items.enumerated() {
+            if shouldStop() {
+                summary.notRead += files.items.count - n
+                break
+            }
             switch item {
             case .file(let path, let shown, let named):
                 progress(ImportProgress(file: shown, done: n, total: files.items.count))
@@ -83,10 +90,15 @@ struct ArchiveImport {
             let start = traceStart ?? fallbackStart ?? TraceInput.modificationTime(path) ?? 0
             let writer = try writer(for: input, shownAs: shown, start: start, key: key)
             do {
-                _ = try replay.run(sinks: fileSinks(), saveTo: writer)
+                _ = try replay.run(sinks: fileSinks(), saveTo: writer, shouldStop: shouldStop)
             } catch {
                 unlink(writer.path)
                 throw error
+            }
+            if shouldStop() {  // cut short: not kept, and read again by the next run
+                unlink(writer.path)
+                summary.notRead += 1
+                return
             }
             try index(writer.path, in: archive)
             summary.imported.append(.init(file: shown, session: SessionText.id(of: writer.path), startUTC: start))

@@ -29,6 +29,8 @@ public struct ImportSummary: Sendable, Equatable {
     public internal(set) var refused: [Refused] = []
     /// Files found in a folder or a zip that are of no trace format (a photo, a PDF): passed over.
     public internal(set) var otherFiles = 0
+    /// Files left unread because the person stopped the import (the one being read included).
+    public internal(set) var notRead = 0
 
     public init() {}
 
@@ -63,6 +65,7 @@ public struct ImportSummary: Sendable, Equatable {
         }
         w.endArray()
         w.field("other_files", otherFiles)
+        if notRead > 0 { w.field("not_read", notRead) }
         w.endObject()
         return w.take()
     }
@@ -72,6 +75,7 @@ public struct ImportSummary: Sendable, Equatable {
         var out = "imported \(imported.count), skipped as duplicates \(duplicates.count), refused \(refused.count)"
         if otherFiles > 0 { out += " (\(otherFiles) other file\(otherFiles == 1 ? "" : "s") passed over: not a trace)" }
         out += "\n"
+        if notRead > 0 { out += "stopped: \(notRead) file\(notRead == 1 ? "" : "s") not read (import again to read them)\n" }
         for r in refused { out += "refused \(StoredText.escapedForTerminal(r.file)): \(StoredText.escapedForTerminal(r.error))\n" }
         return out
     }

@@ -13,14 +13,16 @@ extension SessionStore {
 
     /// `oarlog import PATH…`: files, folders (walked, hidden files left out) and zips, each trace
     /// kept as a session unless imported before. `progress` is told before each file;
-    /// `fileSinks` make the sinks that show one file's replay.
+    /// `fileSinks` make the sinks that show one file's replay; `shouldStop` ends it early (the
+    /// file being read is not kept).
     public func importing(_ paths: [String], boat: String? = nil, options: TraceOpenOptions = TraceOpenOptions(),
                           settings: AnalysisSettings = .defaults, progress: @escaping (ImportProgress) -> Void = { _ in },
-                          fileSinks: @escaping () -> [any PipelineSink] = { [] }) throws -> ImportSummary {
+                          fileSinks: @escaping () -> [any PipelineSink] = { [] },
+                          shouldStop: @escaping () -> Bool = { false }) throws -> ImportSummary {
         _ = try settings.analyzerConfiguration()
         var summary = ImportSummary()
         let work = ArchiveImport(directory: directory, boat: boat, options: options, settings: settings,
-                                 progress: progress, fileSinks: fileSinks)
+                                 progress: progress, fileSinks: fileSinks, shouldStop: shouldStop)
         try work.run(ImportFiles(paths: paths), into: &summary)
         return summary
     }

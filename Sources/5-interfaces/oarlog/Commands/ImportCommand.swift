@@ -17,7 +17,8 @@ struct ImportCommand: ParsableCommand {
             importing a folder again adds nothing. `oarlog bests`, `sessions` and `compare` see the \
             new sessions at once.
 
-            Exit status: 0 when no file was refused, 1 when any was (each named with why).
+            Exit status: 0 when no file was refused, 1 when any was (each named with why) or the \
+            import was stopped (Ctrl-C: the file being read is not kept; import again for the rest).
 
             Examples:
               oarlog import ~/rowing/speedcoach/ --boat "Nell"
@@ -45,10 +46,10 @@ struct ImportCommand: ParsableCommand {
         let bar = ImportProgressBar.ifTerminal()
         let summary = try SessionStore.default.importing(
             paths, boat: boat, options: TraceOpenOptions(anySport: anySport), settings: analysis.settings,
-            progress: { bar?.show($0) })
+            progress: { bar?.show($0) }, shouldStop: { SignalFlag.interrupted })
         bar?.clear()
         StandardStreams.write(json ? summary.json() + "\n" : summary.text())
-        if !summary.refused.isEmpty { throw ExitCode(1) }
+        if !summary.refused.isEmpty || summary.notRead > 0 { throw ExitCode(1) }
     }
 }
 
