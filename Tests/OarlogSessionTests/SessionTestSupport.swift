@@ -42,7 +42,6 @@ func bits(_ r: TraceRecord) -> [UInt64] {
             + d(x.power)
     case .heartRate(let h): return [7] + d(h.time) + d(h.bpm) + s(h.sensor ?? "")
     case .metadata(let k, let v): return [6] + s(k) + s(v)
-    case .heartRate(let h): return [7] + d(h.time) + d(h.bpm) + s(h.sensor ?? "")
     }
 }
 
