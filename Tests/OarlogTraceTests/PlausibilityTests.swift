@@ -107,6 +107,7 @@ final class ForeignPlausibilityTests: XCTestCase {
         let path = try TestPaths.sample("rowingdata/SpeedCoach2Linkv1.27.csv")
         var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         let title = lines.firstIndex { $0.hasPrefix("Per-Stroke Data:") }!
+        let unmutated = lines
         let header = testCSVFields(lines[title + 2])
         let elapsed = header.firstIndex(of: "Elapsed Time")!, speed = header.firstIndex(of: "Speed (GPS)")!
         let glitch = title + 4 + 10, fast = title + 4 + 20
@@ -121,7 +122,12 @@ final class ForeignPlausibilityTests: XCTestCase {
         XCTAssertEqual(reader.statistics.firstSkippedLine(.implausibleValue), glitch + 1)
         XCTAssertEqual(reader.statistics.droppedValues, 1)
         XCTAssertEqual(reader.statistics.firstDroppedValueLine, fast + 1)
-        XCTAssertEqual(after.count, before.count - 2, "one stroke (fix and reference) fewer")
+        // The stroke's records: its fix, its reference and the device's heart rate (118 bpm).
+        let clock = testCSVFields(unmutated[glitch])[elapsed].split(separator: ":").compactMap { Double($0) }
+        let strokeTime = clock.reduce(0) { $0 * 60 + $1 }
+        let ofStroke = before.filter { abs(($0.time ?? -1) - strokeTime) < 0.05 }.count
+        XCTAssertEqual(ofStroke, 3)
+        XCTAssertEqual(after.count, before.count - ofStroke, "one stroke (fix, reference, heart rate) fewer")
         XCTAssertTrue(after.allSatisfy { ($0.time ?? 0) < 10_000 })
         func unknownSpeeds(_ records: [TraceRecord]) -> Int {
             records.filter { if case .fix(let f) = $0 { return f.speed == nil } else { return false } }.count

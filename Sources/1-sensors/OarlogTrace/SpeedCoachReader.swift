@@ -371,16 +371,23 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             return Int(v)
         }
         let heartRate = try number(c.heartRate, "Heart Rate")
+        let distance = bounds.distance(try scaled(c.distance, "Distance"))
+        let speed = bounds.speed(try scaled(c.speed, "Speed"))
+        // The GPS figures are often the columns already read (GPS input): one cell, one reading.
+        let gpsDistance = c.gpsDistance?.index == c.distance?.index ? distance
+            : bounds.distance(try scaled(c.gpsDistance, "Distance (GPS)"))
+        let gpsSpeed = c.gpsSpeed?.index == c.speed?.index ? speed
+            : bounds.speed(try scaled(c.gpsSpeed, "Speed (GPS)"))
         return StrokeRow(interval: try whole(c.interval, "Interval"),
                          elapsed: try clock(c.elapsed, "Elapsed Time"),
-                         distance: bounds.distance(try scaled(c.distance, "Distance")),
+                         distance: distance,
                          split: bounds.split(try clock(c.split?.index, "Split").map { $0 * (c.split?.factor ?? 1) }),
-                         speed: bounds.speed(try scaled(c.speed, "Speed")),
+                         speed: speed,
                          rate: bounds.strokeRate(try number(c.rate, "Stroke Rate")),
                          strokes: bounds.strokeCount(try whole(c.strokes, "Total Strokes")),
                          perStroke: bounds.distancePerStroke(try scaled(c.perStroke, "Distance/Stroke")),
-                         gpsDistance: bounds.distance(try scaled(c.gpsDistance, "Distance (GPS)")),
-                         gpsSpeed: bounds.speed(try scaled(c.gpsSpeed, "Speed (GPS)")),
+                         gpsDistance: gpsDistance,
+                         gpsSpeed: gpsSpeed,
                          heartRate: heartRate == 0 ? nil : bounds.heartRate(heartRate),
                          power: bounds.power(try number(c.power, "Power")),
                          latitude: try number(c.latitude, "GPS Lat."),

@@ -17,6 +17,12 @@ import OarlogCore
 /// velocity: no fixed jump size, so a 30 m glitch is caught between strokes 3 s apart and a 1 m
 /// jitter at 10 Hz is not taken for one.
 ///
+/// Where both fixes carry the receiver's own speed (Doppler), the mean speed between them is also
+/// held to those speeds: not over `receiverSpeedFactor` × the faster of the two (plus the position
+/// error), however long the interval. The velocity gate widens with the time the boat could have
+/// changed its speed in; the receiver saw what it did at both ends, so a 60 m jump across a 10 s
+/// dropout between two fixes at 2.5 m/s is caught where the gate alone would let it pass.
+///
 /// An implausible fix is rejected and counted. If `reanchorAfter` rejected fixes in a row agree
 /// with each other (they form a plausible track of their own), the earlier fix was the outlier or
 /// the boat really moved during a dropout we cannot account for: the filter re-anchors on the
@@ -34,6 +40,10 @@ public struct GPSJumpFilter: Sendable {
         public var maximumAcceleration: Double = 1.0
         /// Position and velocity errors count at this many standard deviations.
         public var gateSigmas: Double = 3
+        /// The mean speed between two fixes that both carry the receiver's speed is at most this
+        /// many times the faster of the two (a boat rarely speeds up by half and slows down
+        /// again between two fixes).
+        public var receiverSpeedFactor: Double = 1.5
         public var reanchorAfter: Int = 3
         public init() {}
     }
@@ -131,6 +141,10 @@ public struct GPSJumpFilter: Sendable {
         let inverse = Geodesy.inverse(from: a.point, to: b.point)
         let positionSlack = c.gateSigmas * (sa * sa + sb * sb).squareRoot() / dt
         guard inverse.distance / dt <= c.maximumSpeed + positionSlack else { return false }
+        if let va = a.speed, let vb = b.speed, va.isFinite, vb.isFinite,
+           inverse.distance / dt > max(va, vb) * c.receiverSpeedFactor + positionSlack {
+            return false
+        }
         guard let v = velocity else { return true }
         let bearing = inverse.initialBearing * (Double.pi / 180)
         let east = inverse.distance * sin(bearing) / dt, north = inverse.distance * cos(bearing) / dt
