@@ -47,7 +47,8 @@ make_seeds() {
                     seed speedcoach samples/rowingdata/SpeedCoach2Link_interval.csv 80
                     seed speedcoach "$DEVICES/spdcoach2noheader.csv" 40; seed speedcoach "$DEVICES/NKEmporfromgreg.csv" 35
                     seed speedcoach "$DEVICES/impeller_empower.csv" 45; seed speedcoach "$DEVICES/SpeedCoach2v2.12.csv" 136
-                    seed speedcoach "$DEVICES/Speedcoach2example.csv" 125; seed speedcoach "$DEVICES/SpdCoachAmbiguous.csv" 40 ;;
+                    seed speedcoach "$DEVICES/Speedcoach2example.csv" 125; seed speedcoach "$DEVICES/SpdCoachAmbiguous.csv" 40
+                    seed speedcoach "$DEVICES/SpdCoach2_imp_inconsistent.csv" 120 ;;
         nk-logbook) seed nk-logbook samples/rowingdata/nk_logbook.csv 30 ;;
         speedcoach-v1) seed speedcoach-v1 "$DEVICES/speedcoachexample.csv" 40 ;;
         boatcoach) seed boatcoach "$DEVICES/boatcoach_otw.csv" 160 ;;
