@@ -16,7 +16,7 @@ SECONDS_PER_TARGET="${1:-60}"
 shift || true
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(native speedcoach nk-logbook talos quiske speedcoach-v1 boatcoach coxmate tcx gpx fit
-                                     fences session recovery web-request fleet-message)
+                                     import-zip fences session recovery web-request fleet-message)
 WORK="${OARLOG_FUZZ_DIR:-/tmp/oarlog-fuzz}"
 mkdir -p "$WORK"
 
@@ -63,6 +63,18 @@ make_seeds() {
                  -o "$WORK/corpus/fit/seed-export.fit" >/dev/null 2>&1 || true ;;
         talos) seed talos Tests/OarlogTraceTests/Fixtures/talos-synthetic.txt 100 ;;
         quiske) seed quiske samples/rowingdata/quiske_per_stroke_seat.csv 4 ;;
+        import-zip) mkdir -p "$WORK/corpus/import-zip"
+             if [ ! -f "$WORK/corpus/import-zip/seed-club.zip" ]; then
+                 python3 - "$WORK/corpus/import-zip" <<'PY'
+import sys, zipfile
+d = sys.argv[1]
+with zipfile.ZipFile(d + "/seed-club.zip", "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("a/coxmate.csv", "".join(open("Tests/OarlogTraceTests/Fixtures/devices/coxmate.csv").readlines()[:30]))
+    z.write("Tests/OarlogTraceTests/Fixtures/devices/3x250m.fit", "b/3x250m.fit")
+with zipfile.ZipFile(d + "/seed-stored.zip", "w", zipfile.ZIP_STORED) as z:
+    z.writestr("x.csv", "".join(open("samples/sim-workout.csv").readlines()[:60]))
+PY
+             fi ;;
         fences) mkdir -p "$WORK/corpus/fences"; cp samples/nk-course.geojson "$WORK/corpus/fences/seed-nk-course.geojson" ;;
         web-request)  # PATH, Authorization header, body (one request per file)
             mkdir -p "$WORK/corpus/web-request"

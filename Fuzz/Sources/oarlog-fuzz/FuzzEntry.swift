@@ -15,6 +15,7 @@ import OarlogTrace
 enum FuzzTarget: String, CaseIterable {
     case native, speedcoach, nkLogbook = "nk-logbook", talos, quiske
     case speedcoachV1 = "speedcoach-v1", boatcoach, coxmate, tcx, gpx, fit
+    case importZip = "import-zip"
     case fences, session, recovery, webRequest = "web-request", fleetMessage = "fleet-message"
 
     static let current: FuzzTarget = {
@@ -54,6 +55,10 @@ public func fuzzOne(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
         webRequest(Array(bytes))
         return 0
     }
+    if FuzzTarget.current == .importZip {
+        importZip(Array(bytes))
+        return 0
+    }
     if FuzzTarget.current == .fleetMessage {
         fleetMessage(Array(bytes))
         return 0
@@ -76,7 +81,7 @@ public func fuzzOne(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
     case .fences: fences()
     case .session: session()
     case .recovery: recovery()
-    case .webRequest, .fleetMessage: break
+    case .webRequest, .fleetMessage, .importZip: break
     }
     return 0
 }
@@ -173,6 +178,19 @@ func fitMessages(_ bytes: UnsafeRawBufferPointer) {
         lines &+= FITProfile.json(message).utf8.count
     }
     _ = lines
+}
+
+/// A zip handed to the web import (`POST /api/import?name=x.zip`) as a club's LiNK or Garmin
+/// download: its central directory, inflated entries (zlib), every entry through the readers and
+/// kept as a session in a store of its own. Refusals are fine; a trap, a file written outside the
+/// private temp folder, or memory beyond the limits is a finding.
+let fuzzStore: SessionStore = {
+    let dir = "/tmp/oarlog-fuzz-import-\(getpid())"
+    mkdir(dir, 0o700)
+    return SessionStore(sessionsPath: dir)
+}()
+func importZip(_ input: [UInt8]) {
+    _ = try? fuzzStore.importing(bytes: input, name: "club.zip")
 }
 
 /// A fence file parsed and a short track run past it (areas, gates, course), with the events printed.
