@@ -35,6 +35,7 @@ final class DeviceExportsTests: XCTestCase {
         .init(file: "speedcoachexample.csv", distance: 9520, strokes: 1121, heartRate: true, source: "last row: Distance(m), Stroke"),
         .init(file: "boatcoach_otw.csv", distance: 13188, strokes: 1359, heartRate: false, source: "last row: Cumulative Distance(m), Cumulative Stroke Count"),
         .init(file: "coxmate.csv", distance: 1005.56, strokes: nil, heartRate: false, source: "last row: Distance (the first of its 147 rows is the recording's start, 0.08 s before the first catch)"),
+        .init(file: "crewnerddata.tcx", distance: 10219, strokes: nil, heartRate: true, source: "the laps' DistanceMeters, 1877 + 6000 + 2342"),
         .init(file: "3x250m.tcx", distance: 750.29, strokes: nil, heartRate: true, source: "last trackpoint's DistanceMeters"),
         .init(file: "2x2km.tcx", distance: 9474.22, strokes: nil, heartRate: false, source: "last trackpoint's DistanceMeters"),
         .init(file: "rowinginmotionexample.TCX", distance: 13368.85, strokes: nil, heartRate: true, source: "last trackpoint's DistanceMeters"),
