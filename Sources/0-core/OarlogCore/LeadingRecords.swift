@@ -30,22 +30,39 @@ public struct LeadingRecords<Rest: RecordSource>: RecordSource {
 }
 
 extension LeadingRecords where Rest == AnyRecordSource {
-    /// Reads `source` ahead until its start in UTC is known (its `start_utc`, else its first fix
-    /// with a UTC time), at most `limit` records (bounded memory); those records come out first.
-    public static func readingAhead(_ source: any RecordSource, limit: Int = 20_000) throws -> (LeadingRecords, startUTC: Double?) {
+    /// What a trace was read ahead for: the records read (they come out first), its start in UTC
+    /// and the metadata it opens with.
+    public struct ReadAhead {
+        public var records: LeadingRecords
+        /// UTC at trace time 0: the trace's `start_utc`, else its first fix with a UTC time.
+        public var startUTC: Double?
+        /// The metadata before the first record that is not metadata, in order.
+        public var metadata: [(key: String, value: String)]
+    }
+
+    /// Reads `source` ahead through its leading metadata and on until its start in UTC is known
+    /// (its `start_utc`, else its first fix with a UTC time), at most `limit` records (bounded
+    /// memory); those records come out first.
+    public static func readingAhead(_ source: any RecordSource, limit: Int = 20_000) throws -> ReadAhead {
         var rest = source
         var buffered: [TraceRecord] = []
+        var metadata: [(key: String, value: String)] = []
         var metadataUTC: Double?
         var fixUTC: Double?
-        while buffered.count < limit, metadataUTC == nil, fixUTC == nil, let r = try rest.next() {
+        var inMetadata = true
+        while buffered.count < limit, inMetadata || (metadataUTC == nil && fixUTC == nil), let r = try rest.next() {
             buffered.append(r)
             switch r {
-            case .metadata(let key, let value) where key == "start_utc": metadataUTC = UTCTime.parseISO8601(value)
-            case .fix(let f): if let utc = f.utc, utc.isFinite { fixUTC = utc - f.time }
-            default: break
+            case .metadata(let key, let value):
+                if inMetadata { metadata.append((key, value)) }
+                if key == "start_utc" { metadataUTC = UTCTime.parseISO8601(value) }
+            case .fix(let f):
+                inMetadata = false
+                if fixUTC == nil, let utc = f.utc, utc.isFinite { fixUTC = utc - f.time }
+            default: inMetadata = false
             }
         }
-        return (LeadingRecords(buffered, AnyRecordSource(rest)), metadataUTC ?? fixUTC)
+        return ReadAhead(records: LeadingRecords(buffered, AnyRecordSource(rest)), startUTC: metadataUTC ?? fixUTC, metadata: metadata)
     }
 }
 

@@ -20,29 +20,10 @@ public struct TraceInput {
     public init(path: String, format: TraceFormat? = nil, options: TraceOpenOptions = TraceOpenOptions()) throws {
         self.path = path
         self.format = format
-        var reader = try TraceOpener.open(path: path, format: format, options: options)
-        // Read ahead (bounded) through the leading metadata, then on until the start in UTC is
-        // known — the `start_utc`, else the first fix with a UTC time (as `readingAhead` does).
-        var leading: [TraceRecord] = []
-        var metadata: [(key: String, value: String)] = []
-        var metadataUTC: Double?
-        var fixUTC: Double?
-        var inMetadata = true
-        while leading.count < 20_000, inMetadata || (metadataUTC == nil && fixUTC == nil), let r = try reader.next() {
-            leading.append(r)
-            switch r {
-            case .metadata(let key, let value):
-                if inMetadata { metadata.append((key, value)) }
-                if key == "start_utc" { metadataUTC = UTCTime.parseISO8601(value) }
-            case .fix(let f):
-                inMetadata = false
-                if fixUTC == nil, let utc = f.utc, utc.isFinite { fixUTC = utc - f.time }
-            default: inMetadata = false
-            }
-        }
-        self.metadata = metadata
-        startUTC = metadataUTC ?? fixUTC
-        source = LeadingRecords(leading, AnyRecordSource(reader))
+        let ahead = try LeadingRecords.readingAhead(try TraceOpener.open(path: path, format: format, options: options))
+        source = ahead.records
+        startUTC = ahead.startUTC
+        metadata = ahead.metadata
     }
 
     /// The last value of a leading metadata key, if the trace has it (and it is not empty).
