@@ -21,8 +21,6 @@ public final class SessionFacts: PipelineSink {
     /// The other device's figures at its last stroke.
     public private(set) var lastReference: ReferenceStroke?
     public private(set) var referenceStrokes = 0
-    /// Heart-rate records (a strap's, or a device's per stroke or per second).
-    public private(set) var heartRates = 0
 
     public init() {}
 
@@ -46,7 +44,7 @@ public final class SessionFacts: PipelineSink {
         case .reference(let reference):
             referenceStrokes += 1
             lastReference = reference
-        case .heartRate: heartRates += 1
+        case .heartRate: break  // the analyzer's summary has them
         case .metadata(let key, let value):
             if metadata.count < Self.keptItemLimit { metadata.append((key, value)) }
         }
@@ -77,8 +75,16 @@ public final class SessionFacts: PipelineSink {
         deviceFigure(key).flatMap { $0 >= 0 && $0 <= 1e12 && $0 == $0.rounded() ? Int($0) : nil }
     }
 
-    /// Whether the trace gave any of the other device's own figures (`device_…` metadata).
+    /// Whether another device's figures stand beside Oarlog's: it gave its strokes, or any of
+    /// its own figures (`device_…` metadata).
     public var hasDeviceFigures: Bool {
-        metadata.contains { $0.key.hasPrefix("device_") && $0.key != "device_session_id" }
+        referenceStrokes > 0 || metadata.contains { $0.key.hasPrefix("device_") && $0.key != "device_session_id" }
     }
+
+    /// The other device's total distance: its summary's, else its last stroke's.
+    public var deviceDistance: Metres? { deviceFigure("device_total_distance_m") ?? lastReference?.distance }
+    /// The other device's elapsed time: its summary's, else its last stroke's time.
+    public var deviceElapsed: Seconds? { deviceFigure("device_elapsed_s") ?? lastReference?.time }
+    /// The other device's stroke count: its summary's, else its last stroke's running count.
+    public var deviceStrokes: Int? { deviceCount("device_total_strokes") ?? lastReference?.strokeCount }
 }

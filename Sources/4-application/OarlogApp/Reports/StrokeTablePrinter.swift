@@ -68,7 +68,7 @@ public final class JSONReportSink: PipelineSink {
     public func finish(summary: SessionSummary) {
         if includeStrokes { writer.endArray() }
         writer.summaryFields(summary, counts: RecordCounts(facts), startUTC: facts.metadata("start_utc"))
-        if facts.referenceStrokes > 0 || facts.hasDeviceFigures {
+        if facts.hasDeviceFigures {
             writer.beginObject(key: "device")
             writer.deviceFields(facts)
             writer.endObject()
@@ -84,9 +84,9 @@ extension JSONWriter {
     public mutating func deviceFields(_ facts: SessionFacts) {
         field("name", facts.metadata("device"))
         field("model", facts.metadata("device_model"))
-        field("distance_m", facts.deviceFigure("device_total_distance_m") ?? facts.lastReference?.distance, places: 2)
-        field("strokes", facts.deviceCount("device_total_strokes") ?? facts.lastReference?.strokeCount)
-        field("elapsed_s", facts.deviceFigure("device_elapsed_s") ?? facts.lastReference?.time, places: 3)
+        field("distance_m", facts.deviceDistance, places: 2)
+        field("strokes", facts.deviceStrokes)
+        field("elapsed_s", facts.deviceElapsed, places: 3)
         field("avg_split_s_per_500m", facts.deviceFigure("device_avg_split_s_per_500m"), places: 2)
         field("avg_stroke_rate_spm", facts.deviceFigure("device_avg_rate_spm"), places: 2)
         field("intervals", facts.deviceCount("device_intervals"))

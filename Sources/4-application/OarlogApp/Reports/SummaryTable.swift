@@ -23,7 +23,7 @@ public enum SummaryTable {
 
     public static func render(title: String, summary: SessionSummary, facts: SessionFacts) -> String {
         var rows: [(String, String, String?)] = []
-        let device = facts.referenceStrokes > 0 || facts.hasDeviceFigures
+        let device = facts.hasDeviceFigures
         func add(_ label: String, _ ours: String, _ theirs: String? = nil) { rows.append((label, ours, theirs)) }
 
         if let utc = facts.metadata("start_utc") {
@@ -34,13 +34,12 @@ public enum SummaryTable {
             add("Start (UTC)", RowingFormat.noData)
         }
         add("Elapsed", RowingFormat.duration(summary.elapsed),
-            device ? RowingFormat.duration(facts.deviceFigure("device_elapsed_s") ?? facts.lastReference?.time) : nil)
+            device ? RowingFormat.duration(facts.deviceElapsed) : nil)
         add("Distance", RowingFormat.distance(summary.distance),
-            device ? RowingFormat.distance(facts.deviceFigure("device_total_distance_m") ?? facts.lastReference?.distance) : nil)
+            device ? RowingFormat.distance(facts.deviceDistance) : nil)
         add("Strokes", RowingFormat.strokesKnown(strokes: summary.strokes, accelerometerSamples: facts.accelSamples,
                                           referenceStrokes: facts.referenceStrokes) ? String(summary.strokes) : RowingFormat.noData,
-            device ? (facts.deviceCount("device_total_strokes").map(String.init)
-                      ?? facts.lastReference?.strokeCount.map(String.init)
+            device ? (facts.deviceStrokes.map(String.init)
                       ?? (facts.referenceStrokes > 0 ? String(facts.referenceStrokes) : RowingFormat.noData)) : nil)
         add("Avg stroke rate", RowingFormat.decimal(summary.averageStrokeRate, unit: "spm"),
             device ? RowingFormat.decimal(facts.deviceFigure("device_avg_rate_spm"), unit: "spm") : nil)
