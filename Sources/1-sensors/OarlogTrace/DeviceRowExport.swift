@@ -150,7 +150,7 @@ struct StrokeCountSteps {
 
     /// The reference strokes since the previous row, appended to `records`.
     mutating func add(time: Double, distance: Double?, count: Int?, rate: Double?, split: Double?, speed: Double?,
-                      into records: inout [TraceRecord], bounds: inout PlausibleValues) {
+                      power: Double? = nil, into records: inout [TraceRecord], bounds: inout PlausibleValues) {
         guard let count else { return }
         defer { last = (time, distance, count) }
         let span = min(max(0, time - last.time), TraceLimits.maxSessionSeconds)
@@ -166,7 +166,8 @@ struct StrokeCountSteps {
             var d: Double? = j == k ? distance : nil
             if let d0 = last.distance, let d1 = distance, d1 >= d0 { d = d0 + (d1 - d0) * f }
             records.append(.reference(ReferenceStroke(time: last.time + span * f, distance: d, split: split,
-                                                      strokeRate: rate, speed: speed, strokeCount: last.count + j)))
+                                                      strokeRate: rate, speed: speed, strokeCount: last.count + j,
+                                                      power: j == k ? power : nil)))
         }
     }
 }

@@ -40,10 +40,11 @@ public struct FITReader: RecordSource, TraceStatisticsReporting {
         var utc: Double
         var latitude: Double?, longitude: Double?
         var speed: Double?, altitude: Double?, heartRate: Double?
-        /// The device's strokes since the previous record (its running count advanced by this many;
-        /// 0 for a record that is no stroke), with its distance, rate and power.
-        var newStrokes = 0
+        /// The device's running stroke count over the session (nil for a record without one), with
+        /// the record's distance, rate and power.
         var strokeCount: Int?, distance: Double?, rate: Double?, power: Double?
+        /// The record's message number (the reader's "line").
+        var message: Int
     }
 
     public let path: String
@@ -61,6 +62,8 @@ public struct FITReader: RecordSource, TraceStatisticsReporting {
     /// The records of the current FIT record still to deliver (fix, references, heart rate).
     private var pending: [TraceRecord] = []
     private var pendingIndex = 0
+    /// The device's running count turned into one reference a stroke.
+    private var strokeSteps = StrokeCountSteps()
 
     public init(path: String, options: TraceOpenOptions = TraceOpenOptions()) throws {
         self.path = path
@@ -103,12 +106,12 @@ public struct FITReader: RecordSource, TraceStatisticsReporting {
                 bounds.dropped += 1
             }
             let utc = bounds.utc(r.utc) ?? r.utc
-            let newStrokes = strokes.take(r.cycles)
+            let counted = strokes.take(r.cycles) > 0
             records.append(Record(time: time, utc: utc, latitude: latitude, longitude: longitude,
                                   speed: bounds.speed(r.speed), altitude: bounds.altitude(r.altitude),
-                                  heartRate: bounds.heartRate(r.heartRate), newStrokes: newStrokes,
-                                  strokeCount: newStrokes > 0 ? strokes.total : nil, distance: bounds.distance(r.distance),
-                                  rate: bounds.strokeRate(r.cadence), power: bounds.power(r.power)))
+                                  heartRate: bounds.heartRate(r.heartRate),
+                                  strokeCount: counted ? strokes.total : nil, distance: bounds.distance(r.distance),
+                                  rate: bounds.strokeRate(r.cadence), power: bounds.power(r.power), message: r.message))
             counts.recordDroppedValues(bounds.dropped, line: r.message)
             if latitude == nil { counts.recordSkip(.noPosition, line: r.message) }
         }
@@ -138,18 +141,12 @@ public struct FITReader: RecordSource, TraceStatisticsReporting {
             if let lat = r.latitude, let lon = r.longitude {
                 pending.append(.fix(GPSFix(time: r.time, utc: r.utc, latitude: lat, longitude: lon, speed: r.speed, altitude: r.altitude)))
             }
-            if r.newStrokes > 0, let count = r.strokeCount {
-                // The device's strokes: one reference each, those it counted since the previous
-                // record spread evenly up to this one (the last at this record, with its figures).
-                let previous = recordIndex >= 2 ? records[recordIndex - 2].time : r.time
-                for k in 1...r.newStrokes {
-                    let t = r.newStrokes == 1 ? r.time : previous + (r.time - previous) * Double(k) / Double(r.newStrokes)
-                    let own = k == r.newStrokes
-                    pending.append(.reference(ReferenceStroke(time: t, distance: own ? r.distance : nil, strokeRate: own ? r.rate : nil,
-                                                              speed: own ? r.speed : nil, strokeCount: count - r.newStrokes + k,
-                                                              power: own ? r.power : nil)))
-                }
-            }
+            // The device's strokes: one reference each, those it counted since the previous
+            // record spread evenly up to this one (the last at this record, with its figures).
+            var bounds = PlausibleValues()
+            strokeSteps.add(time: r.time, distance: r.distance, count: r.strokeCount, rate: r.rate, split: nil, speed: r.speed,
+                            power: r.power, into: &pending, bounds: &bounds)
+            counts.recordDroppedValues(bounds.dropped, line: r.message)
             if let bpm = r.heartRate { pending.append(.heartRate(HeartRateSample(time: r.time, bpm: bpm))) }
             if !pending.isEmpty {
                 pendingIndex = 1
