@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "OarlogArchive", targets: ["OarlogArchive"]),
         .library(name: "OarlogMQTT", targets: ["OarlogMQTT"]),
         .library(name: "OarlogFleet", targets: ["OarlogFleet"]),
+        .library(name: "OarlogWorkouts", targets: ["OarlogWorkouts"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -48,8 +49,10 @@ let package = Package(
         // device seam (LiveDevice/LiveDeviceConnection, LiveClock) and the one reconnect loop
         // (LiveDeviceSource) that GPS and IIO share.
         .target(name: "OarlogLive", dependencies: ["OarlogCore"], path: "Sources/1-sensors/OarlogLive"),
-        // A source (each delivers in time order; there is no merge stage) through the DSP and the fences, events fanned out to sinks.
-        .target(name: "OarlogPipeline", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogLive"], path: "Sources/2-signal/OarlogPipeline"),
+        // The workout tracker: times a plan's pieces and rests as the crew rows them (pure, no I/O).
+        .target(name: "OarlogWorkouts", dependencies: ["OarlogCore", "OarlogDSP"], path: "Sources/2-signal/OarlogWorkouts"),
+        // A source (each delivers in time order; there is no merge stage) through the DSP, the fences and the workout, events fanned out to sinks.
+        .target(name: "OarlogPipeline", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogLive", "OarlogWorkouts"], path: "Sources/2-signal/OarlogPipeline"),
         // A rowing-boat simulator with ground truth, for tests, demos and benchmarks.
         .target(name: "OarlogSimulator", dependencies: ["OarlogCore"], path: "Sources/1-sensors/OarlogSimulator"),
         // The accuracy evaluation on real recordings and simulated sessions (`oarlog evaluate`, EvaluationTests).
@@ -66,7 +69,7 @@ let package = Package(
         // Hardware CRC-32C (SSE4.2 crc32 + PCLMULQDQ, checked at run time) for the session frames.
         .target(name: "COarlogCRC", path: "Sources/c-shims/COarlogCRC"),
         // The crash-safe binary session file: writer (a pipeline sink), reader, recovery, the data directory.
-        .target(name: "OarlogSession", dependencies: ["COarlogCRC", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline"], path: "Sources/3-storage/OarlogSession"),
+        .target(name: "OarlogSession", dependencies: ["COarlogCRC", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogWorkouts"], path: "Sources/3-storage/OarlogSession"),
         // Session exports (GPX, TCX, FIT, per-stroke CSV, GeoJSON) as streaming pipeline sinks.
         .target(name: "OarlogExport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline"], path: "Sources/3-storage/OarlogExport"),
         // The archive's index: one row per session file (its figures, text, place, pieces and
@@ -136,6 +139,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["browser"]),
         .testTarget(name: "OarlogAPITests", dependencies: ["OarlogAPI"]),
+        // The workout tracker against the simulator's truth, live and in replay.
+        .testTarget(name: "OarlogWorkoutsTests", dependencies: [
+            "OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogWorkouts", "OarlogPipeline", "OarlogSimulator",
+        ]),
         // The MQTT client against a real mosquitto on loopback ports (hardware/mosquitto's ACL, a test CA).
         .testTarget(name: "OarlogMQTTTests", dependencies: ["OarlogTestSupport", "OarlogMQTT"]),
         // Signal K deltas (checked against Signal K's schema with python3-jsonschema), the coach's board, crossed paths.

@@ -53,6 +53,28 @@ public struct DistanceHistory: Sendable {
         return a.distance + u * (b.distance - a.distance)
     }
 
+    /// Cumulative distance at the newest point.
+    public var newestDistance: Metres? { points.last?.distance }
+
+    /// The first moment at or after `start` when the cumulative distance reaches `distance`,
+    /// interpolated linearly between the fixes around it; `nil` while it has not (yet). A distance
+    /// piece ends here, not at the next fix or stroke.
+    public func time(reaching distance: Metres, from start: Seconds) -> Seconds? {
+        guard let last = points.last, last.distance >= distance, last.time >= start else { return nil }
+        var i = bracket(start) ?? 0
+        if points[i].distance >= distance { return max(start, points[i].time) }
+        while i + 1 < points.count {
+            let a = points[i], b = points[i + 1]
+            if b.distance >= distance {
+                guard b.distance > a.distance else { return b.time }
+                let u = (distance - a.distance) / (b.distance - a.distance)
+                return max(start, a.time + u * (b.time - a.time))
+            }
+            i += 1
+        }
+        return nil
+    }
+
     /// Mean receiver speed over [start, end] from the trapezoid integral of the fixes' speeds;
     /// `nil` unless every fix interval touching the span had a receiver speed at both ends.
     public func meanReceiverSpeed(from start: Seconds, to end: Seconds) -> MetresPerSecond? {

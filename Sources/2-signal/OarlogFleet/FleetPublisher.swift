@@ -98,6 +98,8 @@ public final class FleetPublisher: PipelineSink {
             startIfNeeded()
             if case .rejectedCrossing = event { return }
             emit(at: event.time, .fence(describeFence(event)))
+        case .workout:
+            break
         }
     }
 

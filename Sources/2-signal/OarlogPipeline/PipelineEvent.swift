@@ -1,6 +1,7 @@
 import OarlogCore
 import OarlogDSP
 import OarlogFences
+import OarlogWorkouts
 
 /// What flows from the pipeline to its sinks: the raw records as they arrived (for a recorder or
 /// a live plot) and what the DSP concluded from them.
@@ -9,6 +10,8 @@ public enum PipelineEvent: Sendable, Equatable {
     case analysis(AnalyzerEvent)
     /// Geofence, gate and course events (only when the pipeline has a fence monitor).
     case fence(FenceEvent)
+    /// The workout plan, its steps' starts and each step's figures (only with a workout tracker).
+    case workout(WorkoutEvent)
 }
 
 /// A consumer of pipeline events: a terminal display, a JSON writer, a session recorder.

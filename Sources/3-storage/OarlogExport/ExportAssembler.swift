@@ -97,7 +97,7 @@ public struct ExportAssembler: Sendable {
             }
         case .analysis(.stroke(let metrics)):
             strokes.append(metrics)
-        case .analysis(.live), .analysis(.caught), .analysis(.withdrawn), .fence:
+        case .analysis(.live), .analysis(.caught), .analysis(.withdrawn), .fence, .workout:
             return   // exports are written from concluded strokes
         }
         try release(final: false, emit: emit)

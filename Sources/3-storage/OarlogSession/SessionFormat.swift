@@ -14,7 +14,8 @@ public enum SessionFormat {
     /// Minor version: added record kinds or fields appended to a payload; older readers skip them.
     /// 1: the stroke record's quality fields. 2: strokes recorded at their catch (`strokeCaught`,
     /// `strokeWithdrawn`). 3: heart rates (`heartRate`) and a reference stroke's power.
-    public static let minorVersion: UInt16 = 3
+    /// 4: the workout plan, its steps' starts and each interval (`workout`).
+    public static let minorVersion: UInt16 = 4
     /// Magic + major + minor.
     public static let preambleSize = 12
     /// Marks the start of every frame (UTF-8 of U+1F6A3 ROWBOAT), so recovery can find the next
@@ -75,6 +76,9 @@ public enum RecordKind: UInt8, Sendable {
     /// A catch recorded as `strokeCaught` that was no stroke (minor version 2): the stroke
     /// record's payload; its index is free again.
     case strokeWithdrawn = 0x13
+    /// A workout record (minor version 4): the event payload (`workout.plan`, `workout.step`,
+    /// `workout.start`, `workout.interval`, `workout.finish`); see `SessionWorkoutRecords`.
+    case workout = 0x14
 }
 
 /// What went wrong reading or writing a session, in words a person can act on.

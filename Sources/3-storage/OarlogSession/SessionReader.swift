@@ -328,7 +328,7 @@ public struct SessionEntryIterator {
         case .stroke: return .stroke(try RecordCoding.decodeStroke(&p))
         case .strokeCaught: return .caught(try RecordCoding.decodeStroke(&p, stage: .caught))
         case .strokeWithdrawn: return .withdrawn(try RecordCoding.decodeStroke(&p, stage: .withdrawn).stroke)
-        case .event: return .event(try RecordCoding.decodeEvent(&p))
+        case .event, .workout: return .event(try RecordCoding.decodeEvent(&p))
         case nil: return nil
         }
     }

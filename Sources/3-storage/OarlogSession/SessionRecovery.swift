@@ -342,7 +342,7 @@ public enum SessionRecovery {
             case .traceMetadata: s.traceMetadata += 1
             case .heartRate: break
             case .stroke: s.strokes += 1
-            case .event: s.events += 1
+            case .event, .workout: s.events += 1
             case .strokeCaught: s.strokeCatches += 1
             case .strokeWithdrawn: s.strokeCatches -= 1
             case nil: break

@@ -11,4 +11,9 @@ extension SessionReader {
     public func events(onDamage: DamagePolicy = .skipDamagedChunks) throws -> [SessionEvent] {
         try decoded(.event, onDamage: onDamage, RecordCoding.decodeEvent)
     }
+
+    /// The session's workout records (plan, steps, starts, intervals) in recorded order.
+    public func workoutEvents(onDamage: DamagePolicy = .skipDamagedChunks) throws -> [SessionEvent] {
+        try decoded(.workout, onDamage: onDamage, RecordCoding.decodeEvent)
+    }
 }

@@ -5,6 +5,7 @@ import OarlogCore
 import OarlogDSP
 import OarlogPipeline
 import OarlogFences
+import OarlogWorkouts
 
 /// Records a session to a `.oarlog` file as the pipeline runs: a `PipelineSink` that wants every
 /// raw record. Records are gathered into a chunk that is closed — written with one write(2) and,
@@ -59,6 +60,8 @@ public final class SessionWriter: PipelineSink {
     private var chunkFirstTime = Seconds.nan
     private var chunkLastTime = Seconds.nan
     private var chunkEntries: UInt32 = 0
+    /// The workout plan, written with the first record that has a time.
+    private var pendingPlan: WorkoutPlan?
     private var chunkStatistics = SessionStatistics()
     private var failure: SessionError?
     private var closed = false
@@ -116,6 +119,9 @@ public final class SessionWriter: PipelineSink {
         case .analysis(.withdrawn(let stroke)): try appendWithdrawn(stroke)
         case .fence(let fenceEvent): try append(SessionEvent(fenceEvent))
         case .analysis(.live): break  // live figures are recomputed from the records
+        case .workout(.planned(let plan)): pendingPlan = plan
+        case .workout(let workoutEvent):
+            for record in SessionEvent.workoutRecords(workoutEvent) { try appendWorkout(record) }
         }
     }
 
@@ -127,6 +133,7 @@ public final class SessionWriter: PipelineSink {
 
     public func append(_ record: TraceRecord) throws {
         try checkUsable()
+        if pendingPlan != nil, let t = record.time { try writePendingPlan(at: t) }
         switch record {
         case .accel(let s):
             try startRecord(at: s.time)
@@ -216,6 +223,26 @@ public final class SessionWriter: PipelineSink {
         put(kind)
     }
 
+    /// Records a workout record (`SessionWorkoutRecords`): the plan's, held until the session's
+    /// first record gives it a time, goes first.
+    public func appendWorkout(_ event: SessionEvent) throws {
+        try writePendingPlan(at: event.time)
+        try checkUsable()
+        try startRecord(at: event.time)
+        try endAccelBlock()
+        scratch.removeAll()
+        RecordCoding.encodeEvent(event, into: &scratch)
+        put(.workout)
+        chunkStatistics.events += 1
+        try closeChunkIfFull()
+    }
+
+    private func writePendingPlan(at time: Seconds) throws {
+        guard let plan = pendingPlan else { return }
+        pendingPlan = nil
+        for record in SessionEvent.planRecords(plan, time: time) { try appendWorkout(record) }
+    }
+
     /// Records a named event (a geofence crossing, a mark).
     public func append(_ event: SessionEvent) throws {
         try checkUsable()
@@ -241,6 +268,7 @@ public final class SessionWriter: PipelineSink {
     public func close(summary: SessionSummary? = nil) throws {
         if closed { return }
         try checkUsable()
+        try writePendingPlan(at: 0)
         try closeChunk()
         let dataEnd = file.size
         var tail = ByteWriter(capacity: 64 << 10)
