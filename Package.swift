@@ -92,7 +92,7 @@ let package = Package(
         // the fleet's glue, report models.
         .target(name: "OarlogApp", dependencies: [
             "OarlogAPI", "OarlogArchive", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", 
-            "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO", "OarlogMQTT", "OarlogFleet", "CZlib",
+            "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO", "OarlogMQTT", "OarlogFleet", "OarlogWorkouts", "CZlib",
         ], path: "Sources/4-application/OarlogApp"),
         // What the web API accepts: paths, session ids, the token header and each call's JSON body,
         // checked and decoded without HTTP machinery (so it is fuzzed); stored text cleaned by Core's StoredText.

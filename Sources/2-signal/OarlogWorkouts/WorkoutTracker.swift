@@ -43,8 +43,13 @@ public struct WorkoutTracker: Sendable {
         var completed: Bool
     }
 
-    public init(plan: WorkoutPlan) {
+    /// The go: when set, the first step starts at this time (a countdown's zero, or the start a
+    /// recorded session gives its replay), not at the first catch.
+    public let goTime: Seconds?
+
+    public init(plan: WorkoutPlan, goTime: Seconds? = nil) {
         self.plan = plan
+        self.goTime = goTime.flatMap { $0.isFinite ? $0 : nil }
     }
 
     /// The plan is announced once, before anything else (the recorder writes it first).
@@ -69,7 +74,7 @@ public struct WorkoutTracker: Sendable {
             let t = metrics.stroke.catchTime
             guard t.isFinite else { return }
             advanceClock(to: t, distance: nil, emit: emit)
-            if phase == .waiting { start(at: t, emit: emit) }
+            if phase == .waiting, goTime == nil { start(at: t, emit: emit) }
             if phase == .rowing || !pending.isEmpty {
                 tally.addCatch(index: metrics.stroke.index, time: t, capacity: Self.catchCapacity)
             }
@@ -126,6 +131,7 @@ public struct WorkoutTracker: Sendable {
     /// Ends every step whose time (or, with `distance`, whose metres) is done by the clock.
     private mutating func advanceClock(to time: Seconds, distance: DistanceHistory?, emit: (WorkoutEvent) -> Void) {
         if time > clock { clock = time }
+        if phase == .waiting, let go = goTime, clock >= go { start(at: go, emit: emit) }
         while phase == .rowing {
             let step = plan.steps[stepIndex]
             let end: Seconds

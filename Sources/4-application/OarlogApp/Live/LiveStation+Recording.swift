@@ -51,7 +51,7 @@ extension LiveStation {
         let recording = Recording(id: id, title: title ?? "", start: start, path: writer.path)
         _ = recording.queue.push(LiveRecording.startRecord(utc))
         let pipeline = PipelineHolder(try RowingPipeline.make(settings: self.settings, sinks: [writer, RecordingSink(station: self)],
-                                                              fences: fences))
+                                                              fences: fences, workout: trackerForRecording()))
         let thread = Thread { [self] in
             var source = recording.queue
             do { _ = try pipeline.pipeline.run(&source) } catch { log("recording \(id) stopped: \(error)") }

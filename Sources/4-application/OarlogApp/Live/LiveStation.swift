@@ -5,6 +5,7 @@ import OarlogFences
 import OarlogLive
 import OarlogPipeline
 import OarlogSession
+import OarlogWorkouts
 import Synchronization
 
 /// What `oarlog serve` runs: one source — the live sensors, or a recorded trace paced as if live —
@@ -29,6 +30,8 @@ public final class LiveStation: @unchecked Sendable {
     /// More sinks for the source's pipeline (a fleet publisher), made on its thread with the UTC
     /// of the source's time 0.
     private let extraSinks: @Sendable (Double) -> [any PipelineSink]
+    /// Hears the cox's answer to a coach's plan (the fleet link publishes it). Set before `start`.
+    public var workoutAnswers: (@Sendable (WorkoutOffer, Bool) -> Void)?
 
     let state = Mutex(State())
     private let stopping = Atomic<Bool>(false)
@@ -47,6 +50,12 @@ public final class LiveStation: @unchecked Sendable {
         /// Live: the session clock the sensors stamp records with (a Start is now on it).
         var clock: SessionClock?
         var failure: String?
+        /// The plan the next recording rows, whether it starts at the go, its status while rowed,
+        /// and a coach's plan waiting for the cox's answer (LiveStation+Workout).
+        var workout: WorkoutPlan?
+        var workoutStartsAtGo = false
+        var workoutStatus: WorkoutStatus?
+        var workoutOffer: WorkoutOffer?
         init() { status = LiveStatus(source: "live") }
     }
 
@@ -95,6 +104,9 @@ public final class LiveStation: @unchecked Sendable {
             s.nextSubscriber += 1
             s.subscribers[id] = deliver
             deliver(LiveMessage.status(s.status))
+            if s.workout != nil { deliver(LiveMessage.workoutPlan(s.workout, startsAtGo: s.workoutStartsAtGo)) }
+            if let offer = s.workoutOffer { deliver(LiveMessage.workoutOffer(offer)) }
+            if let status = s.workoutStatus { deliver(LiveMessage.workout(status)) }
             return id
         }
     }
@@ -256,6 +268,9 @@ public final class LiveStation: @unchecked Sendable {
         case .fence(let e):
             guard fromRecording == recording else { return }
             broadcast(LiveMessage.fence(e))
+        case .workout(let e):
+            guard fromRecording else { return }
+            workoutEvent(e)
         case .record(.note(let n)):
             guard fromRecording == recording else { return }
             updateStatus(send: false) { $0.lastNote = n.text }

@@ -2,14 +2,15 @@ import OarlogCore
 import OarlogDSP
 import OarlogFences
 import OarlogPipeline
+import OarlogWorkouts
 
 /// How every mode (replay, record, play, export, course, the web server) builds its pipeline: the
 /// analyzer from the settings, the fence stage from a fence file, the sinks the caller gives.
 public enum RowingPipeline {
     public static func make(settings: AnalysisSettings, sinks: [any PipelineSink], pacing: Pacing = .asFastAsPossible,
-                            fences: FenceFile? = nil) throws -> Pipeline {
+                            fences: FenceFile? = nil, workout: WorkoutTracker? = nil) throws -> Pipeline {
         Pipeline(analyzer: RowingAnalyzer(configuration: try settings.analyzerConfiguration()), sinks: sinks, pacing: pacing,
-                 fences: fences.map { FenceMonitor($0) })
+                 fences: fences.map { FenceMonitor($0) }, workout: workout)
     }
 
     /// A fence file, or an error that names it.
