@@ -112,7 +112,7 @@ let package = Package(
             dependencies: [
                 "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogEvaluation", "OarlogGPS",
                 "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogAPI", "OarlogApp", "OarlogServer",
-                "OarlogFleet",
+                "OarlogFleet", "OarlogWorkouts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Sources/5-interfaces/oarlog"
         ),
