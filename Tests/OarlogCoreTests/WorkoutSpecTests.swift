@@ -216,6 +216,9 @@ final class WorkoutSpecTests: XCTestCase {
         let pyramid = WorkoutPlan(name: "Saturday pyramid", steps: [WorkoutStep(kind: .warmup, length: .time(600))]
             + Array([work(.distance(500), rate: 22...24), rest(90)].repeated(3)) + [WorkoutStep(kind: .cooldown, length: .time(600))])
         XCTAssertEqual(pyramid.summary, "10:00 warm-up + 3 × 500 m at 22–24 spm / 1:30 rest + 10:00 cool-down")
+        var labelled = pyramid
+        labelled.steps[1].label = "race pace"
+        XCTAssertEqual(labelled.summary, pyramid.summary, "a label does not change the shape")
         let odd = WorkoutPlan(name: "odd", steps: [work(.time(60)), rest(30), work(.time(60)), rest(60), work(.time(60))])
         XCTAssertEqual(odd.summary, "3 pieces in 5 steps")
     }

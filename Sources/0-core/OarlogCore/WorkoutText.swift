@@ -83,12 +83,13 @@ public enum WorkoutText {
 
 extension WorkoutPlan {
     /// The plan's pieces and their one rest, when its steps are pieces with the same rest between
-    /// each (no warm-up, cool-down, labels or targets on rests): the shape the whiteboard form writes.
-    var regularShape: (pieces: [WorkoutStep], rest: Seconds?)? {
+    /// each (no warm-up, cool-down or targets on rests; labels only when `labels`): the shape the
+    /// whiteboard form writes.
+    func regularShape(labels: Bool = false) -> (pieces: [WorkoutStep], rest: Seconds?)? {
         guard steps.first?.kind == .work, steps.last?.kind == .work else { return nil }
         var pieces: [WorkoutStep] = [], rest: Seconds?
         for (i, step) in steps.enumerated() {
-            guard step.label == nil else { return nil }
+            guard labels || step.label == nil else { return nil }
             if i % 2 == 0 {
                 guard step.kind == .work else { return nil }
                 pieces.append(step)
@@ -104,7 +105,7 @@ extension WorkoutPlan {
     /// can be written so and reads back to the same steps; nil for one that needs the JSON form
     /// (warm-up, cool-down, labels, rests of different lengths).
     public var spec: String? {
-        guard let (pieces, rest) = regularShape else { return nil }
+        guard let (pieces, rest) = regularShape() else { return nil }
         let restText = rest.map { "/" + WorkoutText.clock($0) + "r" } ?? ""
         var text = Self.repeatSpec(pieces) ?? pieces.map { piece in
             WorkoutText.spec(piece.length) + (piece.target.strokeRate.map { "@" + WorkoutText.specRate($0) } ?? "")
@@ -151,7 +152,7 @@ extension WorkoutPlan {
             core = core.dropLast()
         }
         let middle: String
-        if let (pieces, rest) = WorkoutPlan(name: name, steps: Array(core)).regularShape {
+        if let (pieces, rest) = WorkoutPlan(name: name, steps: Array(core)).regularShape(labels: true) {
             middle = Self.piecesSummary(pieces) + (rest.map { " / " + WorkoutText.clock($0) + " rest" } ?? "")
         } else {
             let pieces = core.filter { $0.kind == .work }.count

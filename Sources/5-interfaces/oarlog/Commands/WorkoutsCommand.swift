@@ -104,7 +104,9 @@ struct Workouts: ParsableCommand {
                              WorkoutText.human(step.kind), WorkoutText.human(step.length), WorkoutText.human(step.target),
                              StoredText.escapedForTerminal(step.label ?? "")])
             }
-            text += "\n" + TextTable.columns(rows, rightAligned: [0])
+            text += "\n" + TextTable.columns(rows, rightAligned: [0]).split(separator: "\n").map { line in
+                String(line.reversed().drop { $0 == " " }.reversed()) + "\n"
+            }.joined()
             StandardStreams.write(text)
         }
     }
