@@ -113,6 +113,11 @@ final class WorkoutLibraryTests: XCTestCase {
             XCTAssertEqual((error as? WorkoutLibraryError)?.description,
                            "‘\(self.temporary.path("missing.json"))’: no saved workout has that name, and there is no such file")
         }
+        try library.add(name: "Tuesday 8s", .spec("8x500m/1:30r"))
+        XCTAssertThrowsError(try library.resolve("tuesday 8s")) { error in
+            XCTAssertEqual((error as? WorkoutLibraryError)?.description, "‘tuesday 8s’: no saved workout has that name (one is named ‘Tuesday 8s’), "
+                           + "it is no .json file, and as a plan: expected a piece's time (4:00) or distance (500m) at column 1")
+        }
         let broken = temporary.path("broken.json")
         try Data(#"{"steps":[{"kind":"work","time_s":-5}]}"#.utf8).write(to: URL(fileURLWithPath: broken))
         XCTAssertThrowsError(try library.resolve(broken)) { error in

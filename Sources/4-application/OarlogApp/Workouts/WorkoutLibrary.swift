@@ -43,13 +43,16 @@ public struct WorkoutLibrary: Sendable {
     /// What a plan argument (`--workout X`, `workouts show X`) means: a saved plan's name, else a
     /// `.json` plan file, else the whiteboard form. The error says what was tried.
     public func resolve(_ argument: String) throws(WorkoutLibraryError) -> WorkoutPlan {
-        var unreadableLibrary: String?
+        var library = "no saved workout has that name"
         do {
-            if let saved = try list().first(where: { $0.name == argument }) { return saved.plan }
+            let saved = try list()
+            if let exact = saved.first(where: { $0.name == argument }) { return exact.plan }
+            if let near = saved.first(where: { $0.name.lowercased() == argument.lowercased() }) {
+                library += " (one is named \(Self.quoted(near.name)))"
+            }
         } catch {
-            unreadableLibrary = error.description
+            library = "the saved workouts could not be read (\(error.description))"
         }
-        let library = unreadableLibrary.map { "the saved workouts could not be read (\($0))" } ?? "no saved workout has that name"
         if argument.lowercased().hasSuffix(".json") {
             guard FileManager.default.fileExists(atPath: argument) else {
                 throw .notFound("\(Self.quoted(argument)): \(library), and there is no such file")
