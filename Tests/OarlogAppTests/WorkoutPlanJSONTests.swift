@@ -107,6 +107,20 @@ final class WorkoutPlanJSONTests: XCTestCase {
         XCTAssertEqual(failure(big), "a plan of \(big.utf8.count) bytes: at most 32 KiB")
     }
 
+    /// Hostile input is refused with a message, never a trap: nesting as deep as 32 KiB allows,
+    /// repeats nested deep, numbers beyond a Double.
+    func testHostileInputIsRefused() {
+        let brackets = String(repeating: "[", count: 16_000) + String(repeating: "]", count: 16_000)
+        XCTAssertNotNil(failure(brackets))
+        let objects = String(repeating: #"{"a":"#, count: 5000) + "1" + String(repeating: "}", count: 5000)
+        XCTAssertNotNil(failure(objects))
+        var repeats = #"{"kind":"work","time_s":60}"#
+        for _ in 0..<200 { repeats = #"{"repeat":2,"steps":["# + repeats + "]}" }
+        XCTAssertEqual(failure(#"{"steps":["# + repeats + "]}"), "steps[0]" + String(repeating: ".steps[0]", count: 3) + ": repeats nest at most 3 deep")
+        XCTAssertNotNil(failure(#"{"steps":[{"kind":"work","time_s":1e400}]}"#))
+        XCTAssertEqual(failure(#"{"steps":[{"kind":"work","time_s":1e300}]}"#), "steps[0].time_s: 1e+300 s is outside 1–14400 s (0:01–4:00:00)")
+    }
+
     /// The limits hold at their edges: 100 pieces and 199 steps read.
     func testAPlanAtTheLimitsReads() throws {
         let read = try plan(#"{"steps":[{"repeat":99,"steps":[{"kind":"work","time_s":60},{"kind":"rest","time_s":60}]},{"kind":"work","time_s":14400}]}"#)

@@ -151,7 +151,7 @@ public enum WorkoutPlanJSON {
         guard limits.contains(n) else {
             let range = "\(WorkoutText.number(limits.lowerBound))–\(WorkoutText.number(limits.upperBound)) \(unit)"
             let shownRange = unit == "s" ? " (\(shown(limits.lowerBound))–\(shown(limits.upperBound)))" : ""
-            throw Failure(path: path, message: "\(WorkoutText.number(n)) \(unit) is outside \(range)\(shownRange)")
+            throw Failure(path: path, message: "\(Self.number(n)) \(unit) is outside \(range)\(shownRange)")
         }
         return n
     }
@@ -178,7 +178,7 @@ public enum WorkoutPlanJSON {
             throw Failure(path: path, message: "a whole number, not \(value.kindName == "a number" ? "a fraction" : value.kindName)")
         }
         guard n >= Double(limits.lowerBound), n <= Double(limits.upperBound) else {
-            throw Failure(path: path, message: "\(WorkoutText.number(n)) is outside \(limits.lowerBound)–\(limits.upperBound)")
+            throw Failure(path: path, message: "\(Self.number(n)) is outside \(limits.lowerBound)–\(limits.upperBound)")
         }
         return Int(n)
     }
