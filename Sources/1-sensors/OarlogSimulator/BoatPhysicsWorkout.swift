@@ -77,10 +77,14 @@ extension BoatPhysics {
         return high
     }
 
-    /// When the workout's last step ends, found by running the physics alone (the same
-    /// configuration rows the same strokes), or `nil` without a plan.
+    /// When the workout's last step ends, or `nil` without a plan: the sum of the steps' times
+    /// (added in the order the planner adds them) when every step is timed, else found by running
+    /// the physics alone (the same configuration rows the same strokes).
     static func workoutEnd(configuration: SimulationConfiguration) -> Seconds? {
-        guard configuration.workout != nil else { return nil }
+        guard let plan = configuration.workout else { return nil }
+        if plan.steps.allSatisfy({ $0.length.seconds != nil }) {
+            return plan.steps.reduce(WorkoutRowing.firstCatchTime) { $0 + ($1.length.seconds ?? 0) }
+        }
         var physics = BoatPhysics(configuration: configuration, retention: .recent(0))
         while physics.planner.workout?.planEnd == nil {
             physics.advance(to: physics.time + 60)
