@@ -19,8 +19,8 @@ import Darwin
 ///
 /// ```
 /// kind,index,step_kind,start_s,end_s,distance_m,strokes,avg_rate_spm
-/// interval,1,work,0.500000,60.500000,263.482,24,23.987
-/// interval,2,rest,60.500000,90.500000,71.310,0,
+/// interval,1,work,0.500000,60.500000,204.032,25,24.004
+/// interval,2,rest,60.500000,90.500000,60.485,0,
 /// ```
 ///
 /// Streaming use: after each record from the simulator call `writeNew(from:)`, and `finish`

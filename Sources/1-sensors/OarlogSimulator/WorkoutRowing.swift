@@ -97,7 +97,6 @@ struct WorkoutRowing: Sendable {
         }
         boundaries.append(Boundary(step: steps.count, time: time))
         planEnd = time
-        stepIndex = steps.count - 1
         return nil
     }
 
