@@ -103,7 +103,9 @@ PY
             for plan in '3x4:00/2:00r' '8x500m@1:48-1:52@34-36spm/1:30r' '4:00,3:00@26spm,2:00,1:00/1:00r' \
                         '3x10:00@20spm,22spm,24spm/2:00r' '20:00' '1x1.5km' '2x90s/10minr'; do
                 printf '%s' "$plan" > "$WORK/corpus/workout-plan/seed-$(printf '%s' "$plan" | tr -c 'A-Za-z0-9' '_')"
-            done ;;
+            done
+            printf '%s' '{"name":"Saturday","steps":[{"kind":"warmup","time_s":600},{"repeat":3,"steps":[{"kind":"work","distance_m":500,"rate_spm":[22,24],"split_s_per_500m":[108,112],"label":"race pace"},{"kind":"rest","time_s":90}]},{"kind":"cooldown","time_s":600}]}' \
+                > "$WORK/corpus/workout-plan/seed-json" ;;
     esac
     if [ -d "Fuzz/regressions/$t" ]; then cp Fuzz/regressions/"$t"/* "$WORK/corpus/$t/" 2>/dev/null || true; fi
 }

@@ -247,9 +247,11 @@ func session() {
 /// a trap is a finding.
 func workoutPlan(_ input: [UInt8]) {
     let text = String(decoding: input.prefix(4096), as: UTF8.self)
-    guard let plan = try? WorkoutSpec.parse(text) else { return }
+    // The JSON form (a plan file, `POST /api/workouts`) and the whiteboard form.
+    let fromJSON = try? WorkoutPlanJSON.decode(input, name: "fuzz")
+    guard let plan = fromJSON ?? (try? WorkoutSpec.parse(text)) else { return }
     precondition(!plan.steps.isEmpty && plan.steps.count <= WorkoutLimits.maximumSteps, "steps \(plan.steps.count)")
-    precondition(plan.pieceCount >= 1 && plan.pieceCount <= WorkoutLimits.maximumPieces, "pieces \(plan.pieceCount)")
+    precondition(plan.pieceCount <= WorkoutLimits.maximumPieces, "pieces \(plan.pieceCount)")
     for step in plan.steps {
         switch step.length {
         case .time(let s): precondition(s >= WorkoutLimits.minimumStepTime && s <= WorkoutLimits.maximumStepTime, "time \(s)")
