@@ -222,6 +222,6 @@ final class WorkoutSimulationTests: XCTestCase {
         let bad = try runOarlog(["simulate", "--workout", "3x4:00/2:00", "-o", trace], dataDirectory: directory.path)
         XCTAssertNotEqual(bad.status, 0)
         XCTAssertTrue(bad.err.contains("rest needs a trailing r at column 11"), bad.err)
-        XCTAssertTrue(bad.err.contains("3x4:00/2:00\n          ^"), bad.err)
+        XCTAssertTrue(bad.err.contains("3x4:00/2:00\n            ^"), bad.err)
     }
 }

@@ -63,15 +63,7 @@ struct Simulate: ParsableCommand {
     var start: String?
 
     func run() throws {
-        var plan: WorkoutPlan?
-        if let workout {
-            do {
-                plan = try WorkoutSpec.parse(workout)
-            } catch let error as WorkoutSpec.ParseError {
-                StandardStreams.error("oarlog simulate: --workout: \(error.description)\n\(error.pointer)\n")
-                throw ExitCode.validationFailure
-            }
-        }
+        let plan = try workout.map(WorkoutArgument.plan)
         let configuration = try SimulationConfiguration.fromOptions(
             minutes: minutes ?? (plan == nil ? 10 : 0), rate: rate, accelHz: accelHz, gpsHz: gpsHz, profile: profile, mounting: mounting,
             seed: seed, noise: noise, startUTC: startUTC, heading: heading, course: course, dropoutsPerHour: gpsDropouts, start: start,
