@@ -190,6 +190,7 @@ final class WorkoutExportTests: XCTestCase {
     func testTCXLapsCarryIntensityAndTheirTrackpoints() throws {
         let rowed = try row(try threeByOneMinute())
         try assertSchemaValid(rowed.run.tcx, schema: "TrainingCenterDatabasev2.xsd")
+        try assertSchemaValid(rowed.run.gpx, schema: "gpx-1.1.xsd")
         let laps = try tcxLaps(rowed.run.tcx)
         let intervals = rowed.intervals
         XCTAssertEqual(intervals.count, 5)
@@ -213,6 +214,30 @@ final class WorkoutExportTests: XCTestCase {
         let plain = try tcxLaps(try row(nil).run.tcx)
         XCTAssertEqual(laps.flatMap(\.points), plain.flatMap(\.points), "the same track points, regrouped")
         XCTAssertEqual(laps.flatMap(\.points).count, rowed.run.recorder.fixes.count - rowed.run.summary.rejectedFixes)
+    }
+
+    /// A session stopped inside its plan (`2x2:00/1:00r` over 4 minutes: the second piece has
+    /// about a minute left): the last lap is that piece, cut short at the session's end, and there
+    /// is no lap after the plan.
+    func testASessionStoppedInsideThePlanEndsWithThatPiece() throws {
+        let rowed = try row(try WorkoutSpec.parse("2x2:00/1:00r"), minutes: 4)
+        var decoder = try FITDecoder(path: rowed.run.fit)
+        var laps: [FITMessage] = []
+        while let m = try decoder.next() {
+            if m.globalNumber == 19 { laps.append(m) }
+        }
+        let intervals = rowed.intervals
+        XCTAssertEqual(intervals.map(\.completed), [true, true, false])
+        let stepLaps = laps.filter { $0.integer(71) != nil }
+        XCTAssertEqual(stepLaps.map { $0.integer(71) }, [0, 1, 2])
+        XCTAssertEqual(laps.last?.integer(71), 2, "no lap after the plan")
+        XCTAssertEqual(laps.last?.integer(24), 7, "lap_trigger session_end")
+        XCTAssertEqual(laps.last?.integer(23), 0, "intensity active")
+        // The piece began 3:00 after the first catch; the session ends at 4:00 (its last record).
+        let firstCatch = try XCTUnwrap(rowed.truth.strokes.first?.catchTime)
+        let elapsed = try XCTUnwrap(laps.last?.value(7, scale: 1000))
+        XCTAssertEqual(elapsed, 240 - (firstCatch + 180), accuracy: 0.35, "the piece's minute less the detector's catch offset")
+        XCTAssertEqual(elapsed, try XCTUnwrap(intervals.last?.elapsed), accuracy: 0.0006)
     }
 
     struct TCXLap {
