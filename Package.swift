@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(name: "OarlogCLITests", dependencies: ["oarlog", "OarlogTestSupport"]),
         // `oarlog serve` as a phone and a browser meet it: HTTP, WebSocket clients, headless Chromium.
         .testTarget(name: "OarlogServerTests", dependencies: [
-            "oarlog", "OarlogTestSupport", "OarlogServer", "OarlogApp", "OarlogSession",
+            "oarlog", "OarlogTestSupport", "OarlogServer", "OarlogApp", "OarlogSession", "OarlogCore",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             // The routes in process (`app.test(.router)`): errors, filters, pairing, without a socket.

@@ -1,10 +1,12 @@
 import Foundation
+import OarlogCore
 import OarlogTestSupport
 import XCTest
 
 /// The web app in a real browser (headless Chromium from Debian, driven through chromedriver by
 /// Debian's python3-selenium) against `oarlog serve --replay samples/sim-workout.csv --speed 30`,
-/// as a cox uses it on a phone (390×844). The screenshots are written to
+/// as a cox uses it on a phone (390×844), and the workout on the live screen (WorkoutOnThePage).
+/// The screenshots are written to
 /// `.build/screenshots/` for a person to look at.
 final class BrowserTests: XCTestCase {
     func testTheCoxsRaceThroughThePage() throws {
@@ -18,8 +20,14 @@ final class BrowserTests: XCTestCase {
         let listed = try XCTUnwrap(try jsonObject(try oarlogCLI(["sessions", "--json"], dataDirectory: data).out) as? [[String: Any]])
         let warmup = try XCTUnwrap(listed.first?["id"] as? String)
         let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "30"], dataDirectory: data)
+        // The workout on the live screen (live_workout.py, in the same browser): a second server, in
+        // process, so that a coach's plan can be offered to its station.
+        let workout = try InProcessServer(replay: try samplePath("sim-workout.csv"), speed: WorkoutOnThePage.replaySpeed,
+                                          offer: WorkoutOffer(id: "coach-1", from: "Launch", plan: try WorkoutSpec.parse(WorkoutOnThePage.spec)))
+        defer { workout.stop() }
         let shots = try BrowserScript.screenshots()
-        let result = try BrowserScript.run("live_page.py", [server.base, server.pairingCode, shots.path, warmup], detail: "\n" + server.log.suffix(2000))
+        let result = try BrowserScript.run("live_page.py", [server.base, server.pairingCode, shots.path, warmup, workout.base, workout.token],
+                                           detail: "\n" + server.log.suffix(2000))
 
         // Before the start: sensors shown, the acceleration trace running.
         let before = try XCTUnwrap(result["before_start"] as? [String: Any])
@@ -89,6 +97,7 @@ final class BrowserTests: XCTestCase {
         XCTAssertEqual(result["landscape_columns"] as? Int, 3)
         XCTAssertEqual(result["landscape_overflow"] as? [String], [], "every figure fits its tile at 844×390")
         XCTAssertEqual(result["console"] as? [String], [], "no errors in the browser console")
+        try WorkoutOnThePage.check(try XCTUnwrap(result["workout"] as? [String: Any]), answers: workout.answers.all, plan: workout.station.workout)
         BrowserScript.checkScreenshots(result, minimumBytes: 10_000)
     }
 }

@@ -1,8 +1,9 @@
 // The live race screen: tiles, the acceleration trace, the map, Ready → Start → 3-2-1-Go →
-// Stop, notes, and the summary after Stop. Fed by /api/live.
+// Stop, notes, the workout (WorkoutPanel), and the summary after Stop. Fed by /api/live.
 import { Tiles } from './tiles.js';
 import { AccelPlot } from './accel-plot.js';
 import { BoatMap } from './boat-map.js';
+import { WorkoutPanel } from './workout-panel.js';
 import { fillSummary } from './metrics.js';
 import { control, ensurePaired } from './api.js';
 
@@ -13,6 +14,7 @@ export class LivePage {
     this.tiles = new Tiles($('tiles'), $('tile-settings'));
     this.plot = new AccelPlot($('accel-chart'));
     this.map = new BoatMap($('map'));
+    this.workout = new WorkoutPanel();
     this.strokes = [];
     this.recording = null;
     this.wire();
@@ -35,6 +37,7 @@ export class LivePage {
     $('stop').hidden = mode !== 'recording';
     $('note-form').hidden = mode !== 'recording';
     document.body.classList.toggle('racing', mode === 'recording');
+    this.workout.setRacing(mode === 'recording');
     if (mode === 'ready' || mode === 'recording') $('summary').hidden = true;
   }
 
@@ -88,6 +91,7 @@ export class LivePage {
     this.map.clearCourse();
     $('summary').hidden = true;
     this.banner('');
+    this.workout.reset();
   }
 
   // The acceleration trace and the trail start again (a seek in a playback).
@@ -110,6 +114,7 @@ export class LivePage {
   }
 
   message(m) {
+    this.workout.message(m);
     switch (m.type) {
       case 'status':
         this.tiles.show(m);

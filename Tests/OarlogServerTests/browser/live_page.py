@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Drives Oarlog's web app in headless Chromium as a cox would on a phone (390x844).
 
-Usage: live_page.py BASE_URL PAIRING_CODE SCREENSHOT_DIR WARMUP_SESSION_ID
-(WARMUP_SESSION_ID: a session already in the data directory, which the page deletes)
+Usage: live_page.py BASE_URL PAIRING_CODE SCREENSHOT_DIR WARMUP_SESSION_ID [WORKOUT_BASE_URL WORKOUT_TOKEN]
+(WARMUP_SESSION_ID: a session already in the data directory, which the page deletes; WORKOUT_BASE_URL:
+a second server, a replay with a coach's plan waiting, for the workout on the live screen: live_workout.py)
 Prints one JSON object with what the page showed; the Swift test (BrowserTests) asserts on it.
 Run with /usr/bin/python3 (Debian's python3-selenium), chromium and chromedriver from Debian.
 """
@@ -13,8 +14,10 @@ import time
 from selenium.webdriver.common.by import By
 
 import chromium
+import live_workout
 
 base, code, shots, warmup = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+workout_server = sys.argv[5:7]
 result = {"screenshots": [], "console": []}
 
 driver, wait = chromium.start()
@@ -196,6 +199,8 @@ try:
     result["landscape_overflow"] = overflowing_tiles()
     shot("live-landscape")
     result["console"] = chromium.console_errors(driver)
+    if workout_server:
+        live_workout.run(driver, wait, workout_server[0], workout_server[1], shots, result)
 except Exception as e:  # report what the page showed so far
     result["error"] = repr(e)
     try:

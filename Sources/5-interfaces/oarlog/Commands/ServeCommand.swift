@@ -15,12 +15,14 @@ struct Serve: ParsableCommand {
             source runs from the start, as the boat's sensors would: the live sensors (as `oarlog \
             record` opens them; either may be missing), or --replay TRACE, fed through the pipeline \
             as if live (--speed N: N times real time); the live stream ends when the trace ends. \
-            Start and Stop on the page record a session (same crash-safe file as `record`).
+            Start and Stop on the page record a session (same crash-safe file as `record`). \
+            --workout SPEC chooses the plan the recordings row (the cox can change it on the page).
 
             Controls (start, stop, notes, rename, delete) need the token printed at start; a phone \
             gets it by entering the 6-digit pairing code. Reads are open. Stop with Ctrl-C.
             Examples:
               oarlog serve --replay samples/sim-workout.csv --speed 10
+              oarlog serve --replay samples/sim-workout.csv --speed 10 --workout 3x4:00/2:00r
               oarlog serve --listen 0.0.0.0:8080
             """
     )
@@ -54,6 +56,12 @@ struct Serve: ParsableCommand {
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
 
+    @Option(help: "A workout plan for the recordings, as rowers write it: 3x4:00/2:00r, 8x500m@1:50/1:30r (docs/API.md).")
+    var workout: String?
+
+    @Flag(name: .customLong("workout-at-go"), help: "With --workout: the first piece starts at the countdown's go, not at the first catch.")
+    var workoutAtGo = false
+
     @Option(help: "The boat's name, with --publish (its topic and its sessions' boat).")
     var boat: String?
 
@@ -83,10 +91,12 @@ struct Serve: ParsableCommand {
             guard let subscribe else { throw ValidationError("--coach needs the fleet's broker: --subscribe mqtt://HOST:PORT") }
             _ = try fleet.broker.connection(subscribe)
             if fleet.publish != nil || replay != nil { throw ValidationError("--coach shows the fleet: it takes no --publish or --replay") }
+            if workout != nil { throw ValidationError("--workout is the boat's plan: a coach's launch takes none") }
             if !(meetingDistance > 0 && meetingDistance <= 1000) { throw ValidationError("--meeting-distance must be more than 0 and at most 1000 metres") }
             return
         }
         if subscribe != nil || course != nil { throw ValidationError("--subscribe and --course are for a coach's launch: add --coach") }
+        if workoutAtGo && workout == nil { throw ValidationError("--workout-at-go goes with --workout SPEC") }
         if replay == nil && sensors.noGPS && sensors.noAccel { throw ValidationError("--no-gps and --no-accel leave nothing to show") }
         if replay == nil { try sensors.validateValues() }
         try fleet.validate(boat: boat)
@@ -99,6 +109,7 @@ struct Serve: ParsableCommand {
 
     func run() throws {
         let address = ServerConfiguration.listenAddress(listen)!
+        let plan = try workoutPlan()
         let sessions = SessionStore.default
         let link = coach ? nil : try fleet.link(boat: boat)
         let station = try LiveStation(source: coach ? .live(LiveSensorChoice(accelerometer: nil, gpsd: nil)) : source,
@@ -113,6 +124,7 @@ struct Serve: ParsableCommand {
                                                 webRoot: webRoot ?? ServerConfiguration.defaultWebRoot, sessions: sessions)
         configuration.limits.idleTimeout = idleTimeout
         configuration.allowedHosts = allowHosts
+        if let plan { try station.chooseWorkout(plan, startsAtGo: workoutAtGo) }
         if !coach { try station.start() }
         let done = DispatchSemaphore(value: 0)
         let failure = ServeFailure()
@@ -149,6 +161,18 @@ extension Serve {
         try fleetCoach.start()
         StandardStreams.error("coach: listening to \(fleetCoach.connection.broker) for \(fleetCoach.connection.topics.everyBoat)\n")
         return fleetCoach
+    }
+}
+
+extension Serve {
+    /// The plan of --workout (nil without it). One that does not read is printed with a caret
+    /// under the character at fault, and the command ends with status 2 before anything starts.
+    func workoutPlan() throws -> WorkoutPlan? {
+        guard let workout else { return nil }
+        do { return try WorkoutSpec.parse(workout) } catch let error as WorkoutSpec.ParseError {
+            StandardStreams.error("oarlog serve: --workout: \(error.description)\n  \(error.pointer.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  "))\n")
+            throw ExitCode(2)
+        }
     }
 }
 
