@@ -1,4 +1,5 @@
 import Foundation
+import OarlogApp
 import OarlogCore
 import OarlogTestSupport
 import XCTest
@@ -21,8 +22,13 @@ final class BrowserTests: XCTestCase {
         let warmup = try XCTUnwrap(listed.first?["id"] as? String)
         let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "30"], dataDirectory: data)
         // The workout on the live screen (live_workout.py, in the same browser): a second server, in
-        // process, so that a coach's plan can be offered to its station.
-        let workout = try InProcessServer(replay: try samplePath("sim-workout.csv"), speed: WorkoutOnThePage.replaySpeed,
+        // process, so that a coach's plan can be offered to its station, replaying a crew that rows
+        // on at 23 spm (whenever the page starts, it rows: the bundled workout stops for minutes).
+        let steady = data.appendingPathComponent("steady.csv").path
+        let simulated = try oarlogCLI(["simulate", "--minutes", "30", "--rate", "23", "--accel-hz", "50", "--gps-dropouts", "0", "-o", steady],
+                                      dataDirectory: data)
+        XCTAssertEqual(simulated.status, 0, simulated.err)
+        let workout = try InProcessServer(replay: steady, speed: WorkoutOnThePage.replaySpeed,
                                           offer: WorkoutOffer(id: "coach-1", from: "Launch", plan: try WorkoutSpec.parse(WorkoutOnThePage.spec)))
         defer { workout.stop() }
         let shots = try BrowserScript.screenshots()

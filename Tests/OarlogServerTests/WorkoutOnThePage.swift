@@ -29,6 +29,8 @@ enum WorkoutOnThePage {
         XCTAssertEqual(w["bad_spec_pointer"] as? String, "3x4:00/2:00\n" + String(repeating: " ", count: 10) + "^", file: file, line: line)
         XCTAssertEqual(w["chosen_typed"] as? String, "20:00 · 1 piece", file: file, line: line)
         XCTAssertEqual(w["error_after_good_spec"] as? String, "", file: file, line: line)
+        let refusals = w["bad_spec_console"] as? [String] ?? []
+        XCTAssertTrue(refusals.count == 1 && refusals[0].contains("/api/live/workout") && refusals[0].contains("400"), "\(refusals)", file: file, line: line)
         XCTAssertEqual(w["chosen_accepted"] as? String, "\(spec) · 2 pieces", file: file, line: line)
         XCTAssertTrue((w["chosen_steps"] as? String ?? "").hasSuffix("· starts at go"), "\(w["chosen_steps"] ?? "")", file: file, line: line)
         XCTAssertEqual(w["chooser_hidden_racing"] as? Bool, true, "nothing invites editing during the race", file: file, line: line)
@@ -43,8 +45,11 @@ enum WorkoutOnThePage {
         XCTAssertTrue(left.allSatisfy { $0 > 0 && $0 <= 60 }, "\(left)", file: file, line: line)
         try checkTargets(piece, file: file, line: line)
 
-        // During the rest: "Rest", its countdown large, the next piece and its targets.
-        for (key, smallest) in [("rest", 140.0), ("rest_landscape", 100.0)] {
+        // During the rest: "Rest", its countdown larger than a piece's (in each orientation), the
+        // next piece and its targets.
+        let pieceFont = piece["font_px"] as? Double ?? 0
+        let landscapeFont = (w["second_piece_landscape"] as? [String: Any])?["font_px"] as? Double ?? 0
+        for (key, smallest) in [("rest", 1.4 * pieceFont), ("rest_landscape", 1.2 * landscapeFont)] {
             let rest = try XCTUnwrap(w[key] as? [String: Any], key, file: file, line: line)
             XCTAssertEqual(rest["title"] as? String, "Rest", key, file: file, line: line)
             XCTAssertEqual(rest["resting"] as? Bool, true, key, file: file, line: line)

@@ -198,6 +198,7 @@ export class WorkoutPanel {
         this.render();
         break;
       case 'interval':
+        this.lastInterval = m;
         if (m.kind === 'work') this.showInterval(m);
         break;
       case 'workout_offer':
@@ -255,7 +256,7 @@ export class WorkoutPanel {
     const timed = s.remaining_s != null || (s.remaining_m == null && s.time_s != null);
     const left = timed ? s.remaining_s : s.remaining_m;
     const remaining = $('wk-remaining');
-    remaining.textContent = s.phase === 'finished' ? '✓' : timed ? countdown(left) : metresLeft(left);
+    setFitted(remaining, s.phase === 'finished' ? '✓' : timed ? countdown(left) : metresLeft(left));
     remaining.dataset.value = left == null ? '' : String(left);
     $('wk-remaining-caption').textContent = s.phase === 'finished' ? `${s.pieces} pieces` : s.phase === 'waiting'
       ? (this.startsAtGo ? 'starts at go' : 'starts at the first catch') : 'left';
@@ -276,10 +277,24 @@ export class WorkoutPanel {
     if (!range) return;
     box.className = 'wk-target band-' + (state || 'none');
     box.dataset.band = state || '';
-    box.querySelector('.value').textContent = format(value);
+    setFitted(box.querySelector('.value'), format(value));
     box.querySelector('.band').textContent = band(range, bandFormat);
     box.querySelector('.verdict').textContent = state ? VERDICTS[which][state] : NO_DATA;
   }
+}
+
+// A figure is never cut: when "10:00" of a long rest, or a slow split, is wider than its box at the
+// box's own size, it is drawn smaller until it fits (measured only when the text's length changes
+// or the box's class does, as a rest's larger figures).
+function setFitted(element, text) {
+  const key = text.length + '|' + element.closest('.workout-live').className + '|' + window.innerWidth;
+  element.textContent = text;
+  if (element.dataset.fitted === key) return;
+  element.dataset.fitted = key;
+  element.style.fontSize = '';
+  if (element.scrollWidth <= element.clientWidth) return;
+  const size = parseFloat(getComputedStyle(element).fontSize);
+  element.style.fontSize = Math.floor(size * element.clientWidth / element.scrollWidth * 0.97) + 'px';
 }
 
 // Why a plan was refused; for a spec, the spec as read (without spaces) with a caret under the
