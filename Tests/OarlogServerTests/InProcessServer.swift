@@ -49,7 +49,8 @@ final class InProcessServer: @unchecked Sendable {
 
     var base: String { "http://127.0.0.1:\(port)" }
 
-    /// The station and the server stopped (the server's task cancelled: it closes and returns).
+    /// The station and the server stopped (the server's task cancelled: it closes and returns,
+    /// logging Hummingbird's "Waiting on child channel: CancellationError()", which is expected).
     func stop() {
         station.stop()
         server?.cancel()

@@ -253,8 +253,11 @@ export class WorkoutPanel {
     live.classList.toggle('resting', resting);
     $('wk-step').textContent = s.phase === 'finished' ? 'Workout done' : stepName(s.step_kind, s.piece, s.pieces);
     $('wk-label').textContent = s.phase === 'finished' ? '' : (s.label || '');
-    const timed = s.remaining_s != null || (s.remaining_m == null && s.time_s != null);
-    const left = timed ? s.remaining_s : s.remaining_m;
+    // The step's length from the plan (the status's time_s, or its metres before any are rowed).
+    const step = this.plan.steps[s.step - 1] || {};
+    const timed = step.time_s != null || (step.distance_m == null && s.remaining_s != null);
+    const whole = timed ? step.time_s : step.distance_m;
+    const left = (timed ? s.remaining_s : s.remaining_m) ?? (s.phase === 'waiting' ? whole : null);
     const remaining = $('wk-remaining');
     setFitted(remaining, s.phase === 'finished' ? '✓' : timed ? countdown(left) : metresLeft(left));
     remaining.dataset.value = left == null ? '' : String(left);
