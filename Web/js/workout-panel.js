@@ -46,6 +46,8 @@ function targetText(target) {
           band(target.split_s_per_500m, splitBand)].filter(Boolean).join(' · ');
 }
 
+const pieces = n => `${n} piece${n === 1 ? '' : 's'}`;
+
 const KINDS = { warmup: 'Warm-up', cooldown: 'Cool-down', rest: 'Rest' };
 
 // What a step is called on the screen: "Piece 2 of 3", "Rest", "Warm-up" (its label beside).
@@ -231,7 +233,7 @@ export class WorkoutPanel {
 
   render() {
     $('workout-chooser').hidden = this.racing;
-    $('wk-chosen').textContent = this.plan ? `${this.plan.name} · ${this.plan.pieces} piece${this.plan.pieces === 1 ? '' : 's'}` : 'none';
+    $('wk-chosen').textContent = this.plan ? `${this.plan.name} · ${pieces(this.plan.pieces)}` : 'none';
     $('wk-steps').textContent = this.plan ? stepsText(this.plan) + (this.startsAtGo ? ' · starts at go' : ' · starts at the first catch') : '';
     $('wk-clear').hidden = !this.plan;
     const live = $('workout-live');
@@ -261,7 +263,7 @@ export class WorkoutPanel {
     const remaining = $('wk-remaining');
     setFitted(remaining, s.phase === 'finished' ? '✓' : timed ? countdown(left) : metresLeft(left));
     remaining.dataset.value = left == null ? '' : String(left);
-    $('wk-remaining-caption').textContent = s.phase === 'finished' ? `${s.pieces} pieces` : s.phase === 'waiting'
+    $('wk-remaining-caption').textContent = s.phase === 'finished' ? pieces(s.pieces) : s.phase === 'waiting'
       ? (this.startsAtGo ? 'starts at go' : 'starts at the first catch') : 'left';
     $('wk-next').textContent = resting && s.next ? `Next: ${nextText(s, this.plan)}` : '';
     $('wk-next').hidden = !resting || !s.next;
