@@ -31,6 +31,7 @@ final class BrowserTests: XCTestCase {
         let workout = try InProcessServer(replay: steady, speed: WorkoutOnThePage.replaySpeed,
                                           offer: WorkoutOffer(id: "coach-1", from: "Launch", plan: try WorkoutSpec.parse(WorkoutOnThePage.spec)))
         defer { workout.stop() }
+        let pyramid = try workout.library.add(name: "Pyramid", .spec("4:00,3:00,2:00,1:00/1:00r")).saved
         let shots = try BrowserScript.screenshots()
         let result = try BrowserScript.run("live_page.py", [server.base, server.pairingCode, shots.path, warmup, workout.base, workout.token],
                                            detail: "\n" + server.log.suffix(2000))
@@ -103,7 +104,8 @@ final class BrowserTests: XCTestCase {
         XCTAssertEqual(result["landscape_columns"] as? Int, 3)
         XCTAssertEqual(result["landscape_overflow"] as? [String], [], "every figure fits its tile at 844×390")
         XCTAssertEqual(result["console"] as? [String], [], "no errors in the browser console")
-        try WorkoutOnThePage.check(try XCTUnwrap(result["workout"] as? [String: Any]), answers: workout.answers.all, plan: workout.station.workout)
+        try WorkoutOnThePage.check(try XCTUnwrap(result["workout"] as? [String: Any]), answers: workout.answers.all, plan: workout.station.workout,
+                                   saved: ["Pyramid": pyramid.summary])
         BrowserScript.checkScreenshots(result, minimumBytes: 10_000)
     }
 }

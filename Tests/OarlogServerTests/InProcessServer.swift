@@ -20,6 +20,8 @@ final class InProcessServer: @unchecked Sendable {
     let token = String(repeating: "5a", count: 16)
     let answers = Answers()
     let dataDirectory: URL
+    /// The plans saved on this boat (`GET /api/workouts`).
+    let library: WorkoutLibrary
     private(set) var port = 0
     private var server: Task<Void, any Error>?
 
@@ -27,6 +29,7 @@ final class InProcessServer: @unchecked Sendable {
     init(replay trace: String, speed: Double, offer: WorkoutOffer?) throws {
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-inprocess-\(UUID().uuidString)")
         let sessions = SessionStore(sessionsPath: dataDirectory.appendingPathComponent("sessions").path)
+        library = WorkoutLibrary(sessions: sessions)
         station = try LiveStation(source: .replay(path: trace, speed: speed), sessions: sessions, log: { _ in })
         let answers = self.answers
         station.workoutAnswers = { offer, accept in answers.add("\(offer.id) \(accept)") }

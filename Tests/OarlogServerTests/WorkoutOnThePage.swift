@@ -14,7 +14,14 @@ enum WorkoutOnThePage {
     static let spec = "2x1:00@22-24spm@1:48-1:52/0:40r"
     static let replaySpeed = 5.0
 
-    static func check(_ w: [String: Any], answers: [String], plan: WorkoutPlan?, file: StaticString = #filePath, line: UInt = #line) throws {
+    static func check(_ w: [String: Any], answers: [String], plan: WorkoutPlan?, saved: [String: String],
+                      file: StaticString = #filePath, line: UInt = #line) throws {
+        // The saved plans (GET /api/workouts), each with its summary; chosen by picking it.
+        let listed = (w["saved_plans"] as? [[String]] ?? []).dropFirst()
+        XCTAssertEqual(listed.map { $0.first ?? "" }, Array(saved.keys), file: file, line: line)
+        XCTAssertEqual(listed.map { $0.last ?? "" }, saved.map { "\($0.key) (\($0.value))" }, file: file, line: line)
+        XCTAssertEqual(w["chosen_saved"] as? String, "Pyramid · 4 pieces", file: file, line: line)
+
         // The offer: who sent it, the plan, Accept and Decline; accepted, the station heard it once.
         let offer = try XCTUnwrap(w["offer"] as? [String: Any], file: file, line: line)
         XCTAssertEqual(offer["from"] as? String, "Launch", file: file, line: line)

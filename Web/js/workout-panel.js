@@ -70,8 +70,10 @@ export class WorkoutPanel {
     this.racing = false;
     this.beeps = [];  // every beep asked for, {kind, step}: for the browser tests and the curious
     this.audio = null;
+    this.savedNames = new Set();
     this.wire();
     this.render();
+    this.loadSaved();
   }
 
   wire() {
@@ -81,35 +83,34 @@ export class WorkoutPanel {
     $('wk-saved').onchange = () => { if ($('wk-saved').value) this.choose({ name: $('wk-saved').value }); };
     $('offer-accept').onclick = () => this.answer(true);
     $('offer-decline').onclick = () => this.answer(false);
-    // The saved plans are asked for when the cox first turns to the chooser: a boat that does not
-    // serve them answers 404, which every page would else put in the browser's console.
-    const chooser = $('workout-chooser');
-    const load = () => { chooser.removeEventListener('focusin', load); chooser.removeEventListener('pointerdown', load); this.loadSaved(); };
-    chooser.addEventListener('focusin', load);
-    chooser.addEventListener('pointerdown', load);
     // Browsers start Web Audio only after a tap: any tap on the page (Ready, Start) unlocks it.
     for (const type of ['pointerdown', 'keydown']) document.addEventListener(type, () => this.unlockAudio(), { capture: true });
   }
 
-  // The saved plans (GET /api/workouts), when this boat serves them; without, only the typed plan.
+  // The saved plans (GET /api/workouts: `oarlog workouts add`, another phone), read again each
+  // time the chooser comes back after a race; when there are none, or the boat's server is older
+  // and has none to give, only the typed plan.
   async loadSaved() {
     let saved;
     try { saved = await getJSON('/api/workouts'); } catch (e) { return; }
-    if (!Array.isArray(saved) || saved.length === 0) return;
     const select = $('wk-saved');
+    select.replaceChildren(el('option', null, 'Saved plans…'));
+    select.firstChild.value = '';
+    this.savedNames = new Set();
+    select.hidden = !Array.isArray(saved) || saved.length === 0;
+    if (select.hidden) return;
     for (const w of saved) {
       const option = el('option', null, w.summary ? `${w.name} (${w.summary})` : w.name);
       option.value = w.name;
       select.appendChild(option);
+      this.savedNames.add(w.name);
     }
-    select.hidden = false;
   }
 
   // The request that gives the chosen plan again (to change "starts at go" only): a saved plan by
-  // its name, any other by its spec (a plan's name is its spec as read).
+  // its name (a saved plan is named so), any other by its spec (its name is the spec as read).
   choice() {
-    const saved = this.lastChoice && this.lastChoice.name;
-    return saved && saved === this.plan.name ? { name: saved } : { spec: this.plan.name };
+    return this.savedNames.has(this.plan.name) ? { name: this.plan.name } : { spec: this.plan.name };
   }
 
   async choose(choice) {
@@ -117,7 +118,6 @@ export class WorkoutPanel {
     const error = $('wk-error');
     try {
       const answer = await control('PUT', '/api/live/workout', { ...choice, starts_at_go: $('wk-at-go').checked });
-      this.lastChoice = choice;
       error.replaceChildren();
       this.setPlan(answer.plan, answer.starts_at_go);
     } catch (e) {
@@ -171,6 +171,7 @@ export class WorkoutPanel {
     if (this.racing === racing) return;
     this.racing = racing;
     if (racing) this.status = null;
+    else this.loadSaved();
     this.render();
   }
 
@@ -302,14 +303,13 @@ function setFitted(element, text) {
   element.style.fontSize = Math.floor(size * element.clientWidth / element.scrollWidth * 0.97) + 'px';
 }
 
-// Why a plan was refused; for a spec, the spec as read (without spaces) with a caret under the
-// column the message names.
+// Why a plan was refused; for a spec, the spec as sent with a caret under the column the message
+// names (spaces counted).
 function showError(box, message, spec) {
   box.replaceChildren(el('div', null, message));
   const column = Number((/at column (\d+)$/.exec(message) || [])[1]);
   if (spec == null || !column) return;
-  const read = spec.replace(/[ \t]/g, '');
-  box.appendChild(el('pre', null, read + '\n' + ' '.repeat(column - 1) + '^'));
+  box.appendChild(el('pre', null, spec + '\n' + ' '.repeat(column - 1) + '^'));
 }
 
 // "4:00 · 2:00 rest · 4:00 …", each piece with its targets.

@@ -15,8 +15,6 @@ public struct WorkoutChoiceRequest: Equatable, Sendable {
         case none
     }
 
-    /// Longest spec (characters): a 50-piece list with targets fits.
-    public static let maximumSpecCharacters = 1000
     /// Longest saved plan's name (characters).
     public static let maximumNameCharacters = 100
 
@@ -32,9 +30,6 @@ public struct WorkoutChoiceRequest: Equatable, Sendable {
         case "spec":
             guard let spec = object["spec"] as? String, case let trimmed = spec.trimmingCharacters(in: .whitespaces), !trimmed.isEmpty else {
                 throw .malformed("spec must be a plan as rowers write it, e.g. \"3x4:00/2:00r\"")
-            }
-            guard trimmed.count <= Self.maximumSpecCharacters else {
-                throw .malformed("spec has more than \(Self.maximumSpecCharacters) characters")
             }
             choice = .spec(trimmed)
         case "name":

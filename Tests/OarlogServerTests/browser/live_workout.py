@@ -1,6 +1,7 @@
 """The workout on the cox's live screen, in the browser live_page.py already drives (one browser per
 run): against a second server (BrowserTests starts it in process, a replay with a coach's offer
-waiting), the offer's banner, the plan chooser (a bad spec, a good one, "starts at go"), Accept,
+waiting, a plan saved), the offer's banner, the plan chooser (the saved plan, a bad spec, a good
+one, "starts at go"), Accept,
 then Start; during a piece and during a rest, at 390x844 and 844x390, what the panel shows.
 
 run(driver, wait, base, token, shots, result) adds its findings under result["workout"].
@@ -8,6 +9,7 @@ run(driver, wait, base, token, shots, result) adds its findings under result["wo
 import time
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 import chromium
 
@@ -49,13 +51,6 @@ def click(driver, element_id):
     element.click()
 
 
-def console_errors(driver):
-    """The browser's errors since the last call, but for one: the saved plans are asked for when
-    the chooser is first used, and until this boat serves them (/api/workouts, WorkoutLibrary)
-    that is a 404 the page passes over."""
-    return [m for m in chromium.console_errors(driver) if not ("/api/workouts" in m and "404" in m)]
-
-
 def until(wait, driver, condition):
     wait.until(lambda d: condition(panel(d)))
     return panel(driver)
@@ -84,6 +79,15 @@ def run(driver, wait, base, token, shots, result):
     driver.execute_script("window.scrollTo(0, 0)")
     shot("workout-offer")
 
+    # The saved plans to choose from (GET /api/workouts), each with its summary.
+    wait.until(lambda d: shown(d, "wk-saved"))
+    found["saved_plans"] = driver.execute_script(
+        "return [...document.querySelectorAll('#wk-saved option')].map(o => [o.value, o.textContent])")
+    driver.execute_script("document.getElementById('workout-chooser').scrollIntoView({block: 'center'})")
+    Select(driver.find_element(By.ID, "wk-saved")).select_by_value("Pyramid")
+    wait.until(lambda d: text(d, "wk-chosen").startswith("Pyramid"))
+    found["chosen_saved"] = text(driver, "wk-chosen")
+
     # The chooser: a plan that does not read says where; one that reads is chosen.
     spec = driver.find_element(By.ID, "wk-spec")
     spec.clear()
@@ -93,7 +97,7 @@ def run(driver, wait, base, token, shots, result):
     found["bad_spec_error"] = driver.execute_script("return document.querySelector('#wk-error div').textContent")
     found["bad_spec_pointer"] = driver.execute_script("const p = document.querySelector('#wk-error pre'); return p ? p.textContent : null")
     # The refusal is an answer the page expected (400), which the browser logs all the same.
-    found["bad_spec_console"] = console_errors(driver)
+    found["bad_spec_console"] = chromium.console_errors(driver)
     driver.execute_script("document.getElementById('workout-chooser').scrollIntoView()")
     shot("workout-bad-spec")
     spec.clear()
@@ -147,4 +151,4 @@ def run(driver, wait, base, token, shots, result):
     click(driver, "stop")
     wait.until(lambda d: d.find_element(By.ID, "summary").is_displayed())
     found["chooser_after_stop"] = shown(driver, "workout-chooser") and not shown(driver, "workout-live")
-    found["console"] = console_errors(driver)
+    found["console"] = chromium.console_errors(driver)

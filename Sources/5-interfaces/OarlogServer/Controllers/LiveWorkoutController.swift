@@ -6,9 +6,11 @@ import OarlogCore
 /// The cox's workout on the live station (docs/API.md, "The workout in the boat"): `GET
 /// /api/live/workout` (open) is the plan chosen for the next recording, whether it starts at the
 /// go, the coach's offer and, while recording, where the crew is in it; `PUT /api/live/workout`
-/// chooses or clears the plan and `POST /api/live/workout/offer/{id}` answers the coach's offer
-/// (both need the token, as Start and Stop). A plan that does not read is 400 with the column at
-/// fault; a change while a recording rows its plan, 409; an offer not waiting, 404.
+/// chooses the plan (written out, or saved in the `WorkoutLibrary` by name) or clears it, and
+/// `POST /api/live/workout/offer/{id}` answers the coach's offer (both need the token, as Start
+/// and Stop). A plan that does not read is 400 with the column at
+/// fault; a name no plan is saved under, 404; a change while a recording rows its plan, 409; an
+/// offer not waiting, 404.
 struct LiveWorkoutController: Sendable {
     let api: APIServices
     typealias Context = APIServices.Context
@@ -31,12 +33,13 @@ struct LiveWorkoutController: Sendable {
         let plan: WorkoutPlan?
         switch choice.choice {
         case .spec(let spec):
-            do { plan = try WorkoutSpec.parse(spec) } catch let error as WorkoutSpec.ParseError {
+            do { plan = try WorkoutSpec.parse(spec) } catch {
                 return try json(Answers.SpecProblem(error), status: .badRequest)
             }
         case .name(let name):
-            // TODO(lead, at merge): plan = the WorkoutLibrary plan saved as `name`, by name only (resolve(_:) would open a .json path a phone gave); 404 when none
-            throw HTTPError(.notFound, message: "no saved plan '\(name)': saved plans are not served yet, give the plan as spec")
+            // By its name only: `resolve` would also open a .json path, which a phone must not name.
+            let library = WorkoutLibrary(sessions: api.sessions)
+            plan = try await api.reading { try library.workout(named: name).plan }
         case .none:
             plan = nil
         }
@@ -58,7 +61,7 @@ struct LiveWorkoutController: Sendable {
 extension Answers {
     /// A plan that does not read: `{"error": {"message": "… at column 11", "column": 11, "spec":
     /// "3x4:00/2:00"}}` — the error answer every route gives, with the column (1-based, in the
-    /// spec without its spaces) and the spec as read, for the page to point at the character.
+    /// spec as given, spaces counted) and the spec, for the page to point at the character.
     struct SpecProblem: Encodable {
         struct Detail: Encodable {
             let message: String

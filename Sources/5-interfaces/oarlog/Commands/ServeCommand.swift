@@ -16,7 +16,7 @@ struct Serve: ParsableCommand {
             record` opens them; either may be missing), or --replay TRACE, fed through the pipeline \
             as if live (--speed N: N times real time); the live stream ends when the trace ends. \
             Start and Stop on the page record a session (same crash-safe file as `record`). \
-            --workout SPEC chooses the plan the recordings row (the cox can change it on the page).
+            --workout PLAN chooses the plan the recordings row (the cox can change it on the page).
 
             Controls (start, stop, notes, rename, delete) need the token printed at start; a phone \
             gets it by entering the 6-digit pairing code. Reads are open. Stop with Ctrl-C.
@@ -56,7 +56,7 @@ struct Serve: ParsableCommand {
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
 
-    @Option(help: "A workout plan for the recordings, as rowers write it: 3x4:00/2:00r, 8x500m@1:50/1:30r (docs/API.md).")
+    @Option(help: "A workout plan for the recordings (`3x4:00/2:00r`, `8x500m@1:50/1:30r`, a saved plan's name or a .json plan; docs/WORKOUTS.md); the cox can change it on the page.")
     var workout: String?
 
     @Flag(name: .customLong("workout-at-go"), help: "With --workout: the first piece starts at the countdown's go, not at the first catch.")
@@ -96,7 +96,7 @@ struct Serve: ParsableCommand {
             return
         }
         if subscribe != nil || course != nil { throw ValidationError("--subscribe and --course are for a coach's launch: add --coach") }
-        if workoutAtGo && workout == nil { throw ValidationError("--workout-at-go goes with --workout SPEC") }
+        if workoutAtGo && workout == nil { throw ValidationError("--workout-at-go starts a plan: add --workout") }
         if replay == nil && sensors.noGPS && sensors.noAccel { throw ValidationError("--no-gps and --no-accel leave nothing to show") }
         if replay == nil { try sensors.validateValues() }
         try fleet.validate(boat: boat)
@@ -109,7 +109,7 @@ struct Serve: ParsableCommand {
 
     func run() throws {
         let address = ServerConfiguration.listenAddress(listen)!
-        let plan = try workoutPlan()
+        let plan = try workout.map(WorkoutArgument.plan)
         let sessions = SessionStore.default
         let link = coach ? nil : try fleet.link(boat: boat)
         let station = try LiveStation(source: coach ? .live(LiveSensorChoice(accelerometer: nil, gpsd: nil)) : source,
@@ -161,18 +161,6 @@ extension Serve {
         try fleetCoach.start()
         StandardStreams.error("coach: listening to \(fleetCoach.connection.broker) for \(fleetCoach.connection.topics.everyBoat)\n")
         return fleetCoach
-    }
-}
-
-extension Serve {
-    /// The plan of --workout (nil without it). One that does not read is printed with a caret
-    /// under the character at fault, and the command ends with status 2 before anything starts.
-    func workoutPlan() throws -> WorkoutPlan? {
-        guard let workout else { return nil }
-        do { return try WorkoutSpec.parse(workout) } catch let error as WorkoutSpec.ParseError {
-            StandardStreams.error("oarlog serve: --workout: \(error.description)\n  \(error.pointer.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  "))\n")
-            throw ExitCode(2)
-        }
     }
 }
 
