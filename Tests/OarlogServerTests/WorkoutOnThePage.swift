@@ -21,6 +21,8 @@ enum WorkoutOnThePage {
         XCTAssertEqual(listed.map { $0.first ?? "" }, Array(saved.keys), file: file, line: line)
         XCTAssertEqual(listed.map { $0.last ?? "" }, saved.map { "\($0.key) (\($0.value))" }, file: file, line: line)
         XCTAssertEqual(w["chosen_saved"] as? String, "Pyramid · 4 pieces", file: file, line: line)
+        XCTAssertEqual(w["chosen_saved_spec"] as? String, "4:00,3:00,2:00,1:00/1:00r", "the saved plan's spec in the box", file: file, line: line)
+        XCTAssertEqual(w["saved_picked_after_accept"] as? String, "", "another plan chosen: no saved plan picked", file: file, line: line)
 
         // The offer: who sent it, the plan, Accept and Decline; accepted, the station heard it once.
         let offer = try XCTUnwrap(w["offer"] as? [String: Any], file: file, line: line)

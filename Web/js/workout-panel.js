@@ -70,7 +70,7 @@ export class WorkoutPanel {
     this.racing = false;
     this.beeps = [];  // every beep asked for, {kind, step}: for the browser tests and the curious
     this.audio = null;
-    this.savedNames = new Set();
+    this.saved = new Map();  // saved plans: name → spec (null for one saved in the JSON form)
     this.wire();
     this.render();
     this.loadSaved();
@@ -96,21 +96,22 @@ export class WorkoutPanel {
     const select = $('wk-saved');
     select.replaceChildren(el('option', null, 'Saved plans…'));
     select.firstChild.value = '';
-    this.savedNames = new Set();
+    this.saved = new Map();
     select.hidden = !Array.isArray(saved) || saved.length === 0;
     if (select.hidden) return;
     for (const w of saved) {
       const option = el('option', null, w.summary ? `${w.name} (${w.summary})` : w.name);
       option.value = w.name;
       select.appendChild(option);
-      this.savedNames.add(w.name);
+      this.saved.set(w.name, w.spec);
     }
+    this.syncChooser();
   }
 
   // The request that gives the chosen plan again (to change "starts at go" only): a saved plan by
   // its name (a saved plan is named so), any other by its spec (its name is the spec as read).
   choice() {
-    return this.savedNames.has(this.plan.name) ? { name: this.plan.name } : { spec: this.plan.name };
+    return this.saved.has(this.plan.name) ? { name: this.plan.name } : { spec: this.plan.name };
   }
 
   async choose(choice) {
@@ -179,8 +180,16 @@ export class WorkoutPanel {
     this.plan = plan || null;
     this.startsAtGo = !!startsAtGo;
     $('wk-at-go').checked = this.startsAtGo;
-    if (plan && document.activeElement !== $('wk-spec')) $('wk-spec').value = plan.name || '';
+    this.syncChooser();
     this.render();
+  }
+
+  // The chooser shows the chosen plan: its spec typed out (a saved one's as saved), and the saved
+  // plan picked when it is one.
+  syncChooser() {
+    const plan = this.plan, saved = plan && this.saved.has(plan.name);
+    if (plan && document.activeElement !== $('wk-spec')) $('wk-spec').value = (saved ? this.saved.get(plan.name) : plan.name) || '';
+    $('wk-saved').value = saved ? plan.name : '';
   }
 
   reset() {

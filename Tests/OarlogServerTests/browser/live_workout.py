@@ -87,6 +87,7 @@ def run(driver, wait, base, token, shots, result):
     Select(driver.find_element(By.ID, "wk-saved")).select_by_value("Pyramid")
     wait.until(lambda d: text(d, "wk-chosen").startswith("Pyramid"))
     found["chosen_saved"] = text(driver, "wk-chosen")
+    found["chosen_saved_spec"] = driver.execute_script("return document.getElementById('wk-spec').value")
 
     # The chooser: a plan that does not read says where; one that reads is chosen.
     spec = driver.find_element(By.ID, "wk-spec")
@@ -112,6 +113,7 @@ def run(driver, wait, base, token, shots, result):
     wait.until(lambda d: not shown(d, "workout-offer"))
     wait.until(lambda d: not text(d, "wk-chosen").startswith("20:00"))
     found["chosen_accepted"] = text(driver, "wk-chosen")
+    found["saved_picked_after_accept"] = driver.execute_script("return document.getElementById('wk-saved').value")
     click(driver, "wk-at-go")
     wait.until(lambda d: "starts at go" in text(d, "wk-steps"))
     found["chosen_steps"] = text(driver, "wk-steps")
