@@ -42,10 +42,12 @@ public struct FleetConnection: Sendable {
 extension FleetConnection {
     /// A client that reads every boat (a coach, an archive): a session kept at the broker under
     /// `role`'s id on this host (or `clientID`), so what arrives while it is away is queued for it.
-    func everyBoatSubscriber(role: String, clientID: String?, onMessage: @escaping @Sendable (String, [UInt8]) -> Void) -> MQTTClient {
+    /// `also`: more topic filters (the coach's: every boat's plan answers).
+    func everyBoatSubscriber(role: String, clientID: String?, also: [String] = [],
+                             onMessage: @escaping @Sendable (String, [UInt8]) -> Void) -> MQTTClient {
         let id = clientID ?? "oarlog-\(role)-\(ProcessInfo.processInfo.hostName)"
         return MQTTClient(address: broker, options: MQTTClient.Options(
-            clientID: String(id.prefix(64)), cleanSession: false, tls: tls, subscriptions: [topics.everyBoat]), onMessage: onMessage)
+            clientID: String(id.prefix(64)), cleanSession: false, tls: tls, subscriptions: [topics.everyBoat] + also), onMessage: onMessage)
     }
 }
 
