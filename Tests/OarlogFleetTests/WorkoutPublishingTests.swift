@@ -89,7 +89,7 @@ final class WorkoutPublishingTests: XCTestCase {
             XCTAssertEqual(a, b)
         }
         XCTAssertEqual(intervals.map(\.workOrRest), ["work", "rest", "work"])
-        XCTAssertEqual(intervals.map { $0.end - $0.start }, [40, 20, 40].map(Double.init), "timed steps last their time")
+        for (i, length) in zip(intervals, [40.0, 20, 40]) { XCTAssertEqual(i.end - i.start, length, accuracy: 1e-9, "a timed step lasts its time") }
     }
 
     /// `serve`: the workout comes from the recording's pipeline through a feed, and is published
