@@ -120,4 +120,55 @@ final class FleetPlanBrokerTests: XCTestCase {
         for b in [alpha, bravo, charlie] { XCTAssertNil(b.link.finish()) }
         XCTAssertLessThan(Date().timeIntervalSince(started), 30, "seconds, not minutes")
     }
+
+    /// `serve --publish`: the plan the cox accepted is rowed by the recording, and where the crew
+    /// is in it reaches the coach's board through the boat's stream.
+    func testTheRecordingsWorkoutReachesTheCoach() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        defer { broker.stop() }
+        let connection = try FleetConnection(url: "mqtt://127.0.0.1:\(broker.port)")
+        let coach = try FleetCoach(connection, clientID: "coach-\(UUID().uuidString.prefix(8))")
+        try coach.start()
+        defer { coach.stop() }
+        try waitFor("the coach's subscriptions") { coach.brokerStatus?.subscribed == true }
+        let link = try FleetLink(connection, boatName: "Delta", deliveryTimeout: 5, plans: true)
+        let station = try LiveStation(source: .replay(path: try samplePath("sim-workout.csv"), speed: 20),
+                                      sessions: SessionStore(sessionsPath: work.appendingPathComponent("delta").path),
+                                      sinks: { utc in [link.publisher(title: "Delta (live)", startUTC: utc)] }, log: { _ in })
+        link.offerPlans(to: station)
+        try link.start()
+        try waitFor("delta's subscriptions") { link.client.status.subscribed }
+        let offer = try coach.sendPlan(try WorkoutSpec.parse("2x0:15/0:10r"), to: "delta")
+        try waitFor("the plan at delta") { station.workoutOffer?.id == offer.id }
+        try station.answerWorkoutOffer(id: offer.id, accept: true)
+        try station.start()
+        defer { station.stop() }
+        _ = try station.startRecording(title: "two pieces")
+        var seen: [[String: Any]] = []
+        func delta() throws -> [String: Any]? {
+            let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(coach.json().utf8)) as? [String: Any])
+            return (json["boats"] as? [[String: Any]])?.first { $0["id"] as? String == "delta" }
+        }
+        try waitFor("the plan rowed, at the coach", timeout: 20) {
+            guard let boat = try? delta() else { return false }
+            if let w = boat["workout"] as? [String: Any] { seen.append(w) }
+            return (boat["workout"] as? [String: Any])?["phase"] as? String == "finished" && boat["intervals_done"] as? Int == 3
+        }
+        let boat = try XCTUnwrap(try delta())
+        let plan = try XCTUnwrap(boat["plan"] as? [String: Any])
+        XCTAssertEqual(plan["answer"] as? String, "accepted")
+        XCTAssertEqual(plan["id"] as? String, offer.id)
+        // On the way: piece 1 of 2, the rest, piece 2 of 2, each with its time counting down.
+        let pieces = seen.compactMap { $0["phase"] as? String == "rowing" ? "\($0["kind"] ?? "") \($0["piece"] ?? "-")" : nil }
+        XCTAssertEqual(pieces.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }, ["work 1", "rest <null>", "work 2"]
+            .map { $0.replacingOccurrences(of: "<null>", with: "\(NSNull())") })
+        for w in seen where w["phase"] as? String == "rowing" {
+            let left = try XCTUnwrap(w["remaining_s"] as? Double), elapsed = try XCTUnwrap(w["elapsed_s"] as? Double)
+            XCTAssertEqual(left + elapsed, w["kind"] as? String == "rest" ? 10 : 15, accuracy: 0.11, "\(w)")
+            XCTAssertEqual(w["pieces"] as? Int, 2)
+        }
+        _ = try station.stopRecording()
+        XCTAssertNil(link.finish())
+    }
 }
