@@ -84,8 +84,8 @@ let package = Package(
         // subscriptions, user name and password, TLS with a club's CA.
         .target(name: "OarlogMQTT", dependencies: ["CMosquitto"], path: "Sources/1-sensors/OarlogMQTT"),
         // The fleet's messages and what a coach and a club make of them, without I/O: Signal K
-        // deltas for strokes, positions, status, notes, fences and sessions (with a per-boat
-        // sequence), the boats' board with race gaps at a course's gates, and crossed paths.
+        // deltas for strokes, positions, status, notes, fences, sessions and workouts (with a per-boat
+        // sequence), the coach's plan topics, the boats' board with race gaps at a course's gates, and crossed paths.
         .target(name: "OarlogFleet", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogWorkouts"], path: "Sources/2-signal/OarlogFleet"),
         // The application layer the command line and the web server share, the one door to the kept
         // sessions (SessionStore): pipeline assembly for every mode, analysis settings, live recording,
