@@ -71,7 +71,7 @@ let package = Package(
         // The crash-safe binary session file: writer (a pipeline sink), reader, recovery, the data directory.
         .target(name: "OarlogSession", dependencies: ["COarlogCRC", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogWorkouts"], path: "Sources/3-storage/OarlogSession"),
         // Session exports (GPX, TCX, FIT, per-stroke CSV, GeoJSON) as streaming pipeline sinks.
-        .target(name: "OarlogExport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline"], path: "Sources/3-storage/OarlogExport"),
+        .target(name: "OarlogExport", dependencies: ["OarlogCore", "OarlogDSP", "OarlogPipeline", "OarlogWorkouts"], path: "Sources/3-storage/OarlogExport"),
         // The archive's index: one row per session file (its figures, text, place, pieces and
         // bests) in SQLite through GRDB, with FTS5 for text; the filters and orders of `oarlog
         // sessions`. The files stay the source of truth: OarlogApp fills the index from them.
@@ -112,7 +112,7 @@ let package = Package(
             dependencies: [
                 "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogEvaluation", "OarlogGPS",
                 "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogAPI", "OarlogApp", "OarlogServer",
-                "OarlogFleet",
+                "OarlogFleet", "OarlogWorkouts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Sources/5-interfaces/oarlog"
         ),
@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogSimulator"]),
         .testTarget(name: "OarlogGPSTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogLive", "OarlogPipeline", "OarlogGPS"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "OarlogExportTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogExport"],
+        .testTarget(name: "OarlogExportTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogExport", "OarlogWorkouts"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "OarlogIIOTests", dependencies: [
             "OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogLive", "OarlogIIO",

@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "OarlogPipeline", package: "Oarlog"),
                 .product(name: "OarlogApp", package: "Oarlog"),
                 .product(name: "OarlogSession", package: "Oarlog"),
+                .product(name: "OarlogWorkouts", package: "Oarlog"),
             ]
         ),
     ]

@@ -16,7 +16,7 @@ SECONDS_PER_TARGET="${1:-60}"
 shift || true
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(native speedcoach nk-logbook talos quiske speedcoach-v1 boatcoach coxmate tcx gpx fit
-                                     import-zip fences session recovery web-request fleet-message)
+                                     import-zip fences session recovery web-request fleet-message workout-plan)
 WORK="${OARLOG_FUZZ_DIR:-/tmp/oarlog-fuzz}"
 mkdir -p "$WORK"
 
@@ -91,12 +91,21 @@ PY
             mkdir -p "$WORK/corpus/$t"
             if [ ! -s "$WORK/seed-session.oarlog" ]; then
                 head -n 1500 samples/sim-workout.csv > "$WORK/seed-trace.csv"
-                OARLOG_DATA_DIR="$WORK/seed-data" .build/release/oarlog replay "$WORK/seed-trace.csv" --save --title seed >/dev/null 2>&1 \
-                    || OARLOG_DATA_DIR="$WORK/seed-data" swift run -c release oarlog replay "$WORK/seed-trace.csv" --save --title seed >/dev/null
+                # With a plan, so the workout records are in the seed.
+                OARLOG_DATA_DIR="$WORK/seed-data" .build/release/oarlog replay "$WORK/seed-trace.csv" --workout 2x0:05/0:03r --save --title seed >/dev/null 2>&1 \
+                    || OARLOG_DATA_DIR="$WORK/seed-data" swift run -c release oarlog replay "$WORK/seed-trace.csv" --workout 2x0:05/0:03r --save --title seed >/dev/null
                 OARLOG_DATA_DIR="$WORK/seed-data" .build/release/oarlog note last "seed note" --at 5 >/dev/null 2>&1 || true
                 cp "$(find "$WORK/seed-data/sessions" -name "*.oarlog" | head -n 1)" "$WORK/seed-session.oarlog"
             fi
             cp "$WORK/seed-session.oarlog" "$WORK/corpus/$t/seed-session.oarlog" ;;
+        workout-plan)  # a plan as typed
+            mkdir -p "$WORK/corpus/workout-plan"
+            for plan in '3x4:00/2:00r' '8x500m@1:48-1:52@34-36spm/1:30r' '4:00,3:00@26spm,2:00,1:00/1:00r' \
+                        '3x10:00@20spm,22spm,24spm/2:00r' '20:00' '1x1.5km' '2x90s/10minr'; do
+                printf '%s' "$plan" > "$WORK/corpus/workout-plan/seed-$(printf '%s' "$plan" | tr -c 'A-Za-z0-9' '_')"
+            done
+            printf '%s' '{"name":"Saturday","steps":[{"kind":"warmup","time_s":600},{"repeat":3,"steps":[{"kind":"work","distance_m":500,"rate_spm":[22,24],"split_s_per_500m":[108,112],"label":"race pace"},{"kind":"rest","time_s":90}]},{"kind":"cooldown","time_s":600}]}' \
+                > "$WORK/corpus/workout-plan/seed-json" ;;
     esac
     if [ -d "Fuzz/regressions/$t" ]; then cp Fuzz/regressions/"$t"/* "$WORK/corpus/$t/" 2>/dev/null || true; fi
 }

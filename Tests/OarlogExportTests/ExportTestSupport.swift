@@ -5,6 +5,7 @@ import OarlogDSP
 import OarlogExport
 import OarlogPipeline
 import OarlogTestSupport
+import OarlogWorkouts
 
 struct ExportTestFailure: Error, CustomStringConvertible {
     var description: String
@@ -54,18 +55,20 @@ func decodeFIT(_ path: String, file: StaticString = #filePath, line: UInt = #lin
 }
 
 /// Collects what the pipeline produced, as ground truth for the exports: the raw fixes, the
-/// analyzer's strokes and the metadata.
+/// analyzer's strokes, the metadata and the workout tracker's intervals.
 final class PipelineRecorder: PipelineSink {
     var wantsRawRecords: Bool { true }
     var fixes: [GPSFix] = []
     var strokes: [StrokeMetrics] = []
     var metadata: [String: String] = [:]
+    var intervals: [WorkoutInterval] = []
 
     func receive(_ event: PipelineEvent) {
         switch event {
         case .record(.fix(let f)): fixes.append(f)
         case .record(.metadata(let k, let v)): metadata[k] = v
         case .analysis(.stroke(let m)): strokes.append(m)
+        case .workout(.interval(let i)): intervals.append(i)
         default: break
         }
     }
@@ -85,7 +88,8 @@ struct ExportRun {
 
     static func make<Source: RecordSource>(_ source: inout Source, in directory: URL,
                                            analyzer: AnalyzerConfiguration = AnalyzerConfiguration(),
-                                           laps: LapRule = .rests(minimumPause: 30)) throws -> ExportRun {
+                                           laps: LapRule = .rests(minimumPause: 30),
+                                           workout: WorkoutTracker? = nil) throws -> ExportRun {
         let configuration = ExportConfiguration(analyzer: analyzer, laps: laps)
         let recorder = PipelineRecorder()
         let run = ExportRun(directory: directory, summary: SessionSummary(), recorder: recorder)
@@ -98,7 +102,7 @@ struct ExportRun {
             try StrokeCSVExporter(path: run.rowingdataCSV, columns: .rowingdata, configuration: configuration),
             try GeoJSONExporter(path: run.geojson, configuration: configuration),
         ]
-        var pipeline = Pipeline(analyzer: RowingAnalyzer(configuration: analyzer), sinks: sinks)
+        var pipeline = Pipeline(analyzer: RowingAnalyzer(configuration: analyzer), sinks: sinks, workout: workout)
         var result = run
         result.summary = try pipeline.run(&source)
         return result

@@ -11,6 +11,8 @@ import Darwin
 struct GroundTruthFile: Sendable {
     var metadata: [String: String] = [:]
     var strokes: [GroundTruthStroke] = []
+    /// The `interval` rows (a workout plan's steps as rowed).
+    var intervals: [GroundTruthInterval] = []
     /// From the `total` row; `nil` if the file has none (cut short).
     var totalStrokes: Int?
     var totalDistance: Metres?
@@ -65,6 +67,8 @@ struct GroundTruthFile: Sendable {
                     recoveryDuration: Double(fields[5]), distance: distance,
                     catchAcceleration: fields.count > 7 ? Float(fields[7]) ?? .nan : .nan,
                     profileRate: fields.count > 8 ? Double(fields[8]) ?? .nan : .nan))
+            case "interval":
+                result.intervals.append(try parseInterval(fields, strokes: result.strokes, fail: fail))
             case "total":
                 guard fields.count >= 3, let strokes = Int(fields[1]), let distance = Double(fields[2]) else {
                     throw fail("expected total,strokes,distance_m[,duration_s]")
@@ -77,5 +81,19 @@ struct GroundTruthFile: Sendable {
             }
         }
         return result
+    }
+
+    /// `interval,index,step_kind,start_s,end_s,distance_m,strokes,avg_rate_spm`; the first and last
+    /// catch come from the stroke rows read before it (the file writes strokes first).
+    private static func parseInterval(_ fields: [String], strokes: [GroundTruthStroke],
+                                      fail: (String) -> SimulationConfigurationError) throws -> GroundTruthInterval {
+        guard fields.count == 8, let index = Int(fields[1]), let kind = WorkoutStep.Kind(rawValue: fields[2]),
+              let start = Double(fields[3]), let end = Double(fields[4]), let distance = Double(fields[5]),
+              let count = Int(fields[6]), fields[7].isEmpty || Double(fields[7]) != nil else {
+            throw fail("expected interval,index,step_kind,start_s,end_s,distance_m,strokes,avg_rate_spm")
+        }
+        let inside = strokes.filter { $0.catchTime >= start && $0.catchTime < end }
+        return GroundTruthInterval(index: index, kind: kind, start: start, end: end, distance: distance, strokes: count,
+                                   firstCatch: inside.first?.catchTime, lastCatch: inside.last?.catchTime)
     }
 }

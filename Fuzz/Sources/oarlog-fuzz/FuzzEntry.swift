@@ -10,6 +10,7 @@ import OarlogFleet
 import OarlogPipeline
 import OarlogSession
 import OarlogTrace
+import OarlogWorkouts
 
 /// The parser a run exercises, from `OARLOG_FUZZ_TARGET`.
 enum FuzzTarget: String, CaseIterable {
@@ -17,6 +18,7 @@ enum FuzzTarget: String, CaseIterable {
     case speedcoachV1 = "speedcoach-v1", boatcoach, coxmate, tcx, gpx, fit
     case importZip = "import-zip"
     case fences, session, recovery, webRequest = "web-request", fleetMessage = "fleet-message"
+    case workoutPlan = "workout-plan"
 
     static let current: FuzzTarget = {
         guard let name = getenv("OARLOG_FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
@@ -63,6 +65,10 @@ public func fuzzOne(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
         fleetMessage(Array(bytes))
         return 0
     }
+    if FuzzTarget.current == .workoutPlan {
+        workoutPlan(Array(bytes))
+        return 0
+    }
     writeInput(bytes)
     switch FuzzTarget.current {
     case .native: replay(format: .native)
@@ -81,7 +87,7 @@ public func fuzzOne(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
     case .fences: fences()
     case .session: session()
     case .recovery: recovery()
-    case .webRequest, .fleetMessage, .importZip: break
+    case .webRequest, .fleetMessage, .importZip, .workoutPlan: break
     }
     return 0
 }
@@ -226,6 +232,58 @@ func session() {
     }
     if let last = reader.summary?.statistics.lastTime, last.isFinite {
         _ = try? reader.recordsInTimeOrder(from: last / 2, onDamage: .skipDamagedChunks)
+    }
+    // A recorded plan, timed again over the records as a replay of the session does.
+    if let workout = try? reader.workout(), var records = try? reader.recordsInTimeOrder(onDamage: .skipDamagedChunks) {
+        var pipeline = Pipeline(sinks: [SessionFacts()], workout: WorkoutTracker(plan: workout.plan, goTime: workout.startTime))
+        _ = try? pipeline.run(&records)
+    }
+}
+
+/// A plan as a coach types it (`--workout`, the phone's plan box): the input is the text. A plan
+/// that reads must keep the limits; then it is timed over a few synthetic catches and fixes
+/// built from the input's bytes (in time order, as every source gives them; repeated times and
+/// long silences included). Refusals are fine;
+/// a trap is a finding.
+func workoutPlan(_ input: [UInt8]) {
+    let text = String(decoding: input.prefix(4096), as: UTF8.self)
+    // The JSON form (a plan file, `POST /api/workouts`) and the whiteboard form.
+    let fromJSON = try? WorkoutPlanJSON.decode(input, name: "fuzz")
+    guard let plan = fromJSON ?? (try? WorkoutSpec.parse(text)) else { return }
+    precondition(!plan.steps.isEmpty && plan.steps.count <= WorkoutLimits.maximumSteps, "steps \(plan.steps.count)")
+    precondition(plan.pieceCount <= WorkoutLimits.maximumPieces, "pieces \(plan.pieceCount)")
+    for step in plan.steps {
+        switch step.length {
+        case .time(let s): precondition(s >= WorkoutLimits.minimumStepTime && s <= WorkoutLimits.maximumStepTime, "time \(s)")
+        case .distance(let m): precondition(m >= WorkoutLimits.minimumStepDistance && m <= WorkoutLimits.maximumStepDistance, "distance \(m)")
+        }
+        if let r = step.target.strokeRate { precondition(WorkoutLimits.strokeRateRange.contains(r.lowerBound) && r.lowerBound <= r.upperBound) }
+        if let r = step.target.split { precondition(WorkoutLimits.splitRange.contains(r.lowerBound) && r.lowerBound <= r.upperBound) }
+    }
+    var records: [TraceRecord] = []
+    var t = 0.0
+    for (k, byte) in input.prefix(256).enumerated() {
+        t += Double(byte) * Double(byte) / 64
+        if k % 3 == 0 {
+            records.append(.fix(GPSFix(time: t, latitude: 51.5 + Double(k) * 1e-5, longitude: -0.2, speed: Double(byte) / 40, mode: .threeD)))
+        } else {
+            records.append(.reference(ReferenceStroke(time: t)))
+        }
+    }
+    var source = ListRecords(records)
+    var pipeline = Pipeline(workout: WorkoutTracker(plan: plan, goTime: input.first.map { Double($0) }))
+    _ = try? pipeline.run(&source)
+}
+
+/// Records from an array, in the order given.
+struct ListRecords: RecordSource {
+    var records: [TraceRecord]
+    var index = 0
+    init(_ records: [TraceRecord]) { self.records = records }
+    mutating func next() throws -> TraceRecord? {
+        guard index < records.count else { return nil }
+        index += 1
+        return records[index - 1]
     }
 }
 

@@ -29,9 +29,9 @@ struct BoatPhysics: Sendable {
     private(set) var north: Metres = 0
     /// Size of the stroke-driven heave and pitch, following the crew's effort with a 3 s lag.
     private(set) var motionLevel: Double
-    private var planner: StrokePlanner
+    var planner: StrokePlanner
     private(set) var current: PlannedCatch?
-    private(set) var upcoming: PlannedCatch?
+    var upcoming: PlannedCatch?
     /// Last known stroke period, to carry the stroke phase through rests.
     private(set) var lastPeriod: Seconds = 2.5
     let course: CoursePlane
@@ -41,9 +41,15 @@ struct BoatPhysics: Sendable {
     var truth: GroundTruth
     /// The true speed since the latest catch: lowest, highest, its integral, and that catch.
     private var strokeSpeed = (minimum: Double.infinity, maximum: -Double.infinity, integral: 0.0, catchTime: Seconds.nan)
+    /// With a workout plan: the step being rowed, closed into the truth at its end.
+    var openInterval: OpenInterval?
+    /// A copy running ahead to see where a distance piece ends (BoatPhysicsWorkout): it takes no
+    /// more catches from the planner and keeps no workout truth.
+    var isProbe = false
 
     init(configuration: SimulationConfiguration, retention: GroundTruth.Retention) {
-        planner = StrokePlanner(profile: configuration.profile, duration: configuration.duration, seed: configuration.seed)
+        planner = StrokePlanner(profile: configuration.profile, duration: configuration.duration, seed: configuration.seed,
+                                workout: configuration.workout)
         speed = planner.initialSpeed
         motionLevel = planner.initialMotionLevel
         course = CoursePlane(configuration: configuration)
@@ -58,6 +64,8 @@ struct BoatPhysics: Sendable {
 
     /// Time of the last grid point reached.
     var time: Seconds { Double(stepIndex) * Self.step }
+    /// Time of the next grid point.
+    var nextGridTime: Seconds { Double(stepIndex + 1) * Self.step }
 
     /// Stroke force per unit mass at `t` (drag excluded).
     @inline(__always)
@@ -110,6 +118,7 @@ struct BoatPhysics: Sendable {
     mutating func finish(at end: Seconds) {
         advance(to: end)
         if let up = upcoming, up.time <= end { recordCatch(up) }
+        if followsWorkout { passBoundaries(through: end) }
         let final = state(at: end)
         truth.update(elapsed: end, distance: final.distance, speed: final.speed)
         truth.markComplete()
@@ -125,6 +134,7 @@ struct BoatPhysics: Sendable {
                                      meanSpeed: strokeSpeed.integral / (stroke.time - previous))
         }
         strokeSpeed = (atCatch.speed, atCatch.speed, 0, stroke.time)
+        openInterval?.count(catchAt: stroke.time)
         var rate: StrokesPerMinute?
         if let previous = stroke.previousCatchTime { rate = 60 / (stroke.time - previous) }
         truth.record(GroundTruthStroke(
@@ -133,9 +143,13 @@ struct BoatPhysics: Sendable {
             catchAcceleration: MetresPerSecondSquared(atCatch.surge), profileRate: stroke.rate))
     }
 
-    private mutating func stepOnce() {
+    mutating func stepOnce() {
         let nextTime = Double(stepIndex + 1) * Self.step
-        if let up = upcoming, up.time <= nextTime { recordCatch(up) }
+        if let up = upcoming, up.time <= nextTime {
+            if followsWorkout { prepareWorkoutCatch() }
+            recordCatch(upcoming ?? up)
+        }
+        if followsWorkout { passBoundaries(through: nextTime) }
         let forceAtEnd = strokeAcceleration(at: nextTime)
         let v1 = speed(after: Self.step, strokeForceAtEnd: forceAtEnd)
         let ds = Self.step * (speed + v1) / 2
@@ -157,7 +171,7 @@ struct BoatPhysics: Sendable {
         stepIndex += 1
         if let up = upcoming, up.time <= nextTime {
             current = up
-            upcoming = planner.next()
+            upcoming = isProbe ? nil : planner.next()
             if let period = up.period { lastPeriod = period }
         }
         // The same value after the swap: the old stroke has finished, the new one is far ahead.

@@ -22,6 +22,9 @@ public struct BoatSimulator: RecordSource, Sendable {
     }
 
     public let configuration: SimulationConfiguration
+    /// The session's length: `configuration.duration`, or with a workout plan the later of that
+    /// and 20 s after the plan's end (found when the simulator is made).
+    public let sessionDuration: Seconds
     private var physics: BoatPhysics
     private var motion: BoatMotion
     private var gps: GPSReceiverModel
@@ -48,8 +51,18 @@ public struct BoatSimulator: RecordSource, Sendable {
         bias = SIMD3(biasRandom.normal(), biasRandom.normal(), biasRandom.normal()) * configuration.accelBias
         accelNoise = Xoshiro256StarStar(seed: configuration.seed, stream: 2)
         boatToSensor = configuration.mounting.sensorToBoat.transposed
-        metadataEntries = configuration.metadata
+        if let planEnd = BoatPhysics.workoutEnd(configuration: configuration) {
+            sessionDuration = max(configuration.duration, planEnd + WorkoutRowing.glideAfterPlan)
+        } else {
+            sessionDuration = configuration.duration
+        }
+        let duration = DecimalText.fixed(sessionDuration, places: 3, nonFinite: "")
+        metadataEntries = configuration.metadata.map { $0.key == "duration_s" ? ($0.key, duration) : $0 }
     }
+
+    /// The `# key: value` lines of the trace and the truth: `configuration.metadata`, with the
+    /// session's actual length as `duration_s`.
+    public var metadata: [(key: String, value: String)] { metadataEntries }
 
     /// The truth so far: every catch passed, the true distance and speed.
     public var groundTruth: GroundTruth { physics.truth }
@@ -63,7 +76,7 @@ public struct BoatSimulator: RecordSource, Sendable {
             metadataIndex += 1
             return .metadata(key: entry.key, value: entry.value)
         }
-        let end = configuration.duration
+        let end = sessionDuration
         while true {
             let accelTime = Double(accelIndex) / configuration.accelRate
             let gpsTime = Double(gpsIndex) / configuration.gpsRate
@@ -123,7 +136,7 @@ extension BoatSimulator {
     /// Returns the final truth (totals complete).
     @discardableResult
     public mutating func run(truthPath: String? = nil, _ body: (TraceRecord) throws -> Void) throws -> GroundTruth {
-        var writer = try truthPath.map { try GroundTruthWriter(path: $0, metadata: configuration.metadata) }
+        var writer = try truthPath.map { try GroundTruthWriter(path: $0, metadata: metadataEntries) }
         while let record = try next() {
             try body(record)
             try writer?.writeNew(from: groundTruth)

@@ -74,6 +74,9 @@ public struct GroundTruth: Sendable {
     public private(set) var speed: MetresPerSecond = 0
     /// The session has been simulated to its end; the totals are final.
     public private(set) var isComplete = false
+    /// With a workout plan: its steps as rowed, in order, each added once the boat passes its end
+    /// (all of them, whatever the retention: a plan has at most `WorkoutLimits.maximumSteps`).
+    public private(set) var intervals: [GroundTruthInterval] = []
 
     public init(retention: Retention = .all) {
         self.retention = retention
@@ -106,6 +109,10 @@ public struct GroundTruth: Sendable {
         self.elapsed = elapsed
         self.distance = distance
         self.speed = speed
+    }
+
+    mutating func record(_ interval: GroundTruthInterval) {
+        intervals.append(interval)
     }
 
     mutating func markComplete() {

@@ -15,6 +15,14 @@ import Darwin
 /// total,240,2423.123,600.000
 /// ```
 ///
+/// With a workout plan, its intervals come before the `total` row under their own header:
+///
+/// ```
+/// kind,index,step_kind,start_s,end_s,distance_m,strokes,avg_rate_spm
+/// interval,1,work,0.500000,60.500000,204.032,25,24.004
+/// interval,2,rest,60.500000,90.500000,60.485,0,
+/// ```
+///
 /// Streaming use: after each record from the simulator call `writeNew(from:)`, and `finish`
 /// once the simulator has returned `nil`; the truth can then be kept with `.recent(n)`
 /// retention so nothing grows with the session.
@@ -77,10 +85,24 @@ public struct GroundTruthWriter {
             throw SimulationConfigurationError("the truth is not complete: run the simulator to its end first")
         }
         try writeNew(from: truth)
+        if !truth.intervals.isEmpty {
+            try put("kind,index,step_kind,start_s,end_s,distance_m,strokes,avg_rate_spm\n")
+            for interval in truth.intervals { try write(interval) }
+        }
         let distance = DecimalText.fixed(truth.distance, places: 3, nonFinite: "")
         let elapsed = DecimalText.fixed(truth.elapsed, places: 3, nonFinite: "")
         try put("total,\(truth.strokeCount),\(distance),\(elapsed)\n")
         try close()
+    }
+
+    /// Writes one interval row (`finish` writes them all).
+    private func write(_ interval: GroundTruthInterval) throws {
+        let fields = ["interval", String(interval.index), interval.kind.rawValue,
+                      DecimalText.fixed(interval.start, places: 6, nonFinite: ""),
+                      DecimalText.fixed(interval.end, places: 6, nonFinite: ""),
+                      DecimalText.fixed(interval.distance, places: 3, nonFinite: ""), String(interval.strokes),
+                      interval.averageRate.map { DecimalText.fixed($0, places: 3, nonFinite: "") } ?? ""]
+        try put(fields.joined(separator: ",") + "\n")
     }
 
     /// Closes the file (also done by `finish`).

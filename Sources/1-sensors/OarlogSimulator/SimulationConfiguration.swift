@@ -19,9 +19,15 @@ public struct SimulationConfiguration: Sendable, Equatable {
         case curving(amplitude: Degrees, wavelength: Metres)
     }
 
-    /// Session length.
+    /// Session length. With a `workout`, the least length (0 allowed): the session runs to 20 s
+    /// after the plan's end if that is later.
     public var duration: Seconds
+    /// What the crew rows; with a `workout`, only the rate and pressure of steps without a rate
+    /// or split target (the profile's at the step's start; see `WorkoutRowing`).
     public var profile: SimulationProfile
+    /// A workout plan the crew rows from its first catch (docs/SIMULATOR.md, "Rowing a workout
+    /// plan"); the truth then lists its intervals (`GroundTruth.intervals`).
+    public var workout: WorkoutPlan?
     /// Accelerometer sample rate; sample k is at exactly k / accelRate seconds.
     public var accelRate: Hertz = 100
     /// GPS fix rate; fix j is at exactly j / gpsRate seconds (unless it drops out).
@@ -69,6 +75,13 @@ public struct SimulationConfiguration: Sendable, Equatable {
         self.profile = profile
     }
 
+    /// Rowing `workout` from rest: steps without a rate target at `rate`, without a split target
+    /// at pressure `power`; the session ends 20 s after the plan.
+    public init(workout: WorkoutPlan, rate: StrokesPerMinute = 24, power: Double = 1) {
+        self.init(duration: 0, profile: .constant(rate: rate, power: power, duration: 60))
+        self.workout = workout
+    }
+
     /// Rowing at `rate` for `minutes`, flying start.
     public init(minutes: Double, rate: StrokesPerMinute = 24) {
         self.init(duration: minutes * 60, profile: .constant(rate: rate, duration: minutes * 60))
@@ -109,7 +122,10 @@ public struct SimulationConfiguration: Sendable, Equatable {
 
     /// Checks the values make a session the simulator can produce.
     public func validate() throws {
-        guard duration > 0, duration.isFinite else { throw SimulationConfigurationError("duration must be > 0 s") }
+        guard duration > 0 || (workout != nil && duration == 0), duration.isFinite else {
+            throw SimulationConfigurationError("duration must be > 0 s")
+        }
+        if let workout, let problem = WorkoutRowing.problem(with: workout) { throw SimulationConfigurationError(problem) }
         guard accelRate >= 1, accelRate <= 10_000 else {
             throw SimulationConfigurationError("accelerometer rate \(accelRate) Hz is outside 1–10000 Hz")
         }
@@ -134,7 +150,7 @@ public struct SimulationConfiguration: Sendable, Equatable {
 
     /// The `# key: value` lines a trace of this session carries.
     public var metadata: [(key: String, value: String)] {
-        [
+        var entries: [(key: String, value: String)] = [
             ("start_utc", UTCTime.iso8601(startUTC)),
             ("device", "oarlog-simulator"),
             ("accel_hz", DecimalText.fixed(accelRate, places: accelRate.rounded() == accelRate ? 0 : 3, nonFinite: "")),
@@ -144,6 +160,8 @@ public struct SimulationConfiguration: Sendable, Equatable {
             ("seed", String(seed)),
             ("duration_s", DecimalText.fixed(duration, places: 3, nonFinite: "")),
         ]
+        if let workout { entries.append(("workout", workout.name)) }
+        return entries
     }
 }
 
@@ -153,16 +171,23 @@ extension SimulationConfiguration {
     /// (`constant`, `constant:24`, `workout`, `ladder` or a segment list), `--mounting` (a preset
     /// or `yaw=…,pitch=…,roll=…`), `--seed`, `--noise` (`none`, `low`, `normal`, `high` or a
     /// multiplier), `--start-utc` (ISO 8601), `--heading` (degrees), `--course` (`straight` or
-    /// `curving`), `--dropouts` (GPS outages per hour), `--start` (`LAT,LON` in degrees).
+    /// `curving`), `--dropouts` (GPS outages per hour), `--start` (`LAT,LON` in degrees),
+    /// `--workout` (a plan already read; then `minutes` is the least length and may be 0).
     public static func fromOptions(minutes: Double, rate: StrokesPerMinute = 24, accelHz: Hertz = 100,
                                    gpsHz: Hertz = 1, profile: String? = nil, mounting: String? = nil,
                                    seed: UInt64? = nil, noise: String? = nil, startUTC: String? = nil,
                                    heading: Degrees? = nil, course: String? = nil,
-                                   dropoutsPerHour: Double? = nil, start: String? = nil) throws -> SimulationConfiguration {
+                                   dropoutsPerHour: Double? = nil, start: String? = nil,
+                                   workout: WorkoutPlan? = nil) throws -> SimulationConfiguration {
         let duration = minutes * 60
-        guard duration > 0, duration.isFinite else { throw SimulationConfigurationError("--minutes must be > 0") }
+        guard duration > 0 || (workout != nil && duration == 0), duration.isFinite else {
+            throw SimulationConfigurationError("--minutes must be > 0")
+        }
+        // With a plan the profile only gives rates: long enough for any plan's steps to look up.
+        let profileDuration = workout == nil ? duration : max(duration, 6 * 3600)
         var configuration = SimulationConfiguration(
-            duration: duration, profile: try SimulationProfile.parse(profile ?? "constant", duration: duration, rate: rate))
+            duration: duration, profile: try SimulationProfile.parse(profile ?? "constant", duration: profileDuration, rate: rate))
+        configuration.workout = workout
         configuration.accelRate = accelHz
         configuration.gpsRate = gpsHz
         if let mounting { configuration.mounting = try Mounting.parse(mounting) }

@@ -8,13 +8,16 @@ import OarlogCore
 /// It works one catch ahead: a stroke's period (and so its force, which must balance the drag
 /// over the period) is known only once the following catch is placed.
 struct StrokePlanner: Sendable {
-    private struct RawCatch: Sendable {
+    /// A catch placed in time, before its stroke is shaped.
+    struct RawCatch: Sendable {
         var nominal: Seconds
         var time: Seconds
         var rate: StrokesPerMinute
         var power: Double
         var startsPiece: Bool
         var flying: Bool
+        /// The run towards the stern before the catch, if not the usual one.
+        var runIn: Seconds? = nil
     }
 
     private let segments: [SimulationProfile.Segment]
@@ -30,9 +33,12 @@ struct StrokePlanner: Sendable {
     private var plannedCount = 0
     private var strokeInPiece = 0
     private var pieceFromStandingStart = false
+    /// The plan the crew rows, if any (then the profile only gives rates and pressures).
+    private(set) var workout: WorkoutRowing?
 
-    init(profile: SimulationProfile, duration: Seconds, seed: UInt64) {
-        let cut = profile.truncated(to: duration)
+    init(profile: SimulationProfile, duration: Seconds, seed: UInt64, workout plan: WorkoutPlan? = nil) {
+        workout = plan.map { WorkoutRowing(plan: $0, profile: profile) }
+        let cut = plan == nil ? profile.truncated(to: duration) : profile
         segments = cut.segments
         var starts: [Seconds] = []
         var start: Seconds = 0
@@ -42,7 +48,7 @@ struct StrokePlanner: Sendable {
         }
         segmentStarts = starts
         self.duration = duration
-        flyingStart = cut.flyingStart
+        flyingStart = plan == nil && cut.flyingStart
         random = Xoshiro256StarStar(seed: seed, stream: 1)
     }
 
@@ -76,7 +82,9 @@ struct StrokePlanner: Sendable {
         let drive = min(max(BoatResponse.driveDuration(rate: raw.rate) * (1 + 0.03 * boundedNormal()), 0.45),
                         cycle - 0.45)
         let runIn: Seconds
-        if raw.startsPiece && !raw.flying {
+        if let given = raw.runIn {
+            runIn = given
+        } else if raw.startsPiece && !raw.flying {
             runIn = 0.15  // standing start: the crew is already forward, no run
         } else if let previous, !raw.startsPiece {
             let previousRecovery = raw.time - previous.time - previous.driveDuration
@@ -140,11 +148,13 @@ struct StrokePlanner: Sendable {
     }
 
     private mutating func firstRawCatch() -> RawCatch? {
+        if workout != nil { return workout?.firstCatch() }
         guard let index = rowingSegment(from: 0) else { return nil }
         return pieceStart(segment: index, flying: flyingStart && segmentStarts[index] == 0)
     }
 
     private mutating func nextRawCatch(after raw: RawCatch) -> RawCatch? {
+        if workout != nil { return nextWorkoutCatch(after: raw) }
         let candidate = raw.nominal + 60 / raw.rate
         guard candidate < duration else { return nil }
         // A rest anywhere between this catch and the candidate ends the piece.
@@ -169,5 +179,42 @@ struct StrokePlanner: Sendable {
         timingOffset = min(3 * spread, max(-3 * spread, 0.5 * timingOffset + 0.866 * spread * random.normal()))
         return RawCatch(nominal: candidate, time: candidate + timingOffset, rate: rate, power: power,
                         startsPiece: false, flying: false)
+    }
+
+    // MARK: Rowing a workout plan
+
+    /// The next catch in a workout: the rhythm of the step goes on (with the usual jitter) while
+    /// it falls before a timed step's end; otherwise the next step's first catch. A distance
+    /// step goes on until the physics ends it (`endStep(at:)`).
+    private mutating func nextWorkoutCatch(after raw: RawCatch) -> RawCatch? {
+        let candidate = raw.nominal + 60 / raw.rate
+        let spread = 0.02 * 60 / raw.rate
+        let offset = min(3 * spread, max(-3 * spread, 0.5 * timingOffset + 0.866 * spread * random.normal()))
+        if let end = workout?.currentStepEnd, candidate + offset >= end {
+            timingOffset = 0
+            return workout?.endCurrentStep(at: end)
+        }
+        timingOffset = offset
+        return RawCatch(nominal: candidate, time: candidate + offset, rate: raw.rate, power: raw.power,
+                        startsPiece: false, flying: false)
+    }
+
+    /// The catch after the one `next()` returned last, if it continues the same piece.
+    var followingCatchInPiece: Seconds? {
+        guard let lookahead, !lookahead.startsPiece else { return nil }
+        return lookahead.time
+    }
+
+    /// The workout's current (distance) step ends at `time`, before the catch it had planned
+    /// next: that catch is dropped and the next step's first catch comes instead.
+    mutating func endStep(at time: Seconds) {
+        guard workout != nil else { return }
+        timingOffset = 0
+        lookahead = workout?.endCurrentStep(at: time)
+    }
+
+    /// Takes the next workout step start at or before `time`, if any.
+    mutating func takeBoundary(through time: Seconds) -> WorkoutRowing.Boundary? {
+        workout?.takeBoundary(through: time)
     }
 }

@@ -38,38 +38,17 @@ public struct Pipeline {
     @discardableResult
     public mutating func run<Source: RecordSource>(_ source: inout Source, shouldStop: () -> Bool = { false }) throws -> SessionSummary {
         let rawSinks = sinks.filter { $0.wantsRawRecords }
-        let allSinks = sinks
-        var sinkError: Error?
-        let emitFence: (FenceEvent) -> Void = { event in
-            guard sinkError == nil else { return }
-            do {
-                for sink in allSinks { try sink.receive(.fence(event)) }
-            } catch {
-                sinkError = error
-            }
-        }
-        // The fence monitor lives in a local while the run goes on (the closures below cannot
-        // capture `self`); it is put back at the end.
+        let fanOut = SinkFanOut(sinks)
+        let emitFence: (FenceEvent) -> Void = { fanOut.send(.fence($0)) }
+        let emitWorkout: (WorkoutEvent) -> Void = { fanOut.send(.workout($0)) }
+        // The fence monitor and the workout tracker live in locals while the run goes on (the
+        // closures below cannot capture `self`); they are put back at the end.
         var monitor = fences
-        // The workout tracker likewise (see `fences`).
         var tracker = workout
-        let emitWorkout: (WorkoutEvent) -> Void = { event in
-            guard sinkError == nil else { return }
-            do {
-                for sink in allSinks { try sink.receive(.workout(event)) }
-            } catch {
-                sinkError = error
-            }
-        }
         let emit: (AnalyzerEvent) -> Void = { event in
             if case .stroke(let metrics) = event { monitor?.stroke(metrics) }
             tracker?.observe(event, emit: emitWorkout)
-            guard sinkError == nil else { return }
-            do {
-                for sink in allSinks { try sink.receive(.analysis(event)) }
-            } catch {
-                sinkError = error
-            }
+            fanOut.send(.analysis(event))
         }
         defer {
             fences = monitor
@@ -92,7 +71,7 @@ public struct Pipeline {
                     analyzer.process(accel: samples, emit: emit)
                     tracker?.advance(to: samples[n - 1].time, distance: analyzer.distance.history, emit: emitWorkout)
                     for sink in rawSinks { try sink.receive(accel: samples) }
-                    if let sinkError { throw sinkError }
+                    if let sinkError = fanOut.error { throw sinkError }
                     if shouldStop() { break }
                     continue
                 }
@@ -109,15 +88,32 @@ public struct Pipeline {
             if !rawSinks.isEmpty {
                 for sink in rawSinks { try sink.receive(.record(record)) }
             }
-            if let sinkError { throw sinkError }
+            if let sinkError = fanOut.error { throw sinkError }
             if shouldStop() { break }
         }
         analyzer.finish(emit: emit)
         monitor?.finish(emit: emitFence)
         tracker?.finish(at: latestTime, distance: analyzer.distance.history, emit: emitWorkout)
-        if let sinkError { throw sinkError }
+        if let sinkError = fanOut.error { throw sinkError }
         let summary = analyzer.summary
-        for sink in allSinks { try sink.finish(summary: summary) }
+        for sink in sinks { try sink.finish(summary: summary) }
         return summary
+    }
+}
+
+/// Hands an event to every sink in order; the first error stops the fan-out and is thrown by
+/// the run at the next record.
+final class SinkFanOut {
+    let sinks: [any PipelineSink]
+    private(set) var error: Error?
+    init(_ sinks: [any PipelineSink]) { self.sinks = sinks }
+
+    func send(_ event: PipelineEvent) {
+        guard error == nil else { return }
+        do {
+            for sink in sinks { try sink.receive(event) }
+        } catch {
+            self.error = error
+        }
     }
 }

@@ -1,6 +1,7 @@
 import OarlogCore
 import OarlogDSP
 import OarlogPipeline
+import OarlogWorkouts
 
 /// The streaming heart of every exporter: turns pipeline events into time-ordered export items
 /// (points with distance and cadence, strokes with position, laps with totals).
@@ -11,7 +12,10 @@ import OarlogPipeline
 ///   with no fix, bad values, repeated times or rejected as jumps are left out).
 /// - Cadence: the smoothed rate of the latest catch at or before the point.
 /// - Laps: `LapRule`; a lap spans from its start to the next lap's start, so the laps partition
-///   the session exactly (first record to last record).
+///   the session exactly (first record to last record). With a workout plan (the pipeline's
+///   tracker sends `.workout(.planned)` first) the laps are its steps instead (`WorkoutLaps`):
+///   cut at each step's start, a lap's distance ends at the distance at its boundary
+///   (interpolated between fixes), its strokes and mean rate are the tracker's interval's.
 /// - Order: the analyzer releases a stroke only once GPS covers it, so points and strokes are
 ///   held back `holdBack` seconds of trace time and then released merged in time order.
 ///   Memory is bounded by that span.
@@ -40,6 +44,8 @@ public struct ExportAssembler: Sendable {
         var lastPosition: GeoPoint?
         var lastDistance: Metres
         var points = 0
+        /// With a plan: the part of it the lap covers.
+        var segment: WorkoutLaps.Segment?
     }
 
     private var distance: DistanceAccumulator
@@ -59,6 +65,8 @@ public struct ExportAssembler: Sendable {
     private var pointCount = 0
     private var maxSpeed: MetresPerSecond?
     private var finished = false
+    /// The plan's laps, from the tracker's events; nil when the session rows no plan.
+    private var workout: WorkoutLaps?
     /// Hard bound on each queue whatever the timing (about 100 s of 100 Hz fixes).
     private static let queueLimit = 10_000
 
@@ -97,7 +105,10 @@ public struct ExportAssembler: Sendable {
             }
         case .analysis(.stroke(let metrics)):
             strokes.append(metrics)
-        case .analysis(.live), .analysis(.caught), .analysis(.withdrawn), .fence, .workout:
+        case .workout(let event):
+            receive(event)
+            return
+        case .analysis(.live), .analysis(.caught), .analysis(.withdrawn), .fence:
             return   // exports are written from concluded strokes
         }
         try release(final: false, emit: emit)
@@ -114,6 +125,7 @@ public struct ExportAssembler: Sendable {
         if start == nil { try begin(emit: emit) }
         if lap == nil { try openLap(at: firstTime, emit: emit) }
         let endTime = max(now, firstTime + (summary.elapsed ?? 0))
+        while let b = workout?.boundary(strictlyBefore: endTime) { try cut(at: b, emit: emit) }
         try closeLap(at: endTime, trigger: .sessionEnd, emit: emit)
         guard let start else { return }
         let total = summary.distance ?? lastPoint?.distance ?? 0
@@ -149,7 +161,8 @@ public struct ExportAssembler: Sendable {
     private mutating func consume(_ s: StrokeMetrics, emit: (ExportItem) throws -> Void) throws {
         let t = s.stroke.catchTime
         try ensureLap(emit: emit)
-        if case .rests(let pause) = configuration.laps, let previous = lastStroke,
+        while let b = workout?.boundary(before: t) { try cut(at: b, emit: emit) }
+        if workout == nil, case .rests(let pause) = configuration.laps, let previous = lastStroke,
            t - previous.stroke.catchTime >= pause, let current = lap, t > current.startTime {
             try closeLap(at: t, trigger: .rest, emit: emit)
             try openLap(at: t, emit: emit)
@@ -179,6 +192,7 @@ public struct ExportAssembler: Sendable {
 
     private mutating func consume(_ p: PendingPoint, emit: (ExportItem) throws -> Void) throws {
         try ensureLap(emit: emit)
+        while let b = workout?.boundary(before: p.time) { try cut(at: b, emit: emit) }
         guard let start else { return }
         let previousDistance = lastPoint?.distance ?? 0
         let d = max(previousDistance, distance.history.distance(at: p.time) ?? previousDistance)
@@ -204,7 +218,7 @@ public struct ExportAssembler: Sendable {
         if let v = speed { maxSpeed = max(maxSpeed ?? v, v) }
         if firstPoint == nil { firstPoint = point }
         lastPoint = point
-        if case .distance(let every) = configuration.laps, every > 0, d >= l.distanceMark + every {
+        if workout == nil, case .distance(let every) = configuration.laps, every > 0, d >= l.distanceMark + every {
             try closeLap(at: p.time, trigger: .distance, emit: emit)
             try openLap(at: p.time, emit: emit)
             lap?.distanceMark = (d / every).rounded(.down) * every
@@ -217,20 +231,21 @@ public struct ExportAssembler: Sendable {
         guard let origin = startUTCMetadata ?? fixOriginUTC else {
             throw ExportError("the trace has no start_utc metadata and no GPS UTC time: cannot put times in the export")
         }
-        let s = ExportStart(originUTC: origin, startTime: firstTime ?? 0, title: title)
+        let s = ExportStart(originUTC: origin, startTime: firstTime ?? 0, title: title, plan: workout?.plan)
         start = s
         try emit(.start(s))
     }
 
     private mutating func ensureLap(emit: (ExportItem) throws -> Void) throws {
         if start == nil { try begin(emit: emit) }
-        if lap == nil { try openLap(at: firstTime ?? 0, emit: emit) }
+        if lap == nil { try openLap(at: firstTime ?? 0, segment: workout == nil ? nil : .beforePlan, emit: emit) }
     }
 
-    private mutating func openLap(at time: Seconds, emit: (ExportItem) throws -> Void) throws {
+    private mutating func openLap(at time: Seconds, segment: WorkoutLaps.Segment? = nil, distance: Metres? = nil,
+                                  emit: (ExportItem) throws -> Void) throws {
         guard let start else { return }
-        let d = lastPoint?.distance ?? 0
-        lap = LapState(index: lapCount, startTime: time, startDistance: d, distanceMark: d, lastDistance: d)
+        let d = distance ?? lastPoint?.distance ?? 0
+        lap = LapState(index: lapCount, startTime: time, startDistance: d, distanceMark: d, lastDistance: d, segment: segment)
         lapCount += 1
         try emit(.lapStart(index: lapCount - 1, time: time, utc: start.originUTC + time))
     }
@@ -239,11 +254,57 @@ public struct ExportAssembler: Sendable {
         guard let l = lap, let start else { return }
         lap = nil
         let end = max(time, l.startTime)
-        let rate: StrokesPerMinute? = l.ratedPeriods > 0 ? 60 * Double(l.ratedStrokes) / l.ratedPeriods : nil
+        var strokes = l.strokes
+        var rate: StrokesPerMinute? = l.ratedPeriods > 0 ? 60 * Double(l.ratedStrokes) / l.ratedPeriods : nil
+        var intensity = LapIntensity.active
+        var step: Int?
+        if let segment = l.segment, let plan = workout {
+            intensity = plan.intensity(segment)
+            if case .step(let n) = segment {
+                step = n
+                if let interval = workout?.takeInterval(step: n) {
+                    strokes = interval.strokes
+                    rate = interval.averageStrokeRate
+                }
+            }
+        }
         try emit(.lapEnd(ExportLap(index: l.index, startTime: l.startTime, endTime: end, startUTC: start.originUTC + l.startTime,
                                    endUTC: start.originUTC + end, distance: l.lastDistance - l.startDistance,
-                                   strokes: l.strokes, averageStrokeRate: rate, maxStrokeRate: l.maxRate,
+                                   strokes: strokes, averageStrokeRate: rate, maxStrokeRate: l.maxRate,
                                    maxSpeed: l.maxSpeed, startPosition: l.firstPosition, endPosition: l.lastPosition,
-                                   points: l.points, trigger: trigger)))
+                                   points: l.points, trigger: trigger, intensity: intensity, workoutStep: step)))
+    }
+
+    // MARK: - Workout plan
+
+    /// A tracker event: the plan turns the laps into its steps; the rest feeds `WorkoutLaps`.
+    private mutating func receive(_ event: WorkoutEvent) {
+        if case .planned(let plan) = event {
+            guard workout == nil else { return }
+            workout = WorkoutLaps(plan: plan)
+            start?.plan = plan
+            if lap != nil, lap?.segment == nil { lap?.segment = .beforePlan }
+            return
+        }
+        workout?.receive(event)
+    }
+
+    /// Ends the lap at a plan boundary and opens the next segment's lap there. The distance at
+    /// the boundary (the accumulator's, interpolated between fixes) ends the one and starts the
+    /// other, so step laps have the tracker's metres and the laps still sum to the total. A lap
+    /// that has nothing in it yet and starts at the boundary only takes the new segment.
+    private mutating func cut(at boundary: WorkoutLaps.Boundary, emit: (ExportItem) throws -> Void) throws {
+        guard var l = lap, let plan = workout else { return }
+        if l.points == 0, l.strokes == 0, boundary.time <= l.startTime {
+            l.segment = boundary.segment
+            lap = l
+            return
+        }
+        let time = max(boundary.time, l.startTime)
+        let d = max(l.lastDistance, distance.history.distance(at: time) ?? l.lastDistance)
+        l.lastDistance = d
+        lap = l
+        try closeLap(at: time, trigger: plan.trigger(endingAtBoundary: l.segment ?? .beforePlan), emit: emit)
+        try openLap(at: time, segment: boundary.segment, distance: d, emit: emit)
     }
 }

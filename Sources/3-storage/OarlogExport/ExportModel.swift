@@ -1,7 +1,8 @@
 import OarlogCore
 import OarlogDSP
 
-/// How a session is cut into laps (FIT/TCX laps, GPX track segments, the CSV `Lap` column).
+/// How a session is cut into laps (FIT/TCX laps, GPX track segments, the CSV `Lap` column). A
+/// session that rows a workout plan is cut at its steps instead (`ExportAssembler`).
 public enum LapRule: Sendable, Equatable {
     /// A new lap begins at the first catch after a pause of at least `minimumPause` between two
     /// catches: one lap per piece of an interval session, the rest belonging to the piece before.
@@ -21,6 +22,26 @@ public enum LapTrigger: String, Sendable, Equatable {
     case distance
     /// The session ended.
     case sessionEnd = "session_end"
+    /// A timed step of the workout plan reached its time.
+    case time
+    /// The workout plan began (its first catch, or the go): the lap before it ends there.
+    case workoutStart = "workout_start"
+}
+
+/// What a lap was for the crew: a piece, a rest, a warm-up or a cool-down (FIT `intensity`, TCX
+/// `Intensity`). Without a plan every lap is `active`.
+public enum LapIntensity: String, Sendable, Equatable {
+    case active, rest, warmup, cooldown
+
+    /// The intensity of a plan's step: a piece is `active`.
+    public init(_ kind: WorkoutStep.Kind) {
+        switch kind {
+        case .work: self = .active
+        case .rest: self = .rest
+        case .warmup: self = .warmup
+        case .cooldown: self = .cooldown
+        }
+    }
 }
 
 /// What every exporter needs to agree with the analyzer.
@@ -54,6 +75,8 @@ public struct ExportStart: Sendable, Equatable {
     /// Trace time of the first record.
     public var startTime: Seconds
     public var title: String?
+    /// The workout plan the session rows (FIT `workout` and `workout_step`); nil without one.
+    public var plan: WorkoutPlan?
     public var startUTC: Double { originUTC + startTime }
 }
 
@@ -111,6 +134,11 @@ public struct ExportLap: Sendable, Equatable {
     public var endPosition: GeoPoint?
     public var points: Int
     public var trigger: LapTrigger
+    /// `active` without a plan; with one, the step's (`rest` before the plan starts, `active`
+    /// after it ends).
+    public var intensity: LapIntensity = .active
+    /// The plan step (0-based) the lap rows; nil without a plan and for the time before and after it.
+    public var workoutStep: Int?
 
     public var elapsed: Seconds { endTime - startTime }
     /// Distance / elapsed time (rests included, as on a FIT lap's timer).

@@ -8,11 +8,12 @@
 final class FITEncoder {
     /// FIT base types used here, with their sizes and "invalid" (no data) values.
     enum BaseType: UInt8 {
-        case enumeration = 0x00, uint8 = 0x02, uint16 = 0x84, sint32 = 0x85, uint32 = 0x86
+        case enumeration = 0x00, uint8 = 0x02, string = 0x07, uint16 = 0x84, sint32 = 0x85, uint32 = 0x86
 
+        /// Bytes of one value (a string field's size is its own: `Field.size`).
         var size: Int {
             switch self {
-            case .enumeration, .uint8: return 1
+            case .enumeration, .uint8, .string: return 1
             case .uint16: return 2
             case .sint32, .uint32: return 4
             }
@@ -21,6 +22,7 @@ final class FITEncoder {
         var invalid: UInt32 {
             switch self {
             case .enumeration, .uint8: return 0xFF
+            case .string: return 0
             case .uint16: return 0xFFFF
             case .sint32: return 0x7FFF_FFFF
             case .uint32: return 0xFFFF_FFFF
@@ -31,9 +33,12 @@ final class FITEncoder {
     struct Field {
         var number: UInt8
         var type: BaseType
-        init(_ number: UInt8, _ type: BaseType) {
+        /// Bytes in a message: the type's size; a string's own (UTF-8, null-terminated, ≤ 255).
+        var size: Int
+        init(_ number: UInt8, _ type: BaseType, size: Int? = nil) {
             self.number = number
             self.type = type
+            self.size = min(255, max(1, size ?? type.size))
         }
     }
 
@@ -55,10 +60,12 @@ final class FITEncoder {
         mutating func put(_ value: Int64?) {
             precondition(next < fields.count, "more values than fields")
             let type = fields[next].type
+            precondition(type != .string, "a number for a string field")
             next += 1
             var raw = type.invalid
             if let v = value {
                 switch type {
+                case .string: break
                 case .enumeration, .uint8: if v >= 0 && v < 0xFF { raw = UInt32(v) }
                 case .uint16: if v >= 0 && v < 0xFFFF { raw = UInt32(v) }
                 case .uint32: if v >= 0 && v < 0xFFFF_FFFF { raw = UInt32(v) }
@@ -67,7 +74,27 @@ final class FITEncoder {
             }
             for i in 0..<type.size { bytes.append(UInt8(truncatingIfNeeded: raw >> (8 * UInt32(i)))) }
         }
+
+        /// Appends the next field's text: UTF-8, cut at a character boundary to leave room for
+        /// the terminating null, padded with nulls to the field's size (`nil` or "" = invalid).
+        mutating func put(text: String?) {
+            precondition(next < fields.count, "more values than fields")
+            let field = fields[next]
+            precondition(field.type == .string, "text for a number field")
+            next += 1
+            var utf8: [UInt8] = []
+            for scalar in (text ?? "").unicodeScalars {
+                let encoded = Array(String(scalar).utf8)
+                guard scalar.value != 0, utf8.count + encoded.count <= field.size - 1 else { break }
+                utf8 += encoded
+            }
+            bytes += utf8
+            bytes += [UInt8](repeating: 0, count: field.size - utf8.count)
+        }
     }
+
+    /// A string field's size for `text`: its UTF-8 and the null, at most 255.
+    static func stringSize(_ text: String) -> Int { min(255, text.utf8.count + 1) }
 
     static let headerSize = 14
     private let file: ExportFile
@@ -87,7 +114,7 @@ final class FITEncoder {
             var d: [UInt8] = [0x40 | definition.localType, 0, 0,
                               UInt8(definition.globalNumber & 0xFF), UInt8(definition.globalNumber >> 8),
                               UInt8(definition.fields.count)]
-            for f in definition.fields { d += [f.number, UInt8(f.type.size), f.type.rawValue] }
+            for f in definition.fields { d += [f.number, UInt8(f.size), f.type.rawValue] }
             try file.write(d)
             defined[local] = true
         }

@@ -5,14 +5,20 @@ import OarlogPipeline
 /// Writes the session as a FIT activity file: `file_id` (activity), a timer-start `event`, one
 /// `record` per GPS fix (timestamp, position in semicircles, distance, speed, altitude, cadence =
 /// stroke rate), one `lap` per lap, a timer-stop `event`, one `session` (sport rowing (15),
-/// sub-sport generic) and the `activity`.
+/// sub-sport generic) and the `activity`. A session that rows a workout plan also carries the
+/// plan (`workout` and one `workout_step` per step, after `file_id`), and its laps are the plan's
+/// steps with their intensity and `wkt_step_index` (`FITExporter+Workout.swift`).
 ///
 /// FIT timestamps are whole seconds (rounded down): with GPS faster than 1 Hz several records
 /// share a second, as the protocol allows. Durations (elapsed, timer) are in milliseconds and
 /// exact; the timer runs through rests (timer time = elapsed time).
 public final class FITExporter: AssembledExporter {
     let output: ExportOutput
-    private var encoder: FITEncoder?
+    var encoder: FITEncoder?
+    /// Whether the plan's `workout` messages are written (at the start, else at the end).
+    var wroteWorkout = false
+    /// Whether the laps carry `wkt_step_index` (the session rows a plan from its start).
+    var lapsHaveSteps = false
 
     /// FIT profile numbers used (messages, fields, enum values).
     enum Profile {
@@ -22,8 +28,12 @@ public final class FITExporter: AssembledExporter {
         static let fileActivity: Int64 = 4
         static let eventTimer: Int64 = 0, eventSession: Int64 = 8, eventLap: Int64 = 9, eventActivity: Int64 = 26
         static let eventTypeStart: Int64 = 0, eventTypeStop: Int64 = 1, eventTypeStopAll: Int64 = 4
-        static let lapTriggerManual: Int64 = 0, lapTriggerDistance: Int64 = 2, lapTriggerSessionEnd: Int64 = 7
-        static let intensityActive: Int64 = 0
+        static let lapTriggerManual: Int64 = 0, lapTriggerTime: Int64 = 1, lapTriggerDistance: Int64 = 2
+        static let lapTriggerSessionEnd: Int64 = 7
+        static let intensityActive: Int64 = 0, intensityRest: Int64 = 1, intensityWarmup: Int64 = 2
+        static let intensityCooldown: Int64 = 3
+        static let durationTime: Int64 = 0, durationDistance: Int64 = 1
+        static let targetSpeed: Int64 = 0, targetOpen: Int64 = 2, targetCadence: Int64 = 3
     }
 
     typealias F = FITEncoder.Field
@@ -36,12 +46,13 @@ public final class FITExporter: AssembledExporter {
     static let record = FITEncoder.Definition(localType: 2, globalNumber: 20, fields: [
         F(253, .uint32), F(0, .sint32), F(1, .sint32), F(5, .uint32), F(6, .uint16), F(2, .uint16), F(4, .uint8),
     ])
-    static let lap = FITEncoder.Definition(localType: 3, globalNumber: 19, fields: [
+    static let lap = FITEncoder.Definition(localType: 3, globalNumber: 19, fields: lapFields)
+    static let lapFields = [
         F(253, .uint32), F(2, .uint32), F(3, .sint32), F(4, .sint32), F(5, .sint32), F(6, .sint32),
         F(7, .uint32), F(8, .uint32), F(9, .uint32), F(10, .uint32), F(254, .uint16), F(13, .uint16), F(14, .uint16),
         F(0, .enumeration), F(1, .enumeration), F(17, .uint8), F(18, .uint8), F(23, .enumeration), F(24, .enumeration),
         F(25, .enumeration),
-    ])
+    ]
     static let session = FITEncoder.Definition(localType: 4, globalNumber: 18, fields: [
         F(253, .uint32), F(2, .uint32), F(3, .sint32), F(4, .sint32), F(7, .uint32), F(8, .uint32), F(9, .uint32),
         F(10, .uint32), F(254, .uint16), F(14, .uint16), F(15, .uint16), F(25, .uint16), F(26, .uint16),
@@ -83,6 +94,10 @@ public final class FITExporter: AssembledExporter {
         try e.write(Self.fileID) { m in
             m.put(Profile.fileActivity); m.put(Profile.manufacturerDevelopment); m.put(1); m.put(t)
         }
+        if let plan = start.plan {
+            try writeWorkout(plan)
+            lapsHaveSteps = true
+        }
         try e.write(Self.event) { m in
             m.put(t); m.put(Profile.eventTimer); m.put(Profile.eventTypeStart)
         }
@@ -102,7 +117,7 @@ public final class FITExporter: AssembledExporter {
     }
 
     private func writeLap(_ l: ExportLap) throws {
-        try encoder?.write(Self.lap) { m in
+        try encoder?.write(lapsHaveSteps ? Self.workoutLap : Self.lap) { m in
             m.put(FITEncoder.timestamp(l.endUTC))
             m.put(FITEncoder.timestamp(l.startUTC))
             m.putPosition(l.startPosition)
@@ -116,19 +131,22 @@ public final class FITExporter: AssembledExporter {
             m.put(Profile.eventTypeStop)
             m.put(Self.cadence(l.averageStrokeRate))
             m.put(Self.cadence(l.maxStrokeRate))
-            m.put(Profile.intensityActive)
+            m.put(Self.intensity(l.intensity))
             switch l.trigger {
-            case .rest: m.put(Profile.lapTriggerManual)
+            case .rest, .workoutStart: m.put(Profile.lapTriggerManual)
+            case .time: m.put(Profile.lapTriggerTime)
             case .distance: m.put(Profile.lapTriggerDistance)
             case .sessionEnd: m.put(Profile.lapTriggerSessionEnd)
             }
             m.put(Profile.sportRowing)
+            if lapsHaveSteps { m.put(l.workoutStep.map(Int64.init)) }
         }
     }
 
     /// The timer-stop `event`, the `session` and the `activity`.
     private func writeEnd(_ totals: ExportTotals) throws {
         guard let e = encoder else { return }
+        if let plan = totals.start.plan, !wroteWorkout { try writeWorkout(plan) }
         let end = FITEncoder.timestamp(totals.endUTC)
         let s = totals.summary
         try e.write(Self.event) { m in

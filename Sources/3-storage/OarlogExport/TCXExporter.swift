@@ -8,7 +8,9 @@ import OarlogPipeline
 /// Writes the session as a Garmin Training Center (TCX v2) activity: one `Lap` per lap with its
 /// totals (time, distance, maximum speed, average stroke rate as cadence, trigger), its track
 /// points (time, position, distance, stroke rate as cadence, speed in the ActivityExtension v2
-/// `TPX`). TCX has no rowing sport: the activity is `Other`, with the notes saying rowing.
+/// `TPX`). TCX has no rowing sport: the activity is `Other`, with the notes saying rowing. With a
+/// workout plan the laps are its steps: `Intensity` `Resting` for a rest (and the wait before the
+/// plan starts), `Active` for the rest; `TriggerMethod` `Time` or `Distance` by the step's length.
 ///
 /// The schema puts a lap's totals before its points, so each lap's points are spooled to a
 /// temporary file beside the output and copied in when the lap ends: memory stays bounded.
@@ -62,9 +64,9 @@ public final class TCXExporter: AssembledExporter {
             try file.write("    <TotalTimeSeconds>\(ExportText.fixed(lap.elapsed, 3))</TotalTimeSeconds>\n")
             try file.write("    <DistanceMeters>\(ExportText.fixed(lap.distance, 2))</DistanceMeters>\n")
             if let v = lap.maxSpeed { try file.write("    <MaximumSpeed>\(ExportText.fixed(v, 3))</MaximumSpeed>\n") }
-            try file.write("    <Calories>0</Calories>\n    <Intensity>Active</Intensity>\n")
+            try file.write("    <Calories>0</Calories>\n    <Intensity>\(lap.intensity == .rest ? "Resting" : "Active")</Intensity>\n")
             if let r = lap.averageStrokeRate { try file.write("    <Cadence>\(Self.cadence(r))</Cadence>\n") }
-            try file.write("    <TriggerMethod>\(lap.trigger == .distance ? "Distance" : "Manual")</TriggerMethod>\n")
+            try file.write("    <TriggerMethod>\(Self.triggerMethod(lap.trigger))</TriggerMethod>\n")
             if let spool {
                 self.spool = nil
                 if spool.offset > 0 {
@@ -81,6 +83,15 @@ public final class TCXExporter: AssembledExporter {
             if let t = totals.start.title { notes += ": " + t }
             notes += " (\(totals.summary.strokes) strokes)"
             try file.write("   <Notes>\(ExportText.xmlEscaped(notes))</Notes>\n  </Activity>\n </Activities>\n</TrainingCenterDatabase>\n")
+        }
+    }
+
+    /// A lap's `TriggerMethod` (the schema's Manual, Distance, Location, Time, HeartRate).
+    static func triggerMethod(_ trigger: LapTrigger) -> String {
+        switch trigger {
+        case .distance: return "Distance"
+        case .time: return "Time"
+        case .rest, .sessionEnd, .workoutStart: return "Manual"
         }
     }
 

@@ -17,6 +17,7 @@ enum APIError {
         case let e as SessionComparison.Failure:
             return HTTPError(e.kind == .notFound ? .notFound : .unprocessableContent, message: e.description)
         case let e as LiveStation.RecordingError: return HTTPError(.conflict, message: e.description)
+        case let e as WorkoutLibraryError: return HTTPError(status(of: e), message: e.description)
         default: return nil
         }
     }

@@ -3,6 +3,7 @@ import OarlogDSP
 import OarlogFences
 import OarlogLive
 import OarlogPipeline
+import OarlogWorkouts
 import OarlogSession
 
 /// What a live recording is asked to do: `oarlog record`, and Start on the web app.
@@ -20,6 +21,10 @@ public struct LiveRecordingPlan: Sendable {
     public var duration: Seconds?
     public var settings: AnalysisSettings
     public var directory: SessionDirectory
+    /// A workout plan the recording times (`record --workout`): from the first catch, or from Go
+    /// when `workoutStartsAtGo` (not with `auto`, whose outings have no Go).
+    public var workout: WorkoutPlan?
+    public var workoutStartsAtGo = false
 
     public init(title: String? = nil, countdown: Int = 3, auto: AutoSessionConfiguration? = nil, sensors: LiveSensorChoice,
                 fencesPath: String? = nil, duration: Seconds? = nil, settings: AnalysisSettings = .defaults,
@@ -151,7 +156,9 @@ public enum LiveRecording {
             }
             hooks.started(writer, outing.map { ($0, clock.utc(of: $0.firstStroke)) })
             let facts = SessionFacts()
-            let pipeline = try RowingPipeline.make(settings: plan.settings, sinks: [writer, facts] + hooks.sinks(metadata), fences: fences)
+            let tracker = plan.workout.map { WorkoutTracker(plan: $0, goTime: plan.workoutStartsAtGo && plan.auto == nil ? 0 : nil) }
+            let pipeline = try RowingPipeline.make(settings: plan.settings, sinks: [writer, facts] + hooks.sinks(metadata), fences: fences,
+                                                   workout: tracker)
             return (pipeline, writer, facts)
         }
 

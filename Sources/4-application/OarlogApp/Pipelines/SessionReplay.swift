@@ -2,6 +2,7 @@ import OarlogCore
 import OarlogDSP
 import OarlogPipeline
 import OarlogSession
+import OarlogWorkouts
 
 /// A recorded session through the pipeline again, with the analysis settings it was recorded
 /// with (those a person gives win): `oarlog play`, `oarlog export SESSION`, `show` on a file
@@ -34,9 +35,16 @@ public struct SessionReplay {
     /// Runs the session (from `time`) through `sinks` at `pacing`.
     public func run(sinks: [any PipelineSink], pacing: Pacing = .asFastAsPossible, from time: Seconds? = nil,
                     shouldStop: () -> Bool = { false }) throws -> Outcome {
-        var pipeline = try RowingPipeline.make(settings: settings, sinks: sinks, pacing: pacing)
+        var pipeline = try RowingPipeline.make(settings: settings, sinks: sinks, pacing: pacing, workout: time == nil ? try workoutTracker() : nil)
         var source = try records(from: time)
         let summary = try pipeline.run(&source, shouldStop: shouldStop)
         return Outcome(summary: summary, damage: source.rest.records.entries.damage)
+    }
+
+    /// The recorded plan's tracker, started when the recording started it (its first catch or the
+    /// go): a replay of the session gives the same intervals. Nil without a plan.
+    public func workoutTracker() throws -> WorkoutTracker? {
+        guard let recorded = try reader.workout() else { return nil }
+        return WorkoutTracker(plan: recorded.plan, goTime: recorded.startTime)
     }
 }

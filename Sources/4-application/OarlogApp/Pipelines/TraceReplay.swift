@@ -4,6 +4,7 @@ import OarlogFences
 import OarlogPipeline
 import OarlogSession
 import OarlogTrace
+import OarlogWorkouts
 
 /// A recorded trace through the pipeline, as `oarlog replay`, `oarlog course` and the web
 /// server's `--replay` run it: with the person's analysis settings, optional fences, optional
@@ -13,6 +14,8 @@ public struct TraceReplay {
     public var settings: AnalysisSettings
     public var fences: FenceFile?
     public var pacing: Pacing
+    /// A workout plan to time over the trace (`replay --workout`): the same tracker as live.
+    public var workout: WorkoutPlan?
     /// Facts about the records (counts, start, device figures) for the summary table and JSON.
     public let facts = SessionFacts()
 
@@ -41,7 +44,8 @@ public struct TraceReplay {
         var all: [any PipelineSink] = [facts]
         if let writer { all.append(writer) }
         all += sinks
-        var pipeline = try RowingPipeline.make(settings: settings, sinks: all, pacing: pacing, fences: fences)
+        var pipeline = try RowingPipeline.make(settings: settings, sinks: all, pacing: pacing, fences: fences,
+                                               workout: workout.map { WorkoutTracker(plan: $0) })
         let summary = try pipeline.run(&input.source, shouldStop: shouldStop)
         return Outcome(summary: summary, rejectedCrossings: pipeline.fences?.statistics.rejectedCrossings ?? 0,
                        skipNote: input.skipNote)

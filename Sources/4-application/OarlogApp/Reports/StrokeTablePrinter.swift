@@ -59,7 +59,10 @@ public final class JSONReportSink: PipelineSink {
         if includeStrokes { writer.beginArray(key: "stroke_list") }
     }
 
+    private let workout = WorkoutCollector()
+
     public func receive(_ event: PipelineEvent) {
+        workout.receive(event)
         guard includeStrokes, case .analysis(.stroke(let m)) = event else { return }
         writer.stroke(m)
         if writer.text.utf8.count > 1 << 16 { output(writer.take()) }
@@ -68,6 +71,7 @@ public final class JSONReportSink: PipelineSink {
     public func finish(summary: SessionSummary) {
         if includeStrokes { writer.endArray() }
         writer.summaryFields(summary, counts: RecordCounts(facts), startUTC: facts.metadata("start_utc"))
+        workout.write(into: &writer)
         if facts.hasDeviceFigures {
             writer.beginObject(key: "device")
             writer.deviceFields(facts)

@@ -2,6 +2,7 @@ import OarlogCore
 import OarlogDSP
 import OarlogExport
 import OarlogPipeline
+import OarlogWorkouts
 import OarlogSession
 import OarlogTrace
 
@@ -22,6 +23,9 @@ public struct SessionExport {
     public var title: String?
     /// Settings the person gave (for a session, those left at their defaults keep the recorded ones).
     public var settings: AnalysisSettings
+    /// A plan to time over a trace (`export TRACE --workout`): its intervals become the laps of
+    /// FIT and TCX. A session brings its own recorded plan.
+    public var workout: WorkoutPlan?
 
     public init(input: Input, format: ExportFormat, laps: LapRule = .rests(minimumPause: 30),
                 csvColumns: StrokeCSVExporter.Columns = .oarlog, title: String? = nil, settings: AnalysisSettings = .defaults) {
@@ -70,7 +74,8 @@ public struct SessionExport {
             return Outcome(path: output, summary: outcome.summary, skipNote: nil)
         case .trace(let tracePath, let traceFormat):
             let exporter = try exporter(output, settings: settings, title: title)
-            var pipeline = try RowingPipeline.make(settings: settings, sinks: [exporter] + sinks)
+            var pipeline = try RowingPipeline.make(settings: settings, sinks: [exporter] + sinks,
+                                                   workout: workout.map { WorkoutTracker(plan: $0) })
             var source = try TraceOpener.open(path: tracePath, format: traceFormat)
             let summary = try pipeline.run(&source, shouldStop: shouldStop)
             return Outcome(path: output, summary: summary, skipNote: TraceInput.skipNote(TraceOpener.statistics(of: source), path: tracePath))

@@ -9,11 +9,14 @@ public struct StoredSessionReport {
     public let reader: SessionReader
     public let figures: SessionFigures
     public let notes: [Note]
+    /// The plan the session rowed and its intervals as recorded (nil without a plan).
+    public let workout: RecordedWorkout?
 
     public init(_ reader: SessionReader, includeStrokes: Bool) throws {
         self.reader = reader
         figures = try SessionFigures.load(reader, includeStrokes: includeStrokes)
         notes = try reader.notes(onDamage: .skipDamagedChunks)
+        workout = try reader.workout()
     }
 
     public var id: String { SessionText.id(of: reader.path) }
@@ -70,6 +73,7 @@ public struct StoredSessionReport {
             out += "\nNotes\n"
             for n in notes { out += "  " + TextTable.padLeft(RowingFormat.duration(n.time), 9) + "  " + n.text + "\n" }
         }
+        if let workout { out += "\n" + IntervalTable.render(plan: workout.plan, intervals: workout.intervals) }
         return out
     }
 
@@ -109,6 +113,7 @@ public struct StoredSessionReport {
         w.field("devices", reader.metadata.devices.joined(separator: "; "))
         w.field("closed", reader.isComplete)
         w.field("recomputed", figures.recomputed)
+        if let workout { w.workoutFields(plan: workout.plan, intervals: workout.intervals) }
         w.endObject()
         return w.take()
     }

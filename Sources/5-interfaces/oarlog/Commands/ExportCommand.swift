@@ -46,6 +46,9 @@ struct Export: ParsableCommand {
     @Option(help: "A title for the session (GPX track name, TCX notes, GeoJSON name).")
     var title: String?
 
+    @Option(help: "A workout plan to time over a trace (`3x4:00/2:00r`; docs/WORKOUTS.md): its intervals are the FIT and TCX laps. A session brings its own.")
+    var workout: String?
+
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
 
@@ -60,10 +63,11 @@ struct Export: ParsableCommand {
 
     func run() throws {
         SignalFlag.install()
-        let export = SessionExport(input: SessionStore.default.exportInput(trace, traceFormat: inputFormat), format: format,
+        var export = SessionExport(input: SessionStore.default.exportInput(trace, traceFormat: inputFormat), format: format,
                                    laps: LapRule(parsing: laps) ?? .whole,
                                    csvColumns: StrokeCSVExporter.Columns(rawValue: csvColumns.lowercased()) ?? .oarlog,
                                    title: title, settings: analysis.settings)
+        export.workout = try workout.map(WorkoutArgument.plan)
         let outcome = try export.run(to: output, sinks: ProgressReporter.ifTerminal().map { [$0] } ?? [],
                                      shouldStop: { SignalFlag.interrupted })
         reportSkips(outcome.skipNote)

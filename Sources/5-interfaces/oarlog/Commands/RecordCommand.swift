@@ -58,6 +58,12 @@ struct Record: ParsableCommand {
     @Option(help: "Stop after this many seconds (unattended runs, tests).")
     var duration: Double?
 
+    @Option(help: "A workout plan to time (`3x4:00/2:00r`, a saved plan's name or a .json plan; docs/WORKOUTS.md); it starts at the first catch.")
+    var workout: String?
+
+    @Flag(name: .customLong("workout-at-go"), help: "Start the --workout plan at Go (the countdown's end), not at the first catch.")
+    var workoutAtGo = false
+
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
 
@@ -73,6 +79,8 @@ struct Record: ParsableCommand {
         try sensors.validateValues()
         if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
         try fleet.validate(boat: boat)
+        if workoutAtGo && workout == nil { throw ValidationError("--workout-at-go starts a plan: add --workout") }
+        if workoutAtGo && auto { throw ValidationError("--workout-at-go: an --auto outing has no Go; its plan starts at the first catch") }
     }
 
     var plan: LiveRecordingPlan {
@@ -87,6 +95,7 @@ struct Record: ParsableCommand {
                                      sensors: sensors.choice,
                                      fencesPath: fences, duration: duration, settings: analysis.settings)
         plan.boat = boat
+        plan.workoutStartsAtGo = workoutAtGo
         return plan
     }
 
@@ -97,9 +106,13 @@ struct Record: ParsableCommand {
         hooks.durationElapsed = { SignalFlag.raise() }
         hooks.typedNotes = { readLine() }
         hooks.countdown = { k in StandardStreams.write(k > 0 ? "\(k)… " : "Go!\n") }
+        var recording = plan
+        recording.workout = try workout.map(WorkoutArgument.plan)
         let link = try fleet.link(boat: boat)
+        var intervals = WorkoutCollector()
         hooks.sinks = { metadata in
-            var sinks: [any PipelineSink] = [LiveDisplay(inPlace: terminal, lineInterval: 10) { StandardStreams.write($0) }]
+            intervals = WorkoutCollector()
+            var sinks: [any PipelineSink] = [LiveDisplay(inPlace: terminal, lineInterval: 10) { StandardStreams.write($0) }, intervals]
             if fences != nil && !terminal { sinks.append(FenceEventPrinter { StandardStreams.write($0 + "\n") }) }
             if let link { sinks.append(link.publisher(title: SessionText.title(metadata), startUTC: metadata.startUTC)) }
             return sinks
@@ -113,11 +126,12 @@ struct Record: ParsableCommand {
         hooks.finished = { summary, facts, writer, outing in
             let name = SessionText.title(writer.metadata) + (outing.map { " (outing \($0.number))" } ?? "")
             StandardStreams.write("\n" + SummaryTable.render(title: "Oarlog session — \(name)", summary: summary, facts: facts))
+            if let plan = intervals.plan { StandardStreams.write("\n" + IntervalTable.render(plan: plan, intervals: intervals.intervals)) }
             StandardStreams.error("saved session \(SessionText.id(of: writer.path)) (\(writer.path), \(SessionText.size(writer.bytesWritten)))\n")
             if auto && !SignalFlag.interrupted { StandardStreams.error("waiting for rowing…\n") }
         }
         if auto { StandardStreams.error("waiting for rowing (\(startStrokes) strokes within 20 s)…\n") }
-        switch try LiveRecording.run(plan, hooks: hooks) {
+        switch try LiveRecording.run(recording, hooks: hooks) {
         case .stoppedBeforeGo:
             StandardStreams.error("stopped before Go: nothing recorded\n")
         case .recorded(let paths):

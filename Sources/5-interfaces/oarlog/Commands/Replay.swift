@@ -15,6 +15,7 @@ struct Replay: ParsableCommand {
               oarlog replay trace.csv --json --strokes   machine-readable, with the stroke list
               oarlog replay trace.csv --realtime         paced by the trace clock (or --speed 10)
               oarlog replay trace.csv --save --title "Head race"   keep it as a session (see `oarlog sessions`)
+              oarlog replay trace.csv --workout 3x4:00/2:00r      time a plan's pieces (docs/WORKOUTS.md)
             """
     )
 
@@ -36,6 +37,9 @@ struct Replay: ParsableCommand {
 
     @Option(help: "GeoJSON fences or a course (docs/FENCES.md): show enter/exit/dwell and gate crossings as they happen.")
     var fences: String?
+
+    @Option(help: "A workout plan to time over the trace (`3x4:00/2:00r`, `8x500m@1:50/1:30r`, a saved plan's name or a .json plan; docs/WORKOUTS.md).")
+    var workout: String?
 
     @Flag(help: "Also keep the replay as a session in the data directory (see `oarlog sessions`).")
     var save = false
@@ -65,7 +69,9 @@ struct Replay: ParsableCommand {
         SignalFlag.install()
         let pacing: Pacing = speed.map { .clock(speed: $0) } ?? (realtime ? .clock(speed: 1) : .asFastAsPossible)
         var replay = try TraceReplay(path: trace, format: format, options: input.options, settings: analysis.settings, fences: try RowingPipeline.loadFences(fences), pacing: pacing)
-        var sinks: [any PipelineSink] = []
+        replay.workout = try workout.map(WorkoutArgument.plan)
+        let intervals = WorkoutCollector()
+        var sinks: [any PipelineSink] = [intervals]
         if json {
             sinks.append(JSONReportSink(source: trace, includeStrokes: strokes, facts: replay.facts) { StandardStreams.write($0) })
         } else if strokes {
@@ -89,6 +95,9 @@ struct Replay: ParsableCommand {
         } else {
             if strokes { StandardStreams.write("\n") }
             StandardStreams.write(SummaryTable.render(title: "Oarlog replay — \(trace)", summary: outcome.summary, facts: replay.facts))
+            if let plan = intervals.plan {
+                StandardStreams.write("\n" + IntervalTable.render(plan: plan, intervals: intervals.intervals))
+            }
         }
         reportSkips(outcome.skipNote)
         if let kept {

@@ -10,12 +10,15 @@ struct Simulate: ParsableCommand {
         discussion: """
             Example: oarlog simulate --minutes 10 --rate 24 --accel-hz 100 --gps-hz 1 -o sim.csv \
             writes sim.csv (replay it with `oarlog replay sim.csv`) and sim.truth.csv (every stroke's \
-            catch time, rate, drive and recovery, and the true distance). See docs/SIMULATOR.md.
+            catch time, rate, drive and recovery, and the true distance). \
+            With --workout 3x1:00/0:30r the crew rows that plan from its first catch, stops for the \
+            rests, and the truth also lists each interval (its start, end, distance, strokes and \
+            rate). See docs/SIMULATOR.md.
             """
     )
 
-    @Option(help: "Session length in minutes.")
-    var minutes: Double = 10
+    @Option(help: "Session length in minutes (default 10; with --workout, the least length: the session ends 20 s after the plan).")
+    var minutes: Double?
 
     @Option(help: "Stroke rate (spm) for the constant profile.")
     var rate: Double = 24
@@ -53,13 +56,18 @@ struct Simulate: ParsableCommand {
     @Option(help: "Course shape: straight or curving.")
     var course: String?
 
+    @Option(help: "A workout plan for the crew to row, e.g. 3x4:00/2:00r, 8x500m/1:30r or 3x10:00@20spm,22spm,24spm/2:00r (steps without a rate target at --rate or the profile's rate).")
+    var workout: String?
+
     @Option(help: "Where the boat starts, LAT,LON in degrees (default 51.4873,-0.2241, the Tideway at Putney).")
     var start: String?
 
     func run() throws {
+        let plan = try workout.map(WorkoutArgument.plan)
         let configuration = try SimulationConfiguration.fromOptions(
-            minutes: minutes, rate: rate, accelHz: accelHz, gpsHz: gpsHz, profile: profile, mounting: mounting,
-            seed: seed, noise: noise, startUTC: startUTC, heading: heading, course: course, dropoutsPerHour: gpsDropouts, start: start)
+            minutes: minutes ?? (plan == nil ? 10 : 0), rate: rate, accelHz: accelHz, gpsHz: gpsHz, profile: profile, mounting: mounting,
+            seed: seed, noise: noise, startUTC: startUTC, heading: heading, course: course, dropoutsPerHour: gpsDropouts, start: start,
+            workout: plan)
         try configuration.validate()
         // Only the recent strokes are kept in memory: the truth file is written as the session goes.
         var simulator = try BoatSimulator(configuration: configuration, truthRetention: .recent(64))
@@ -71,7 +79,8 @@ struct Simulate: ParsableCommand {
             records += 1
         }
         try trace.close()
-        StandardStreams.error("wrote \(output) (\(records) records) and \(truthPath): \(truth.strokeCount) strokes, "
+        let intervals = truth.intervals.isEmpty ? "" : ", \(truth.intervals.count) intervals"
+        StandardStreams.error("wrote \(output) (\(records) records) and \(truthPath): \(truth.strokeCount) strokes\(intervals), "
                               + RowingFormat.distance(truth.distance) + " in " + RowingFormat.duration(truth.elapsed) + "\n")
     }
 }

@@ -1,6 +1,7 @@
 import OarlogCore
 import OarlogDSP
 import OarlogPipeline
+import OarlogWorkouts
 
 /// The coxswain's live display: stroke rate, split, total strokes, elapsed, distance and
 /// distance per stroke, readable at a glance, refreshed with the analyzer's live figures (about
@@ -19,6 +20,7 @@ public final class LiveDisplay: PipelineSink {
     private var gaps = 0
     private var lastGap: Gap?
     private var latest: LiveFigures?
+    private var workout: WorkoutStatus?
 
     /// `inPlace`: redraw on a terminal (ANSI); `totalDuration`: the session's length, for playback.
     public init(inPlace: Bool, lineInterval: Seconds = 10, totalDuration: Seconds? = nil, output: @escaping (String) -> Void) {
@@ -39,6 +41,7 @@ public final class LiveDisplay: PipelineSink {
             gaps += 1
             lastGap = gap
         case .analysis(.stroke(let m)): lastStroke = m
+        case .workout(.status(let status)): workout = status
         case .analysis(.live(let figures)):
             latest = figures
             render(figures)
@@ -51,7 +54,8 @@ public final class LiveDisplay: PipelineSink {
     }
 
     /// The figures as the display shows them (also used by tests).
-    public static func cells(_ f: LiveFigures, lastStroke: StrokeMetrics?, remaining: Seconds?) -> [(String, String)] {
+    public static func cells(_ f: LiveFigures, lastStroke: StrokeMetrics?, remaining: Seconds?,
+                             workout: WorkoutStatus? = nil) -> [(String, String)] {
         var cells: [(String, String)] = [
             ("RATE", RowingFormat.decimal(f.strokeRate)),
             ("SPLIT /500m", RowingFormat.split(f.split)),
@@ -61,12 +65,25 @@ public final class LiveDisplay: PipelineSink {
             ("DIST/STROKE", RowingFormat.decimal(lastStroke?.distancePerStroke, unit: "m")),
         ]
         if let remaining { cells.append(("REMAINING", RowingFormat.duration(max(0, remaining)))) }
+        if let w = workout { cells += workoutCells(w) }
         return cells
+    }
+
+    /// Where the crew is in its plan: the piece (or rest) and what is left of it.
+    static func workoutCells(_ w: WorkoutStatus) -> [(String, String)] {
+        switch w.phase {
+        case .waiting: return [("WORKOUT", "first catch starts it")]
+        case .finished: return [("WORKOUT", "done")]
+        case .rowing:
+            let step = w.kind == .rest ? "rest" : w.kind == .work ? "piece \(w.pieceNumber ?? 0)/\(w.pieceCount)" : w.kind.rawValue
+            let left = w.remainingTime.map { RowingFormat.duration($0) } ?? RowingFormat.distance(w.remainingDistance)
+            return [("STEP", step), ("LEFT", left)]
+        }
     }
 
     private func render(_ f: LiveFigures) {
         let remaining = totalDuration.map { $0 - f.time }
-        let cells = Self.cells(f, lastStroke: lastStroke, remaining: remaining)
+        let cells = Self.cells(f, lastStroke: lastStroke, remaining: remaining, workout: workout)
         if inPlace {
             let widths = cells.map { max($0.0.count, $0.1.count) + 3 }
             var header = "", values = ""
