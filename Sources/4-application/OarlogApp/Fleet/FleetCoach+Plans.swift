@@ -26,7 +26,7 @@ extension FleetCoach {
     public static func planRequest(body: [UInt8]) throws(FleetPlanRequestError) -> (plan: WorkoutPlan, boat: String?) {
         let example = #"{"spec": "3x4:00/2:00r", "boat": null}"#
         guard body.count <= FleetPlanOffer.maximumBytes else { throw .init("a body of over \(FleetPlanOffer.maximumBytes) bytes") }
-        guard let root = try? JSONValue.parse(utf8: body, maxValues: 8192), case .object = root else {
+        guard let root = try? OarlogFences.JSONValue.parse(utf8: body, maxValues: 8192), case .object = root else {
             throw .init("expected a JSON object such as \(example)")
         }
         var boat: String?
@@ -43,7 +43,7 @@ extension FleetCoach {
                 throw FleetPlanRequestError(error.description, column: error.column, pointer: error.pointer)
             } catch { throw .init("\(error)") }
         case (nil, let plan?):
-            do { return (try WorkoutPlanJSON.plan(plan), boat) } catch { throw .init("plan: \(error.description)") }
+            do { return (try FleetPlanJSON.plan(plan), boat) } catch { throw .init("plan: \(error.description)") }
         default:
             throw .init("give the plan as spec (text) or plan (an object), one of them, e.g. \(example)")
         }

@@ -49,8 +49,8 @@ public struct FleetPlanOffer: Sendable, Equatable {
     /// Reads an offer that came on a plan topic for `boat` (nil: every boat's).
     public init(payload: [UInt8], boat: String?) throws(FleetPlanError) {
         guard payload.count <= Self.maximumBytes else { throw FleetPlanError("a plan of \(payload.count) bytes (at most \(Self.maximumBytes))") }
-        let root: JSONValue
-        do { root = try JSONValue.parse(utf8: payload, maxValues: 8192) } catch { throw FleetPlanError("not JSON: \(error)") }
+        let root: OarlogFences.JSONValue
+        do { root = try OarlogFences.JSONValue.parse(utf8: payload, maxValues: 8192) } catch { throw FleetPlanError("not JSON: \(error)") }
         guard case .string(let id)? = root["id"], !id.isEmpty, id.utf8.count <= Self.maximumIDBytes else { throw FleetPlanError("no offer id") }
         guard case .string(let from)? = root["from"], from.utf8.count <= Self.maximumIDBytes else { throw FleetPlanError("no sender (from)") }
         var named: String?
@@ -58,7 +58,7 @@ public struct FleetPlanOffer: Sendable, Equatable {
         guard named == boat else { throw FleetPlanError("a plan for boat '\(named ?? "all")' on the topic of '\(boat ?? "all")'") }
         guard case .string(let sent)? = root["sent_utc"], let sentUTC = UTCTime.parseISO8601(sent) else { throw FleetPlanError("no sent_utc") }
         guard let plan = root["plan"] else { throw FleetPlanError("no plan") }
-        self.init(id: id, from: from, boat: boat, sentUTC: sentUTC, plan: try WorkoutPlanJSON.plan(plan))
+        self.init(id: id, from: from, boat: boat, sentUTC: sentUTC, plan: try FleetPlanJSON.plan(plan))
     }
 }
 
@@ -91,8 +91,8 @@ public struct FleetPlanAnswer: Sendable, Equatable {
     /// Reads an answer that came on `boat`'s answer topic.
     public init(payload: [UInt8], boat: String) throws(FleetPlanError) {
         guard payload.count <= 4096 else { throw FleetPlanError("an answer of \(payload.count) bytes") }
-        let root: JSONValue
-        do { root = try JSONValue.parse(utf8: payload, maxValues: 64) } catch { throw FleetPlanError("not JSON: \(error)") }
+        let root: OarlogFences.JSONValue
+        do { root = try OarlogFences.JSONValue.parse(utf8: payload, maxValues: 64) } catch { throw FleetPlanError("not JSON: \(error)") }
         guard case .string(let id)? = root["id"], !id.isEmpty, id.utf8.count <= FleetPlanOffer.maximumIDBytes,
               case .bool(let accepted)? = root["accepted"] else { throw FleetPlanError("an answer without id or accepted") }
         guard case .string(boat)? = root["boat"] else { throw FleetPlanError("an answer for another boat than its topic's") }
@@ -105,8 +105,8 @@ public struct FleetPlanAnswer: Sendable, Equatable {
 /// A plan in the JSON shape of `JSONWriter.planFields` (`{"name", "pieces", "steps": [{"kind",
 /// "time_s" | "distance_m", "target": {"stroke_rate_spm": [lo, hi], "split_s_per_500m": [lo,
 /// hi]} | null, "label"}]}`), read back and held to `WorkoutLimits`.
-public enum WorkoutPlanJSON {
-    public static func plan(_ value: JSONValue) throws(FleetPlanError) -> WorkoutPlan {
+public enum FleetPlanJSON {
+    public static func plan(_ value: OarlogFences.JSONValue) throws(FleetPlanError) -> WorkoutPlan {
         guard case .string(let name)? = value["name"], !name.isEmpty, name.count <= WorkoutLimits.maximumNameLength else {
             throw FleetPlanError("a plan needs a name of 1 to \(WorkoutLimits.maximumNameLength) characters")
         }
@@ -128,7 +128,7 @@ public enum WorkoutPlanJSON {
         return plan
     }
 
-    static func step(_ value: JSONValue) throws(FleetPlanError) -> WorkoutStep {
+    static func step(_ value: OarlogFences.JSONValue) throws(FleetPlanError) -> WorkoutStep {
         guard case .string(let k)? = value["kind"], let kind = WorkoutStep.Kind(rawValue: k) else {
             throw FleetPlanError("kind is warmup, work, rest or cooldown")
         }
@@ -162,7 +162,7 @@ public enum WorkoutPlanJSON {
     }
 
     /// `[low, high]` within `limits`, or nil for null or absent.
-    static func band(_ value: JSONValue?, within limits: ClosedRange<Double>, _ key: String) throws(FleetPlanError) -> ClosedRange<Double>? {
+    static func band(_ value: OarlogFences.JSONValue?, within limits: ClosedRange<Double>, _ key: String) throws(FleetPlanError) -> ClosedRange<Double>? {
         guard let value, value != .null else { return nil }
         guard case .array(let ends) = value, ends.count == 2, let low = number(ends[0]), let high = number(ends[1]), low <= high,
               limits.contains(low), limits.contains(high) else {
@@ -172,7 +172,7 @@ public enum WorkoutPlanJSON {
     }
 
     /// A finite number; nil for null, absent or anything else.
-    static func number(_ value: JSONValue?) -> Double? {
+    static func number(_ value: OarlogFences.JSONValue?) -> Double? {
         if case .number(let x)? = value, x.isFinite { return x }
         return nil
     }
