@@ -326,9 +326,13 @@ final class SessionPageTests: XCTestCase {
                 XCTAssertEqual(cells[6], "\(interval["strokes"] as? Int ?? -1)", size)
                 let targets = try XCTUnwrap(row["target"] as? [[String: Any]])
                 if interval["kind"] as? String == "rest" {
-                    XCTAssertEqual(row["target_text"] as? String, "—", "\(size): a rest has no target")
+                    // A rest's target column says "—"; on a phone it has no target line.
+                    XCTAssertEqual(row["target_text"] as? String ?? "—", "—", "\(size): a rest has no target")
+                    XCTAssertEqual(row["target_in"] as? String, size == "phone" ? nil : "column", size)
                     continue
                 }
+                // A column at laptop size; on a phone a line under the interval's figures.
+                XCTAssertEqual(row["target_in"] as? String, size == "phone" ? "line" : "column", size)
                 // The target cell: the band, the share of the piece in it (show's), where the average stands.
                 XCTAssertEqual(targets.count, 1, size)
                 XCTAssertEqual(targets.first?["what"] as? String, "rate")

@@ -28,6 +28,7 @@ export class SessionPieces {
     const table = $('pieces-table');
     table.hidden = this.pieces.length === 0;
     table.classList.toggle('workout', this.kind === 'workout');
+    $('pieces-kind').classList.toggle('plan-name', this.kind === 'workout');
     const body = document.createElement('tbody');
     if (this.kind === 'workout') {
       this.fillWorkout(table, body);
@@ -57,7 +58,8 @@ export class SessionPieces {
   }
 
   // The plan's intervals: #, piece or rest, time, distance, split, rate, strokes, metres per
-  // stroke and the target with the share rowed in its band; rests quieter than pieces.
+  // stroke and the target with the share rowed in its band; rests quieter than pieces. On a
+  // phone the target is a line of its own under its interval's figures (app.css), not a column.
   fillWorkout(table, body) {
     const planned = this.plan ? this.plan.steps.length : this.pieces.length;
     const rowed = this.pieces.length < planned ? ` · ${this.pieces.length} of ${planned} intervals rowed` : '';
@@ -74,12 +76,24 @@ export class SessionPieces {
       tr.dataset.kind = p.kind;
       tr.classList.toggle('rest', p.kind === 'rest');
       body.appendChild(tr);
+      if (!hasTarget(p)) return;
+      const line = document.createElement('tr');
+      line.className = 'target-line';
+      line.dataset.targetOf = k;
+      const cell = targetCell(p);
+      cell.colSpan = 8;
+      cell.prepend(el('span', 'target-title', 'Target'));
+      line.appendChild(cell);
+      line.onclick = () => this.pick(k);
+      body.appendChild(line);
     });
   }
 
   pick(k) {
     this.selected = k;
-    for (const tr of $('pieces-table').querySelectorAll('tbody tr')) tr.classList.toggle('selected', Number(tr.dataset.piece) === k);
+    for (const tr of $('pieces-table').querySelectorAll('tbody tr')) {
+      tr.classList.toggle('selected', Number(tr.dataset.piece ?? tr.dataset.targetOf) === k);
+    }
     this.onPick(this.pieces[k]);
   }
 }
@@ -96,12 +110,14 @@ const MARKER_TITLE = {
   split: { in: 'average split in the band', under: 'average split faster than the band', over: 'average split slower than the band' },
 };
 
+const hasTarget = p => !!(p.target && (p.target.stroke_rate_spm || p.target.split_s_per_500m));
+
 // An interval's target: each band (rate, split) with the share of the interval rowed in it and
 // where its average stands (in, under or over); "—" for an interval without a target.
 function targetCell(p) {
   const td = el('td', 'target');
   const t = p.target;
-  if (!t || (!t.stroke_rate_spm && !t.split_s_per_500m)) {
+  if (!hasTarget(p)) {
     td.textContent = NO_DATA;
     return td;
   }

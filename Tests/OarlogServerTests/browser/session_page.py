@@ -92,15 +92,22 @@ return {
   title: document.getElementById('pieces-kind').textContent,
   workout_class: table.classList.contains('workout'),
   head: [...table.querySelectorAll('thead th')].map(th => th.textContent),
-  rows: [...table.querySelectorAll('tbody tr')].map(tr => ({
-    kind: tr.dataset.kind, rest: tr.classList.contains('rest'), selected: tr.classList.contains('selected'),
-    cells: [...tr.children].map(td => td.textContent),
-    label: tr.querySelector('td.label').firstChild.textContent,
-    target: [...tr.querySelectorAll('td.target .target-part')].map(p => ({
-      what: p.dataset.target, band: p.querySelector('.band').textContent, share: p.querySelector('.share').dataset.value,
-      marker: p.querySelector('.marker') ? p.querySelector('.marker').dataset.band : null})),
-    target_text: tr.querySelector('td.target').textContent,
-    font_px: parseFloat(getComputedStyle(tr.children[2]).fontSize)})),
+  rows: [...table.querySelectorAll('tbody tr[data-piece]')].map(tr => {
+    // The target shown: its column, or on a phone the line under the interval.
+    const line = tr.nextElementSibling && tr.nextElementSibling.matches('.target-line') ? tr.nextElementSibling : null;
+    const column = tr.querySelector('td.target');
+    const shown = column.offsetParent !== null ? column : line && line.offsetParent !== null ? line.querySelector('td.target') : null;
+    return {
+      kind: tr.dataset.kind, rest: tr.classList.contains('rest'), selected: tr.classList.contains('selected'),
+      cells: [...tr.children].map(td => td.textContent),
+      label: tr.querySelector('td.label').firstChild.textContent,
+      target_in: shown === column ? 'column' : shown ? 'line' : null,
+      target: shown ? [...shown.querySelectorAll('.target-part')].map(p => ({
+        what: p.dataset.target, band: p.querySelector('.band').textContent, share: p.querySelector('.share').dataset.value,
+        marker: p.querySelector('.marker') ? p.querySelector('.marker').dataset.band : null})) : [],
+      target_text: shown ? shown.textContent : null,
+      font_px: parseFloat(getComputedStyle(tr.children[2]).fontSize)};
+  }),
   curve_title: document.getElementById('curve-title').textContent,
   curve_strokes: window.oarlog.session.curve.average ? window.oarlog.session.curve.average.strokes : null,
   table_width: table.getBoundingClientRect().width, scroll_width: scroll.clientWidth,
@@ -116,13 +123,14 @@ def read_workout(session_id):
     for size, metrics in SIZES.items():
         chromium.resize(driver, metrics)
         open_session(session_id)
-        driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", driver.find_element(By.ID, "pieces-panel"))
+        # Under the page's bar (it stays at the top): the panel's title in sight.
+        driver.execute_script("arguments[0].scrollIntoView({block: 'start'}); window.scrollBy(0, -48)", driver.find_element(By.ID, "pieces-panel"))
         time.sleep(0.3)
         seen[size] = driver.execute_script(INTERVALS)
         path = f"{shots}/session-workout-{size}.png"
         driver.save_screenshot(path)
         result["screenshots"].append(path)
-    rows = driver.find_elements(By.CSS_SELECTOR, "#pieces-table tbody tr")
+    rows = driver.find_elements(By.CSS_SELECTOR, "#pieces-table tbody tr[data-piece]")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", rows[2])
     rows[2].click()
     wait.until(lambda d: d.execute_script("const c = window.oarlog.session.curve; return c.piece && c.piece.piece === 2 && c.average !== null"))
