@@ -4,7 +4,7 @@
 // the rate of every 500 m overlaid against distance, and the segments' table with the gap — who
 // is ahead at each mark and by how much — and who gained in each segment. Each side's piece can
 // be changed here; for two sessions that rowed a plan the pieces are its intervals, and choosing
-// interval k on one side sets the other to its interval k too (unless it was set apart). The
+// interval k on one side sets the other, if on its whole session, to its interval k too. The
 // race list picks the two sessions (`picker`), as does "Compare with…" on a session's page.
 import { NO_DATA, clock, split, metres } from './metrics.js';
 import { plainMap } from './boat-map.js';
@@ -191,15 +191,14 @@ export class ComparePage {
   }
 
   // Both sides after side `key` is set to piece `k` (null: the whole session). Two sessions that
-  // rowed a plan keep interval k beside interval k: the other side follows when it was on the
-  // whole session or on the same interval as this one, and has an interval k.
+  // rowed a plan put interval k beside interval k: the other side, when still on its whole
+  // session, takes its interval k too (once both are set, each is changed on its own).
   choose(key, k) {
     const other = key === 'a' ? 'b' : 'a';
     const mine = this.refs[key], theirs = this.refs[other];
     const chosen = { [key]: { id: mine.id, piece: k }, [other]: theirs };
     const plans = [mine.id, theirs.id].map(id => this.pieces[id] || { kind: null, list: [] });
-    const linked = theirs.piece == null || theirs.piece === mine.piece;
-    if (k && mine.id !== theirs.id && plans.every(p => p.kind === 'workout') && linked && k <= plans[1].list.length) {
+    if (k && theirs.piece == null && mine.id !== theirs.id && plans.every(p => p.kind === 'workout') && k <= plans[1].list.length) {
       chosen[other] = { id: theirs.id, piece: k };
     }
     return chosen;
