@@ -84,9 +84,9 @@ let package = Package(
         // subscriptions, user name and password, TLS with a club's CA.
         .target(name: "OarlogMQTT", dependencies: ["CMosquitto"], path: "Sources/1-sensors/OarlogMQTT"),
         // The fleet's messages and what a coach and a club make of them, without I/O: Signal K
-        // deltas for strokes, positions, status, notes, fences and sessions (with a per-boat
-        // sequence), the boats' board with race gaps at a course's gates, and crossed paths.
-        .target(name: "OarlogFleet", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline"], path: "Sources/2-signal/OarlogFleet"),
+        // deltas for strokes, positions, status, notes, fences, sessions and workouts (with a per-boat
+        // sequence), the coach's plan topics, the boats' board with race gaps at a course's gates, and crossed paths.
+        .target(name: "OarlogFleet", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogWorkouts"], path: "Sources/2-signal/OarlogFleet"),
         // The application layer the command line and the web server share, the one door to the kept
         // sessions (SessionStore): pipeline assembly for every mode, analysis settings, live recording,
         // the fleet's glue, report models.
@@ -146,7 +146,7 @@ let package = Package(
         // The MQTT client against a real mosquitto on loopback ports (hardware/mosquitto's ACL, a test CA).
         .testTarget(name: "OarlogMQTTTests", dependencies: ["OarlogTestSupport", "OarlogMQTT"]),
         // Signal K deltas (checked against Signal K's schema with python3-jsonschema), the coach's board, crossed paths.
-        .testTarget(name: "OarlogFleetTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogFleet", "OarlogSimulator"],
+        .testTarget(name: "OarlogFleetTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogFleet", "OarlogSimulator", "OarlogWorkouts"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "OarlogLiveTests", dependencies: ["OarlogCore", "OarlogLive"]),
         .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogLive", "OarlogPipeline", "OarlogSimulator"]),

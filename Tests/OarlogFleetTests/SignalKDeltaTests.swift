@@ -6,12 +6,14 @@ import OarlogFleet
 import OarlogPipeline
 import OarlogSimulator
 import OarlogTestSupport
+import OarlogWorkouts
 import XCTest
 
 /// The fleet's messages: what a boat's pipeline publishes over a simulated outing, read back
 /// exactly, and every payload valid against Signal K's delta schema (python3-jsonschema).
 final class SignalKDeltaTests: XCTestCase {
-    /// Every message a publisher makes from a simulated outing with a note and fence events.
+    /// Every message a publisher makes from a simulated outing with a note, fence events and a
+    /// workout plan (two 40 s pieces with 20 s rest: its statuses and intervals).
     func publishedOuting(minutes: Double = 4) throws -> (messages: [(String, FleetMessage)], summary: SessionSummary, strokes: [StrokeMetrics]) {
         var configuration = SimulationConfiguration(minutes: minutes, rate: 28)
         configuration.accelRate = 100
@@ -23,7 +25,7 @@ final class SignalKDeltaTests: XCTestCase {
                                                            fields: [.init("fence", "dock"), .init("lat_deg", "51.5")])
                                        }, send: { messages.append(($0, $1)) })
         let collector = Collector()
-        var pipeline = Pipeline(sinks: [publisher, collector])
+        var pipeline = Pipeline(sinks: [publisher, collector], workout: WorkoutTracker(plan: try WorkoutSpec.parse("2x0:40@26-30spm/0:20r")))
         let summary = try pipeline.run(&simulator)
         // A note and a fence event, as a live session would have them.
         publisher.receive(.record(.note(Note(time: 30, text: "Ratio: \"long\" recovery\nline two"))))
@@ -88,6 +90,23 @@ final class SignalKDeltaTests: XCTestCase {
                 m.maxStrokeRate = s.summary?.maxStrokeRate
                 e.summary = m
                 expected.content = .session(e)
+            }
+            // A workout's rates travel in Hz (spm / 60) too.
+            if case .workout(let w) = back.content, case .workout(var e) = expected.content {
+                XCTAssertEqual(w.strokeRate ?? -1, e.strokeRate ?? -1, accuracy: 1e-9)
+                XCTAssertEqual(w.target.strokeRate?.lowerBound ?? -1, e.target.strokeRate?.lowerBound ?? -1, accuracy: 1e-9)
+                XCTAssertEqual(w.next?.target.strokeRate?.upperBound ?? -1, e.next?.target.strokeRate?.upperBound ?? -1, accuracy: 1e-9)
+                e.strokeRate = w.strokeRate
+                e.target.strokeRate = w.target.strokeRate
+                e.next?.target.strokeRate = w.next?.target.strokeRate
+                expected.content = .workout(e)
+            }
+            if case .interval(let i) = back.content, case .interval(var e) = expected.content {
+                XCTAssertEqual(i.averageStrokeRate ?? -1, e.averageStrokeRate ?? -1, accuracy: 1e-9)
+                XCTAssertEqual(i.target.strokeRate?.lowerBound ?? -1, e.target.strokeRate?.lowerBound ?? -1, accuracy: 1e-9)
+                e.averageStrokeRate = i.averageStrokeRate
+                e.target.strokeRate = i.target.strokeRate
+                expected.content = .interval(e)
             }
             XCTAssertEqual(back, expected, "\(topic) #\(message.sequence)")
         }
@@ -168,6 +187,8 @@ final class SignalKDeltaTests: XCTestCase {
         let (messages, _, _) = try publishedOuting(minutes: 2)
         let kinds = Set(messages.map(\.1.kind))
         XCTAssertEqual(kinds, Set(FleetMessageKind.allCases), "every kind of message is checked")
+        let intervals = messages.filter { if case .interval = $0.1.content { true } else { false } }
+        XCTAssertEqual(intervals.count, 3, "a workout's intervals are checked too (2 pieces, 1 rest)")
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
         let lines = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("oarlog-deltas-\(getpid()).jsonl")
         defer { try? FileManager.default.removeItem(at: lines) }
@@ -216,6 +237,7 @@ final class SignalKDeltaTests: XCTestCase {
         XCTAssertNil(topics.parse("club/thames/alpha/other"))
         XCTAssertNil(topics.parse("club/thames/alpha/x/stroke"))
         XCTAssertNil(topics.parse("oarlog/alpha/stroke"))
+        XCTAssertEqual(topics.parse("club/thames/alpha/workout")?.kind, .workout)
         XCTAssertThrowsError(try FleetTopics(prefix: "a/+/b"))
         XCTAssertThrowsError(try FleetTopics(prefix: "/"))
     }

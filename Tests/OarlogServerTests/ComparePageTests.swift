@@ -68,8 +68,17 @@ final class ComparePageTests: XCTestCase {
             XCTAssertTrue(r.body.contains(words), "\(query): \(r.body)")
         }
 
+        // Two sessions that rowed the same plan (the bundled workout, timed by `--workout`).
+        var planned: [String] = []
+        for title in ["Plan A", "Plan B"] {
+            let saved = try oarlogCLI(["replay", "samples/sim-workout.csv", "--workout", "3x2:00@18-20spm/1:00r", "--save", "--title", title],
+                                      dataDirectory: data)
+            XCTAssertEqual(saved.status, 0, saved.err)
+            planned.append("2026-05-02T07-00-00Z_" + title.lowercased().replacingOccurrences(of: " ", with: "-"))
+        }
+
         let shots = try BrowserScript.screenshots()
-        let result = try BrowserScript.run("compare_page.py", [server.base, shots.path, a, b, c])
+        let result = try BrowserScript.run("compare_page.py", [server.base, shots.path, a, b, c] + planned)
 
         func gapText(_ gap: Double) -> String {
             let tenths = (abs(gap) * 10).rounded() / 10
@@ -144,6 +153,27 @@ final class ComparePageTests: XCTestCase {
         XCTAssertEqual((piece["sides"] as? [[String: Any]])?.first?["piece"] as? String, "1")
         XCTAssertEqual((piece["sides"] as? [[String: Any]])?.first?["pieces"] as? [String], ["", "1"])
         XCTAssertEqual((piece["legend"] as? [String])?.first, "A: At 22 · Piece 1")
+        // Two plans: interval 3 chosen on A puts B's interval 3 beside it; B then moved alone.
+        let whole = try XCTUnwrap(result["plans_whole"] as? [String: Any])
+        XCTAssertEqual((whole["sides"] as? [[String: Any]])?.map { ($0["pieces"] as? [String])?.count ?? 0 }, [6, 6], "whole, and five intervals")
+        let together = try XCTUnwrap(result["plans_interval"] as? [String: Any])
+        XCTAssertEqual((together["sides"] as? [[String: Any]])?.map { $0["piece"] as? String }, ["3", "3"])
+        XCTAssertEqual(together["legend"] as? [String], ["A: Plan A · 3. Piece 2", "B: Plan B · 3. Piece 2"])
+        // Each interval named as on the session page: its number and label (the API's pieces).
+        let intervals = try XCTUnwrap((try jsonObject(try server.request("GET", "/api/sessions/\(planned[0])/pieces").body)
+            as? [String: Any])?["pieces"] as? [[String: Any]])
+        let options = try XCTUnwrap(together["options"] as? [String])
+        XCTAssertEqual(options.count, intervals.count + 1)
+        for (option, p) in zip(options.dropFirst(), intervals) {
+            XCTAssertTrue(option.hasPrefix("\(p["index"] as? Int ?? -1). \(p["label"] as? String ?? "?") · "), option)
+        }
+        let sameWater = try XCTUnwrap(try jsonObject(try server.request("GET", "/api/compare?a=\(planned[0])&b=\(planned[1])&interval=3").body)
+            as? [String: Any])
+        XCTAssertEqual((together["gaps"] as? [[String: String]])?.map { $0["text"] ?? "" },
+                       (sameWater["segments"] as? [[String: Any]])?.map { _ in "level" }, "the same row, the same plan: level")
+        XCTAssertEqual(together["overflow_x"] as? Bool, false)
+        let apart = try XCTUnwrap(result["plans_apart"] as? [String: Any])
+        XCTAssertEqual((apart["sides"] as? [[String: Any]])?.map { $0["piece"] as? String }, ["3", "5"])
         // The race list: tick two (the first ticked is A), then "Compare ▸".
         let chooser = try XCTUnwrap(result["chooser"] as? [String: Any])
         XCTAssertEqual(chooser["bar_before"] as? String, "Tick two sessions (the first is A).")

@@ -26,13 +26,15 @@ final class SessionPageTests: XCTestCase {
         // The NK logbook is timed over its 2,000 m course (the fences are kept in the session).
         for (trace, title, extra) in [("samples/sim-workout.csv", "Head race", []),
                                       ("samples/rowingdata/nk_logbook.csv", "Long row", ["--fences", "samples/nk-course.geojson"]),
-                                      (accelOnly.path, "No GPS", []), (long.path, "Ten hours", [])] {
+                                      (accelOnly.path, "No GPS", []), ("samples/sim-workout.csv", "Plan", ["--workout", Self.plan]),
+                                      (long.path, "Ten hours", [])] {
             let saved = try oarlogCLI(["replay", trace, "--save", "--title", title] + extra, dataDirectory: data)
             XCTAssertEqual(saved.status, 0, saved.err)
             let listed = try XCTUnwrap(try jsonObject(try oarlogCLI(["sessions", "--json"], dataDirectory: data).out) as? [[String: Any]])
             ids.append(try XCTUnwrap(listed.first(where: { ($0["title"] as? String) == title })?["id"] as? String))
         }
         let tenHours = ids.removeLast()
+        let planned = ids.removeLast()
         // What `oarlog show` says of each, before the page adds a note to the first.
         var shows: [String: [String: Any]] = [:]
         for id in ids {
@@ -40,7 +42,8 @@ final class SessionPageTests: XCTestCase {
         }
         let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"], dataDirectory: data)
         let shots = try BrowserScript.screenshots()
-        let result = try BrowserScript.run("session_page.py", [server.base, server.pairingCode, shots.path] + ids + ["long:" + tenHours])
+        let result = try BrowserScript.run("session_page.py", [server.base, server.pairingCode, shots.path] + ids
+                                           + ["workout:" + planned, "long:" + tenHours])
         let sessions = try XCTUnwrap(result["sessions"] as? [String: [String: Any]])
 
         for (n, id) in ids.enumerated() {
@@ -141,6 +144,7 @@ final class SessionPageTests: XCTestCase {
         XCTAssertEqual(result["note_marks_after_add"] as? Int, 1)
 
         try checkPiecesCurvesAndCourse(sessions, ids: ids, server: server, data: data)
+        try checkIntervals(try XCTUnwrap(result["workout"] as? [String: Any]), id: planned, data: data)
 
         // Ten hours, first visit: the whole page drawn (summary, plots, pieces, curve, map); its
         // trail thinned to 10,000 of its fixes; the plots' series under 200 kB. How long it takes
@@ -290,6 +294,65 @@ final class SessionPageTests: XCTestCase {
         XCTAssertEqual((nk["curve_plotted"] as? [String: Int])?["average"], 0)
         // The workout has no course: nothing drawn for one.
         XCTAssertEqual((workout["course_shown"] as? [String: Int])?["gates"], 0)
+    }
+
+    static let plan = "3x2:00@18-20spm/1:00r"
+
+    /// A session that rowed a plan: the pieces table is its intervals as `oarlog show` lists
+    /// them — five rows, pieces and rests, each piece's target 18–20 spm with its share in band,
+    /// rests quieter — at phone and laptop size; the first piece's curve is shown first, the third
+    /// interval's when its row is tapped.
+    func checkIntervals(_ seen: [String: Any], id: String, data: URL) throws {
+        let shown = try XCTUnwrap(try jsonObject(try oarlogCLI(["show", id, "--json"], dataDirectory: data).out) as? [String: Any])
+        let intervals = try XCTUnwrap(shown["intervals"] as? [[String: Any]])
+        XCTAssertEqual(intervals.count, 5)
+        for size in ["phone", "laptop"] {
+            let page = try XCTUnwrap(seen[size] as? [String: Any], size)
+            XCTAssertEqual(page["kind"] as? String, "workout", size)
+            XCTAssertEqual(page["workout_class"] as? Bool, true, size)
+            XCTAssertEqual(page["title"] as? String, "plan " + Self.plan, size)
+            XCTAssertEqual(page["overflow_x"] as? Bool, false, "\(size): nothing wider than the screen")
+            XCTAssertLessThanOrEqual(page["table_width"] as? Double ?? .infinity, (page["scroll_width"] as? Double ?? 0) + 0.5,
+                                     "\(size): the intervals table fits its panel")
+            let rows = try XCTUnwrap(page["rows"] as? [[String: Any]], size)
+            XCTAssertEqual(rows.count, 5, size)
+            XCTAssertEqual(rows.map { $0["label"] as? String }, ["Piece 1", "Rest", "Piece 2", "Rest", "Piece 3"], size)
+            XCTAssertEqual(rows.map { $0["rest"] as? Bool }, [false, true, false, true, false], size)
+            XCTAssertEqual(rows.map { $0["selected"] as? Bool }, [true, false, false, false, false], "\(size): the first piece is picked")
+            for (row, interval) in zip(rows, intervals) {
+                let cells = try XCTUnwrap(row["cells"] as? [String])
+                XCTAssertEqual(cells[0], "\(interval["index"] as? Int ?? -1)", size)
+                XCTAssertEqual(cells[2], clockText(interval["elapsed_s"] as? Double ?? -1), size)
+                XCTAssertEqual(cells[6], "\(interval["strokes"] as? Int ?? -1)", size)
+                let targets = try XCTUnwrap(row["target"] as? [[String: Any]])
+                if interval["kind"] as? String == "rest" {
+                    // A rest's target column says "—"; on a phone it has no target line.
+                    XCTAssertEqual(row["target_text"] as? String ?? "—", "—", "\(size): a rest has no target")
+                    XCTAssertEqual(row["target_in"] as? String, size == "phone" ? nil : "column", size)
+                    continue
+                }
+                // A column at laptop size; on a phone a line under the interval's figures.
+                XCTAssertEqual(row["target_in"] as? String, size == "phone" ? "line" : "column", size)
+                // The target cell: the band, the share of the piece in it (show's), where the average stands.
+                XCTAssertEqual(targets.count, 1, size)
+                XCTAssertEqual(targets.first?["what"] as? String, "rate")
+                XCTAssertEqual(targets.first?["band"] as? String, "18–20 spm")
+                let share = try XCTUnwrap(interval["stroke_rate_in_band"] as? Double)
+                XCTAssertEqual(Double(targets.first?["share"] as? String ?? "") ?? -1, share, accuracy: 0.0005, size)
+                XCTAssertTrue((row["target_text"] as? String ?? "").contains("\(Int((share * 100).rounded()))%"), "\(row)")
+                let rate = try XCTUnwrap(interval["avg_stroke_rate_spm"] as? Double)
+                XCTAssertEqual(targets.first?["marker"] as? String, rate < 17.5 ? "under" : rate > 20.5 ? "over" : "in", "\(size): \(rate) spm")
+            }
+            let font = rows.map { $0["font_px"] as? Double ?? 0 }
+            XCTAssertLessThan(font[1], font[0], "\(size): a rest's figures are smaller than a piece's")
+            XCTAssertTrue((page["curve_title"] as? String ?? "").hasPrefix("Piece 1: average of"), "\(page["curve_title"] ?? "")")
+        }
+        let third = try XCTUnwrap(seen["third"] as? [String: Any])
+        XCTAssertEqual(third["label"] as? String, "Piece 2")
+        let strokes = try XCTUnwrap(intervals[2]["strokes"] as? Int)
+        XCTAssertEqual(third["piece_strokes"] as? Int, strokes)
+        XCTAssertGreaterThanOrEqual(third["strokes"] as? Int ?? 0, strokes - 3, "the curve averages (nearly) all its strokes")
+        XCTAssertLessThanOrEqual(third["strokes"] as? Int ?? .max, strokes)
     }
 
     /// The page's clock: m:ss.t under an hour, h:mm:ss from one.

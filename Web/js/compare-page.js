@@ -3,8 +3,9 @@
 // drawn as both trails on one map in two colours with their start and finish pins, the split and
 // the rate of every 500 m overlaid against distance, and the segments' table with the gap — who
 // is ahead at each mark and by how much — and who gained in each segment. Each side's piece can
-// be changed here. The race list picks the two sessions (`picker`), as does "Compare with…" on a
-// session's page.
+// be changed here; for two sessions that rowed a plan the pieces are its intervals, and choosing
+// interval k on one side sets the other, if on its whole session, to its interval k too. The
+// race list picks the two sessions (`picker`), as does "Compare with…" on a session's page.
 import { NO_DATA, clock, split, metres } from './metrics.js';
 import { plainMap } from './boat-map.js';
 import { el, legendStep } from './dom.js';
@@ -164,25 +165,43 @@ export class ComparePage {
     }
   }
 
-  // Each side's pieces as a choice: the whole session, or one piece (GET /api/sessions/{id}/pieces).
+  // Each side's pieces as a choice: the whole session, or one piece (GET /api/sessions/{id}/pieces;
+  // a plan's intervals numbered as on the session page).
   async pieceChoices() {
     await Promise.all(SIDES.map(async key => {
       const id = this.data[key].id;
       if (!this.pieces[id]) {
         try {
           const r = await fetch(`/api/sessions/${encodeURIComponent(id)}/pieces`, { cache: 'no-store' });
-          this.pieces[id] = r.ok ? (await r.json()).pieces || [] : [];
-        } catch (e) { this.pieces[id] = []; }
+          const answer = r.ok ? await r.json() : {};
+          this.pieces[id] = { kind: answer.kind, list: answer.pieces || [] };
+        } catch (e) { this.pieces[id] = { kind: null, list: [] }; }
       }
       const select = $('compare-piece-' + key);
+      const { kind, list } = this.pieces[id];
       select.replaceChildren(new Option('Whole session', ''));
-      this.pieces[id].forEach((p, k) => select.add(new Option(`${p.label} · ${clock(p.time_s)} · ${metres(p.distance_m)}`, String(k + 1))));
+      list.forEach((p, k) => select.add(new Option((kind === 'workout' ? `${p.index}. ` : '')
+        + `${p.label} · ${clock(p.time_s)} · ${metres(p.distance_m)}`, String(k + 1))));
       select.value = this.refs[key].piece ? String(this.refs[key].piece) : '';
       select.onchange = () => {
-        const chosen = { ...this.refs, [key]: { id: this.refs[key].id, piece: Number(select.value) || null } };
+        const chosen = this.choose(key, Number(select.value) || null);
         location.hash = compareHash(ref(chosen.a.id, chosen.a.piece), ref(chosen.b.id, chosen.b.piece));
       };
     }));
+  }
+
+  // Both sides after side `key` is set to piece `k` (null: the whole session). Two sessions that
+  // rowed a plan put interval k beside interval k: the other side, when still on its whole
+  // session, takes its interval k too (once both are set, each is changed on its own).
+  choose(key, k) {
+    const other = key === 'a' ? 'b' : 'a';
+    const mine = this.refs[key], theirs = this.refs[other];
+    const chosen = { [key]: { id: mine.id, piece: k }, [other]: theirs };
+    const plans = [mine.id, theirs.id].map(id => this.pieces[id] || { kind: null, list: [] });
+    if (k && theirs.piece == null && mine.id !== theirs.id && plans.every(p => p.kind === 'workout') && k <= plans[1].list.length) {
+      chosen[other] = { id: theirs.id, piece: k };
+    }
+    return chosen;
   }
 
   // Both trails on one map (made while the page is on screen), a pin at each one's start and finish.
@@ -212,7 +231,7 @@ export class ComparePage {
     legend.replaceChildren();
     SIDES.forEach((key, i) => {
       const s = this.data[key];
-      const piece = s.piece ? ` · ${s.piece_label || 'piece ' + s.piece}` : '';
+      const piece = s.piece ? ` · ${s.interval ? `${s.interval}. ` : ''}${s.piece_label || 'piece ' + s.piece}` : '';
       const step = legendStep(COLOURS[key], `${key.toUpperCase()}: ${s.title || 'untitled'}${piece}`);
       step.dataset.side = key;
       legend.append(i ? ' ' : '', step);

@@ -4,7 +4,10 @@
 // when silent for over 30 s), in race mode the results as a regatta shows them and the gaps at
 // each gate, and where boats crossed paths (tap one: the map goes there). "—" where there is no
 // data. The raw value of each figure is in its cell's data-value (for tests and tools).
-import { getJSON } from './api.js';
+// The plan box sends a workout to every boat or to one (POST /api/fleet/workout, the token
+// needed); each boat's row shows where its crew is in its plan (piece n of m, what is left) and
+// its cox's answer: ✓ accepted, ✗ declined, … waiting.
+import { getJSON, token, ensurePaired } from './api.js';
 import { NO_DATA, clock, split, metres, METRICS } from './metrics.js';
 import { FleetMap, BOAT_COLOURS } from './fleet-map.js';
 
@@ -26,6 +29,21 @@ const plus = (v, unit) => v == null || !isFinite(v) ? NO_DATA : `+${v.toFixed(1)
 // The time of day of an ISO 8601 UTC time: "07:01:23".
 const timeOfDay = utc => utc ? utc.slice(11, 19) : NO_DATA;
 
+// Where a boat's crew is in its plan: "Piece 2 of 3 · 1:12 left", "Rest · 0:45 · then piece 3",
+// "Plan waiting for the first catch", "Plan done"; '' without a plan.
+export function workoutText(w) {
+  if (!w) return '';
+  if (w.phase === 'waiting') return `Plan of ${w.pieces} piece${w.pieces === 1 ? '' : 's'} · waiting for the first catch`;
+  if (w.phase === 'finished') return 'Plan done';
+  const left = w.remaining_s != null ? `${clock(w.remaining_s)} left` : w.remaining_m != null ? `${metres(w.remaining_m)} left` : '';
+  if (w.kind === 'rest') return `Rest · ${w.remaining_s != null ? clock(w.remaining_s) : NO_DATA} left`;
+  const what = w.piece != null ? `Piece ${w.piece} of ${w.pieces}` : (w.step_kind === 'warmup' ? 'Warm-up' : w.step_kind === 'cooldown' ? 'Cool-down' : 'Step');
+  return left ? `${what} · ${left}` : what;
+}
+
+// The cox's answer to the coach's plan.
+export const ANSWER_MARKS = { accepted: '✓ accepted', declined: '✗ declined', waiting: '… waiting' };
+
 export class FleetPage {
   constructor() {
     this.map = new FleetMap($('fleet-map'));
@@ -35,6 +53,67 @@ export class FleetPage {
     this.active = false;
     this.loop = 0;        // the polling loop running (a new one on each load)
     $('fleet-fit').onclick = () => this.map.fit();
+    $('fleet-plan').onsubmit = e => { e.preventDefault(); this.sendPlan(); };
+    $('fleet-plan-boat').onchange = () => this.labelSend();
+  }
+
+  // The plan in the box to the boat chosen (or to all). A bad spec shows its message with a
+  // caret under the column.
+  async sendPlan() {
+    const spec = $('fleet-plan-spec').value.trim();
+    const boat = $('fleet-plan-boat').value || null;
+    const error = $('fleet-plan-error');
+    const show = text => { error.textContent = text; error.hidden = false; };
+    error.hidden = true;
+    if (!spec) return show('Write a plan, e.g. 3x4:00/2:00r');
+    try {
+      for (let attempt = 0; attempt < 2; attempt++) {
+        if (!token() && !(await ensurePaired())) return show('Not sent: this phone is not paired');
+        const r = await fetch('/api/fleet/workout', {
+          method: 'POST', headers: { 'Authorization': 'Bearer ' + token(), 'Content-Type': 'application/json' },
+          body: JSON.stringify({ spec, boat }),
+        });
+        if (r.status === 401) { localStorage.removeItem('oarlog.token'); continue; }
+        const answer = await r.json();
+        if (!r.ok) {
+          const e = answer.error || {};
+          return show((e.pointer ? e.pointer + '\n' : '') + (e.message || r.status));
+        }
+        return this.sent(boat);
+      }
+      show('Not sent: the token was refused');
+    } catch (e) {
+      show('Not sent: ' + e.message);
+    }
+  }
+
+  sent(boat) {
+    const name = boat == null ? 'every boat' : ($('fleet-plan-boat').selectedOptions[0]?.textContent || boat);
+    $('fleet-plan-sent').textContent = `Sent to ${name} at ${new Date().toTimeString().slice(0, 8)}`;
+  }
+
+  labelSend() {
+    const select = $('fleet-plan-boat');
+    $('fleet-plan-send').textContent = select.value ? `Send to ${select.selectedOptions[0].textContent}` : 'Send to all';
+  }
+
+  // The boats to send to: all, or each boat heard (the choice kept while the list changes).
+  renderPlanBox(boats) {
+    const select = $('fleet-plan-boat');
+    const chosen = select.value;
+    const wanted = ['', ...boats.map(b => b.id)];
+    const have = [...select.options].map(o => o.value);
+    if (wanted.join('\n') !== have.join('\n')) {
+      select.replaceChildren();
+      for (const b of [{ id: '', name: 'All boats' }, ...boats]) {
+        const o = document.createElement('option');
+        o.value = b.id;
+        o.textContent = b.name;
+        select.appendChild(o);
+      }
+      select.value = wanted.includes(chosen) ? chosen : '';
+    }
+    this.labelSend();
   }
 
   colourOf(id) {
@@ -79,6 +158,7 @@ export class FleetPage {
     $('fleet-empty').hidden = data.boats.length > 0;
     this.map.update(data, id => this.colourOf(id));
     this.renderBoats(data.boats);
+    this.renderPlanBox(data.boats);
     this.renderRace(data.race);
     this.renderMeetings(data.meetings);
     this.renders++;
@@ -123,6 +203,7 @@ export class FleetPage {
       name.innerHTML = '<span class="boat-name"></span><span class="boat-line"><span class="boat-state"></span> · <span class="heard"></span></span>';
       name.prepend(this.swatch(b.id));
       name.querySelector('.boat-name').textContent = b.name;
+      FleetPage.renderWorkout(name, b);
       const state = name.querySelector('.boat-state');
       state.textContent = b.state;
       state.dataset.state = b.state;
@@ -143,6 +224,28 @@ export class FleetPage {
       }
       body.appendChild(tr);
     }
+  }
+
+  // Under the boat's name: its piece and what is left, and its answer to the plan ("✓ accepted 3x4:00/2:00r").
+  static renderWorkout(cell, b) {
+    const text = workoutText(b.workout);
+    if (!text && !b.plan) return;
+    const line = document.createElement('span');
+    line.className = 'boat-workout';
+    const piece = document.createElement('span');
+    piece.className = 'piece';
+    piece.textContent = text;
+    piece.dataset.piece = b.workout?.piece ?? '';
+    piece.dataset.remaining = b.workout?.remaining_s ?? b.workout?.remaining_m ?? '';
+    line.appendChild(piece);
+    if (b.plan) {
+      const answer = document.createElement('span');
+      answer.className = 'plan-answer';
+      answer.dataset.answer = b.plan.answer;
+      answer.textContent = (text ? ' · ' : '') + `${ANSWER_MARKS[b.plan.answer] || b.plan.answer} ${b.plan.name}`;
+      line.appendChild(answer);
+    }
+    cell.appendChild(line);
   }
 
   // Race mode: the results (finished boats by time, then the others by how far along) and the

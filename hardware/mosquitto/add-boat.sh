@@ -28,6 +28,10 @@ case $name in
         echo "add-boat.sh: '$name' is not a usable name: letters, digits, '-' and '_' only" >&2
         exit 2
         ;;
+    all)
+        echo "add-boat.sh: 'all' is the topic level of the coach's plans for every boat, no boat's name (a boat named All is all-boat)" >&2
+        exit 2
+        ;;
 esac
 command -v mosquitto_passwd >/dev/null || { echo "add-boat.sh: mosquitto_passwd not found (apt-get install mosquitto)" >&2; exit 1; }
 

@@ -53,6 +53,16 @@ public struct DistanceHistory: Sendable {
         return a.distance + u * (b.distance - a.distance)
     }
 
+    /// Cumulative distance at `time` as `distance(at:)`, and also before the first fix of a
+    /// session (the history still holds its first point, at 0 m): nothing was booked before it,
+    /// so the distance there is 0. A step that starts at the go, before GPS has answered, has a
+    /// distance all the same.
+    public func distanceFromStart(at time: Seconds) -> Metres? {
+        if let d = distance(at: time) { return d }
+        guard let first = points.first, time < first.time, first.distance == 0 else { return nil }
+        return 0
+    }
+
     /// Cumulative distance at the newest point.
     public var newestDistance: Metres? { points.last?.distance }
 

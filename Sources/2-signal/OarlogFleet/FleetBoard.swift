@@ -1,4 +1,5 @@
 import OarlogCore
+import OarlogWorkouts
 
 /// What a coach's launch knows of every boat, built from their messages: the latest figures,
 /// the strokes of the session under way, the recent track, and how the messages arrived
@@ -41,6 +42,11 @@ public struct FleetBoard: Sendable {
         public var notes: [(utc: Double, text: String)] = []
         /// Without their fields (the board shows the line; the archive keeps the fields).
         public var fenceEvents: [(utc: Double, event: FleetFenceEvent)] = []
+        /// Where the crew is in its workout plan (the latest status), and when the boat sent it.
+        public var workout: WorkoutStatus?
+        public var workoutUTC: Double?
+        /// The plan's steps rowed this session (at most a plan's steps, the latest kept).
+        public var intervals: [WorkoutInterval] = []
         public var messages = 0
         fileprivate var stream: BoatStream
         public var duplicates: Int { stream.duplicates }
@@ -199,6 +205,12 @@ public struct FleetBoard: Sendable {
         case .fence(let f):
             if boat.fenceEvents.count >= Self.fenceEventLimit { boat.fenceEvents.removeFirst() }
             boat.fenceEvents.append((m.utc, FleetFenceEvent(name: f.name, fence: f.fence, text: f.text)))
+        case .workout(let s):
+            boat.workout = s
+            boat.workoutUTC = m.utc
+        case .interval(let i):
+            if boat.intervals.count >= WorkoutLimits.maximumSteps { boat.intervals.removeFirst() }
+            boat.intervals.append(i)
         case .session(let s):
             boat.title = s.title
             if !s.started {

@@ -1,5 +1,6 @@
 import OarlogCore
 import OarlogDSP
+import OarlogWorkouts
 
 /// One message of the fleet, as the boat sends it and the coach and the club read it. On the
 /// wire it is a Signal K delta (`SignalKDelta`); `session` and `sequence` let a receiver drop a
@@ -39,6 +40,7 @@ public struct FleetMessage: Sendable, Equatable {
         case .note: .note
         case .fence: .fence
         case .session: .session
+        case .workout, .interval: .workout
         }
     }
 }
@@ -51,6 +53,10 @@ public enum FleetContent: Sendable, Equatable {
     case note(String)
     case fence(FleetFenceEvent)
     case session(FleetSessionEvent)
+    /// Where the crew is in its plan (the boat's `WorkoutTracker`; its live rate and split too).
+    case workout(WorkoutStatus)
+    /// A step of the plan rowed, with its figures.
+    case interval(WorkoutInterval)
 }
 
 /// A stroke as the boat's pipeline concluded it (`StrokeMetrics`).

@@ -2,11 +2,13 @@ import OarlogCore
 import OarlogDSP
 import OarlogFences
 import OarlogPipeline
+import OarlogWorkouts
 
 /// A pipeline sink that tells the fleet what the boat is doing: a message at each catch and one
 /// when the stroke is concluded (the same index, with everything), the
 /// position at most once a second, the display's figures every `statusInterval` (retained),
-/// notes, fence events, and the session's start and end. Each message gets the boat's next
+/// notes, fence events, the session's start and end, and where the crew is in its workout plan
+/// (at most once a second and at each step's change) with each interval. Each message gets the boat's next
 /// sequence number; `send` hands it on (to an MQTT client's outbox). The same in `record`,
 /// `serve` and `replay`.
 ///
@@ -22,6 +24,10 @@ public final class FleetPublisher: PipelineSink {
     private let send: (String, FleetMessage) -> Void
     private let describeFence: (FenceEvent) -> FleetFenceEvent
     private let wallClock: () -> Double
+    /// Workout events from elsewhere (`serve`: the recording's pipeline), taken at each event.
+    private let workoutFeed: (() -> [WorkoutEvent])?
+    public let workoutInterval: Seconds
+    private var lastWorkout: (time: Seconds, step: Int, phase: WorkoutStatus.Phase)?
 
     private var startUTC: Double?
     private var session = ""
@@ -35,10 +41,16 @@ public final class FleetPublisher: PipelineSink {
 
     /// - Parameters:
     ///   - startUTC: UTC at session time 0 if known now; else the `start_utc` record, else `wallClock()`.
+    ///   - workoutInterval: a workout status at most this often (and at each step's change).
+    ///   - workoutFeed: workout events of a pipeline other than this one's (the live station's
+    ///     recording), published at this pipeline's time when its next event comes.
     ///   - send: called with the topic and the message, on the pipeline's thread.
     public init(boatName: String, topics: FleetTopics, title: String, startUTC: Double? = nil, statusInterval: Seconds = 5,
-                positionInterval: Seconds = 1, wallClock: @escaping () -> Double,
-                describeFence: @escaping (FenceEvent) -> FleetFenceEvent, send: @escaping (String, FleetMessage) -> Void) {
+                positionInterval: Seconds = 1, workoutInterval: Seconds = 1, wallClock: @escaping () -> Double,
+                describeFence: @escaping (FenceEvent) -> FleetFenceEvent, workoutFeed: (() -> [WorkoutEvent])? = nil,
+                send: @escaping (String, FleetMessage) -> Void) {
+        self.workoutInterval = workoutInterval
+        self.workoutFeed = workoutFeed
         // The name as receivers take it (`FleetText`), and the topic id from that: a receiver
         // shows a name only when it is the name of the boat's topic id.
         self.boatName = FleetText.clip(boatName, bytes: FleetText.nameBytes)
@@ -58,9 +70,11 @@ public final class FleetPublisher: PipelineSink {
 
     public func receive(accel samples: UnsafeBufferPointer<AccelSample>) {
         if let last = samples.last { lastTime = max(lastTime, last.time) }
+        takeWorkoutFeed()
     }
 
     public func receive(_ event: PipelineEvent) {
+        takeWorkoutFeed()
         switch event {
         case .record(.metadata(let key, let value)):
             if key == "start_utc", !started, let utc = UTCTime.parseISO8601(value) { startUTC = utc }
@@ -98,7 +112,31 @@ public final class FleetPublisher: PipelineSink {
             startIfNeeded()
             if case .rejectedCrossing = event { return }
             emit(at: event.time, .fence(describeFence(event)))
-        case .workout:
+        case .workout(let e):
+            startIfNeeded()
+            workout(e)
+        }
+    }
+
+    private func takeWorkoutFeed() {
+        guard let workoutFeed else { return }
+        let events = workoutFeed()
+        guard !events.isEmpty else { return }
+        startIfNeeded()
+        for e in events { workout(e) }
+    }
+
+    /// A workout status (at most every `workoutInterval`, and whenever the step or the phase
+    /// changes) or an interval, at the publisher's latest time.
+    private func workout(_ event: WorkoutEvent) {
+        switch event {
+        case .status(let s):
+            if let last = lastWorkout, last.step == s.stepIndex, last.phase == s.phase, lastTime - last.time < workoutInterval { return }
+            lastWorkout = (lastTime, s.stepIndex, s.phase)
+            emit(at: lastTime, .workout(s))
+        case .interval(let i):
+            emit(at: lastTime, .interval(i))
+        case .planned, .started, .finished:
             break
         }
     }

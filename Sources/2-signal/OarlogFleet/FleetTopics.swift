@@ -16,6 +16,9 @@ public enum FleetMessageKind: String, Sendable, CaseIterable {
     case fence
     /// A session started or ended (with its summary).
     case session
+    /// Where the crew is in its workout plan (at most once a second, and at each step's change),
+    /// and each interval's figures when it is over.
+    case workout
 }
 
 /// The fleet's topic names: `PREFIX/BOAT/KIND`, with the prefix `oarlog` unless a club sets its
@@ -37,7 +40,8 @@ public struct FleetTopics: Sendable, Equatable {
     }
 
     /// A boat's topic id from its name: lower case letters, digits, `-` and `_`; anything else
-    /// becomes `-` ("Women's 8+ A" → "women-s-8-a"). At most 64 characters; never empty.
+    /// becomes `-` ("Women's 8+ A" → "women-s-8-a"). At most 64 characters; never empty, and
+    /// never `all` (the level of the coach's plan for every boat): a boat named "All" is `all-boat`.
     public static func boatID(_ name: String) -> String {
         var out = ""
         var lastDash = true
@@ -53,14 +57,19 @@ public struct FleetTopics: Sendable, Equatable {
             if out.count >= 64 { break }
         }
         while out.hasSuffix("-") { out.removeLast() }
+        if out == everyBoatLevel { return "all-boat" }
         return out.isEmpty ? "boat" : out
     }
+
+    /// The topic level that stands for every boat in the coach's plans (`PREFIX/all/plan`); no
+    /// boat has it as its id.
+    public static let everyBoatLevel = "all"
 
     /// Whether `id` follows the rule `boatID` makes: 1 to 64 of a-z, 0-9, `-` and `_`. A
     /// receiver refuses a topic whose id does not (no boat publishes under one).
     public static func isBoatID(_ id: some StringProtocol) -> Bool {
         let bytes = id.utf8
-        return !bytes.isEmpty && bytes.count <= 64
+        return !bytes.isEmpty && bytes.count <= 64 && id != everyBoatLevel
             && bytes.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 95 }
     }
 

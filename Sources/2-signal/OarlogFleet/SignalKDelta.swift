@@ -67,6 +67,10 @@ public enum SignalKDelta {
             add(rowing + "fence", fenceJSON(f))
         case .session(let s):
             add(rowing + "session", sessionJSON(s))
+        case .workout(let s):
+            workoutValues(s, add)
+        case .interval(let i):
+            add(workout + "interval", intervalJSON(i))
         }
         var out = "{\"context\":\(JSONString.quoted(contextPrefix + message.boat)),\"updates\":[{\"source\":{\"label\":\"oarlog\",\"type\":\"oarlog\",\"src\":\(JSONString.quoted(message.boat))}"
         out += ",\"timestamp\":\"\(UTCTime.iso8601(message.utc, millisecondRounding: .toNearestOrAwayFromZero))\",\"values\":["
@@ -79,14 +83,14 @@ public enum SignalKDelta {
     }
 
     /// A number in JSON: `null` when unknown or not finite.
-    private static func number(_ x: Double?) -> String { x.map { $0.isFinite ? "\($0)" : "null" } ?? "null" }
+    static func number(_ x: Double?) -> String { x.map { $0.isFinite ? "\($0)" : "null" } ?? "null" }
 
     /// A stroke rate as Signal K has it, in Hz.
-    private static func hertz(_ spm: StrokesPerMinute?) -> String { number(spm.map { $0 / 60 }) }
+    static func hertz(_ spm: StrokesPerMinute?) -> String { number(spm.map { $0 / 60 }) }
 
     /// A text cut to what a receiver accepts (`FleetText`), so that nothing valid on the boat is
     /// refused downstream.
-    private static func quoted(_ text: String, _ bytes: Int) -> String { JSONString.quoted(FleetText.clip(text, bytes: bytes)) }
+    static func quoted(_ text: String, _ bytes: Int) -> String { JSONString.quoted(FleetText.clip(text, bytes: bytes)) }
 
     /// The value at `performance.rowing.fence`.
     private static func fenceJSON(_ f: FleetFenceEvent) -> String {
@@ -158,6 +162,12 @@ public enum SignalKDelta {
             content = .fence(try fenceEvent(values.byPath[rowing + "fence"]))
         case .session:
             content = .session(try sessionEvent(values.byPath[rowing + "session"]))
+        case .workout:
+            if let i = values.byPath[workout + "interval"] {
+                content = .interval(try interval(i))
+            } else {
+                content = .workout(try workoutStatus(values))
+            }
         }
         return FleetMessage(boat: boat, boatName: name, session: delta.session, sequence: delta.sequence, utc: delta.utc,
                             elapsed: elapsed, content: content)
@@ -203,7 +213,7 @@ public enum SignalKDelta {
     }
 
     /// An update's values by path, read in Oarlog's units.
-    private struct Values {
+    struct Values {
         var byPath: [String: JSONValue]
 
         /// A finite number at `path`, or nil.
@@ -238,7 +248,7 @@ public enum SignalKDelta {
     }
 
     /// A text of at most `limit` UTF-8 bytes (`what` names it in the error).
-    private static func text(_ value: JSONValue?, _ what: String, limit: Int = 4096) throws(FleetMessageError) -> String {
+    static func text(_ value: JSONValue?, _ what: String, limit: Int = 4096) throws(FleetMessageError) -> String {
         guard case .string(let s)? = value, s.utf8.count <= limit else { throw FleetMessageError("no text for \(what)") }
         return s
     }

@@ -157,7 +157,7 @@ public struct WorkoutTracker: Sendable {
 
     private mutating func resolveStartDistance(_ distance: DistanceHistory) {
         guard startDistance == nil, let newest = distance.newestTime, newest >= stepStart else { return }
-        startDistance = distance.distance(at: stepStart) ?? (distance.oldestTime.map { stepStart < $0 } == true ? nil : distance.newestDistance)
+        startDistance = distance.distanceFromStart(at: stepStart)
     }
 
     /// A step can be reported once the catches just before its end have come in and GPS covers
@@ -171,7 +171,7 @@ public struct WorkoutTracker: Sendable {
     private mutating func report(_ span: StepSpan, distance history: DistanceHistory, emit: (WorkoutEvent) -> Void) {
         let step = plan.steps[span.stepIndex]
         var metres: Metres?
-        if let d0 = span.startDistance ?? history.distance(at: span.start), let d1 = history.distance(at: span.end) {
+        if let d0 = span.startDistance ?? history.distanceFromStart(at: span.start), let d1 = history.distanceFromStart(at: span.end) {
             metres = max(0, d1 - d0)
         }
         let figures = tally.figures(from: span.start, to: span.end, target: step.target)

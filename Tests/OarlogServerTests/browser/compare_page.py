@@ -18,6 +18,8 @@ from selenium.webdriver.common.by import By
 import chromium
 
 base, shots, a, b, c = sys.argv[1:6]
+# Optional: two sessions that rowed the same plan, for interval K beside interval K.
+planned = sys.argv[6:8]
 result = {"screenshots": []}
 
 driver, wait = chromium.start()
@@ -106,6 +108,22 @@ try:
     time.sleep(0.3)
     result["piece"] = driver.execute_script(READ)
     result["piece_hash"] = driver.execute_script("return location.hash")
+
+    if planned:
+        # Two sessions that rowed a plan: interval 3 chosen on A sets B (on its whole session) to
+        # its interval 3; then B alone moved to interval 5, A staying on 3.
+        d, e = planned
+        result["plans_whole"] = open_compare(d, e)
+        driver.execute_script("const s = document.getElementById('compare-piece-a'); s.value = '3'; s.dispatchEvent(new Event('change'));")
+        wait_for(f"return document.body.dataset.compareLoaded === {json.dumps(d + ':3/' + e + ':3')}")
+        time.sleep(0.3)
+        result["plans_interval"] = driver.execute_script(READ)
+        result["plans_interval"]["options"] = driver.execute_script(
+            "return [...document.getElementById('compare-piece-a').options].map(o => o.textContent)")
+        shoot("compare-interval-phone")
+        driver.execute_script("const s = document.getElementById('compare-piece-b'); s.value = '5'; s.dispatchEvent(new Event('change'));")
+        wait_for(f"return document.body.dataset.compareLoaded === {json.dumps(d + ':3/' + e + ':5')}")
+        result["plans_apart"] = driver.execute_script(READ)
 
     # The race list: Compare, tick two, follow "Compare ▸".
     driver.get("about:blank")

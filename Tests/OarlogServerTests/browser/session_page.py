@@ -2,8 +2,9 @@
 """Opens sessions' pages in Oarlog's web app in headless Chromium, at phone (390x844) and laptop
 (1280x800) size, and reports what each showed; then adds a note on the first one.
 
-Usage: session_page.py BASE_URL PAIRING_CODE SCREENSHOT_DIR SESSION_ID... [long:SESSION_ID]
-(long: a long session whose first visit is timed)
+Usage: session_page.py BASE_URL PAIRING_CODE SCREENSHOT_DIR SESSION_ID... [workout:SESSION_ID] [long:SESSION_ID]
+(workout: a session that rowed a plan, whose intervals table is read; long: a long session whose
+first visit is timed)
 Prints one JSON object; the Swift test (BrowserTests) asserts on it.
 """
 import json
@@ -80,6 +81,68 @@ def against(value):
 long_session = None
 if ids and ids[-1].startswith("long:"):
     long_session = ids.pop()[len("long:"):]
+workout_session = None
+if ids and ids[-1].startswith("workout:"):
+    workout_session = ids.pop()[len("workout:"):]
+
+INTERVALS = """
+const table = document.getElementById('pieces-table'), scroll = table.parentElement;
+return {
+  kind: window.oarlog.session.pieces.kind,
+  title: document.getElementById('pieces-kind').textContent,
+  workout_class: table.classList.contains('workout'),
+  head: [...table.querySelectorAll('thead th')].map(th => th.textContent),
+  rows: [...table.querySelectorAll('tbody tr[data-piece]')].map(tr => {
+    // The target shown: its column, or on a phone the line under the interval.
+    const line = tr.nextElementSibling && tr.nextElementSibling.matches('.target-line') ? tr.nextElementSibling : null;
+    const column = tr.querySelector('td.target');
+    const shown = column.offsetParent !== null ? column : line && line.offsetParent !== null ? line.querySelector('td.target') : null;
+    return {
+      kind: tr.dataset.kind, rest: tr.classList.contains('rest'), selected: tr.classList.contains('selected'),
+      cells: [...tr.children].map(td => td.textContent),
+      label: tr.querySelector('td.label').firstChild.textContent,
+      target_in: shown === column ? 'column' : shown ? 'line' : null,
+      target: shown ? [...shown.querySelectorAll('.target-part')].map(p => ({
+        what: p.dataset.target, band: p.querySelector('.band').textContent, share: p.querySelector('.share').dataset.value,
+        marker: p.querySelector('.marker') ? p.querySelector('.marker').dataset.band : null})) : [],
+      target_text: shown ? shown.textContent : null,
+      font_px: parseFloat(getComputedStyle(tr.children[2]).fontSize)};
+  }),
+  curve_title: document.getElementById('curve-title').textContent,
+  curve_strokes: window.oarlog.session.curve.average ? window.oarlog.session.curve.average.strokes : null,
+  table_width: table.getBoundingClientRect().width, scroll_width: scroll.clientWidth,
+  overflow_x: document.documentElement.scrollWidth > window.innerWidth,
+};
+"""
+
+
+def read_workout(session_id):
+    """A session that rowed a plan, at phone and laptop size: its intervals table, the curve of
+    the piece picked first, and the third interval's curve once its row is tapped."""
+    seen = {}
+    for size, metrics in SIZES.items():
+        chromium.resize(driver, metrics)
+        open_session(session_id)
+        # Under the page's bar (it stays at the top): the panel's title in sight.
+        driver.execute_script("arguments[0].scrollIntoView({block: 'start'}); window.scrollBy(0, -48)", driver.find_element(By.ID, "pieces-panel"))
+        time.sleep(0.3)
+        seen[size] = driver.execute_script(INTERVALS)
+        path = f"{shots}/session-workout-{size}.png"
+        driver.save_screenshot(path)
+        result["screenshots"].append(path)
+    rows = driver.find_elements(By.CSS_SELECTOR, "#pieces-table tbody tr[data-piece]")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", rows[2])
+    rows[2].click()
+    wait.until(lambda d: d.execute_script("const c = window.oarlog.session.curve; return c.piece && c.piece.piece === 2 && c.average !== null"))
+    seen["third"] = driver.execute_script("const c = window.oarlog.session.curve; return {title: document.getElementById('curve-title').textContent, strokes: c.average.strokes, piece_strokes: c.average.piece_strokes, label: c.piece.label}")
+    chromium.resize(driver, chromium.PHONE)
+    time.sleep(0.3)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", driver.find_element(By.ID, "curve-panel"))
+    time.sleep(0.3)
+    path = f"{shots}/session-workout-phone-curve.png"
+    driver.save_screenshot(path)
+    result["screenshots"].append(path)
+    return seen
 
 try:
     if long_session:
@@ -90,6 +153,8 @@ try:
         result["long"]["summary"] = None
         driver.save_screenshot(f"{shots}/session-long-phone.png")
         result["screenshots"].append(f"{shots}/session-long-phone.png")
+    if workout_session:
+        result["workout"] = read_workout(workout_session)
     for n, session_id in enumerate(ids):
         seen = {}
         for size, metrics in SIZES.items():

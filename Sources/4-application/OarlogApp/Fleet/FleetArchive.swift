@@ -226,7 +226,7 @@ public final class FleetArchive: @unchecked Sendable {
             try writer.append(.note(Note(time: m.elapsed, text: text)))
         case .fence(let f):
             try writer.append(SessionEvent(time: m.elapsed, name: f.name, fields: f.fields.map { .init($0.key, $0.value) }))
-        case .status, .session:
+        case .status, .session, .workout, .interval:
             break
         }
     }

@@ -15,14 +15,16 @@ import Synchronization
 public final class FleetCoach: @unchecked Sendable {
     public let connection: FleetConnection
     public let course: FenceFile?
-    private let state: Mutex<State>
-    private var client: MQTTClient?
+    let state: Mutex<State>
+    private(set) var client: MQTTClient?
 
     struct State {
         var board = FleetBoard()
         var paths: CrossedPaths
         var race: RaceStandings?
         var lastTick = -Double.infinity
+        /// The plans sent and the boats' answers (FleetCoach+Plans).
+        var plans = FleetCoachPlans()
     }
 
     /// - Parameters:
@@ -33,7 +35,7 @@ public final class FleetCoach: @unchecked Sendable {
         self.connection = connection
         self.course = course
         state = Mutex(State(paths: CrossedPaths(distanceLimit: meetingDistance), race: course.flatMap { RaceStandings(file: $0) }))
-        client = connection.everyBoatSubscriber(role: "coach", clientID: clientID) { [weak self] topic, payload in
+        client = connection.everyBoatSubscriber(role: "coach", clientID: clientID, also: [connection.topics.everyPlanAnswer]) { [weak self] topic, payload in
             self?.receive(topic: topic, payload: payload)
         }
     }
@@ -49,6 +51,8 @@ public final class FleetCoach: @unchecked Sendable {
     /// Applies one payload (what the MQTT client's thread calls; tests may call it too).
     public func receive(topic: String, payload: [UInt8], now: Double = Date().timeIntervalSince1970) {
         state.withLock { s in
+            // The plans (the coach's own, retained, back from the broker) and the boats' answers.
+            if s.plans.receive(topic: topic, payload: payload, topics: connection.topics) { return }
             var delivered = s.board.receive(topic: topic, payload: payload, topics: connection.topics, now: now)
             // Gaps waiting too long, other streams and silent boats are looked at once a second,
             // not at every message.
@@ -100,8 +104,9 @@ public final class FleetCoach: @unchecked Sendable {
             w.endObject()
             let boats = s.board.boats.values.sorted { $0.name.lowercased() < $1.name.lowercased() || ($0.name.lowercased() == $1.name.lowercased() && $0.id < $1.id) }
             w.beginArray(key: "boats")
-            for b in boats { Self.write(b, to: &w, now: now, trackPoints: trackPoints) }
+            for b in boats { Self.write(b, to: &w, now: now, trackPoints: trackPoints, plans: s.plans) }
             w.endArray()
+            Self.writePlans(s.plans, names: s.board.boats.mapValues(\.name), to: &w)
             let names = Dictionary(uniqueKeysWithValues: boats.map { ($0.id, $0.name) })
             Self.writeMeetings(s.paths.all.prefix(200), names: names, to: &w)
             if let race = s.race {

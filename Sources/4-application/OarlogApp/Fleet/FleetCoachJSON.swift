@@ -11,7 +11,7 @@ extension FleetCoach {
         w.field("session", b.session)
     }
 
-    static func write(_ b: FleetBoard.Boat, to w: inout JSONWriter, now: Double, trackPoints: Int) {
+    static func write(_ b: FleetBoard.Boat, to w: inout JSONWriter, now: Double, trackPoints: Int, plans: FleetCoachPlans = .init()) {
         w.beginObject()
         identity(b, to: &w)
         w.field("title", b.title)
@@ -48,6 +48,7 @@ extension FleetCoach {
         } else {
             w.field("summary", json: nil)
         }
+        writeWorkout(of: b, plans: plans, to: &w)
         w.beginArray(key: "track")
         let step = max(1, b.track.count / trackPoints)
         var k = b.track.count % step

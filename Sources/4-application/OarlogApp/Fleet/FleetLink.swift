@@ -42,10 +42,12 @@ public struct FleetConnection: Sendable {
 extension FleetConnection {
     /// A client that reads every boat (a coach, an archive): a session kept at the broker under
     /// `role`'s id on this host (or `clientID`), so what arrives while it is away is queued for it.
-    func everyBoatSubscriber(role: String, clientID: String?, onMessage: @escaping @Sendable (String, [UInt8]) -> Void) -> MQTTClient {
+    /// `also`: more topic filters (the coach's: every boat's plan answers).
+    func everyBoatSubscriber(role: String, clientID: String?, also: [String] = [],
+                             onMessage: @escaping @Sendable (String, [UInt8]) -> Void) -> MQTTClient {
         let id = clientID ?? "oarlog-\(role)-\(ProcessInfo.processInfo.hostName)"
         return MQTTClient(address: broker, options: MQTTClient.Options(
-            clientID: String(id.prefix(64)), cleanSession: false, tls: tls, subscriptions: [topics.everyBoat]), onMessage: onMessage)
+            clientID: String(id.prefix(64)), cleanSession: false, tls: tls, subscriptions: [topics.everyBoat] + also), onMessage: onMessage)
     }
 }
 
@@ -65,8 +67,14 @@ public final class FleetLink: @unchecked Sendable {
     public let boat: String
     public let deliveryTimeout: Double
     public let client: MQTTClient
+    /// The coach's plans for this boat, each new one once (with `plans`; `offerPlans(to:)`).
+    let plans = FleetPlanInbox()
+    /// Workout events of the live station's recording, for this run's publisher.
+    let workoutFeed = FleetWorkoutFeed()
 
-    public init(_ connection: FleetConnection, boatName: String, deliveryTimeout: Double = 30) throws {
+    /// - Parameter plans: also take the coach's workout plans (`PREFIX/BOAT/plan` and
+    ///   `PREFIX/all/plan`; `serve --publish`, whose cox can accept them).
+    public init(_ connection: FleetConnection, boatName: String, deliveryTimeout: Double = 30, plans takesPlans: Bool = false) throws {
         let name = boatName.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw FleetSetupError("--publish needs the boat's name: --boat NAME") }
         self.connection = connection
@@ -75,8 +83,13 @@ public final class FleetLink: @unchecked Sendable {
         self.boat = FleetTopics.boatID(self.boatName)
         self.deliveryTimeout = deliveryTimeout
         // The boat's outbox is its queue: a clean session at the broker, one client id per boat.
+        let topics = connection.topics
+        let inbox = plans
+        var onMessage: (@Sendable (String, [UInt8]) -> Void)?
+        if takesPlans { onMessage = { topic, payload in inbox.receive(topic: topic, payload: payload, topics: topics) } }
         client = MQTTClient(address: connection.broker, options: MQTTClient.Options(
-            clientID: "oarlog-boat-\(boat)", cleanSession: true, tls: connection.tls))
+            clientID: "oarlog-boat-\(boat)", cleanSession: true, tls: connection.tls,
+            subscriptions: takesPlans ? [topics.plan(boat: boat), topics.plan(boat: nil)] : []), onMessage: onMessage)
     }
 
     public func start() throws {
@@ -86,12 +99,22 @@ public final class FleetLink: @unchecked Sendable {
     /// A sink that publishes one session. `startUTC`: UTC at its time 0, when known.
     public func publisher(title: String, startUTC: Double? = nil) -> FleetPublisher {
         let client = self.client
+        let feed = workoutFeed
         return FleetPublisher(boatName: boatName, topics: connection.topics, title: title, startUTC: startUTC,
                               wallClock: { Date().timeIntervalSince1970 }, describeFence: Self.fleetEvent,
+                              workoutFeed: { feed.take() },
                               send: { topic, message in
                                   client.publish(OutgoingMessage(topic: topic, payload: SignalKDelta.payload(of: message),
-                                                                 retain: message.kind == .status))
+                                                                 retain: Self.isRetained(message)))
                               })
+    }
+
+    /// The boat's figures and where it is in its plan stay at the broker for a coach that joins.
+    static func isRetained(_ message: FleetMessage) -> Bool {
+        switch message.content {
+        case .status, .workout: true
+        default: false
+        }
     }
 
     /// A fence event as the fleet carries it: the session file's event (name and fields) and the display's line.

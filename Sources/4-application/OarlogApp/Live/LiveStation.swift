@@ -32,6 +32,8 @@ public final class LiveStation: @unchecked Sendable {
     private let extraSinks: @Sendable (Double) -> [any PipelineSink]
     /// Hears the cox's answer to a coach's plan (the fleet link publishes it). Set before `start`.
     public var workoutAnswers: (@Sendable (WorkoutOffer, Bool) -> Void)?
+    /// Hears the recording's workout events (the fleet link publishes them). Set before `start`.
+    public var workoutEvents: (@Sendable (WorkoutEvent) -> Void)?
 
     let state = Mutex(State())
     private let stopping = Atomic<Bool>(false)
@@ -271,6 +273,7 @@ public final class LiveStation: @unchecked Sendable {
         case .workout(let e):
             guard fromRecording else { return }
             workoutEvent(e)
+            workoutEvents?(e)
         case .record(.note(let n)):
             guard fromRecording == recording else { return }
             updateStatus(send: false) { $0.lastNote = n.text }

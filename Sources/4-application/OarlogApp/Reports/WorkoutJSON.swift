@@ -72,7 +72,8 @@ extension JSONWriter {
         endArray()
     }
 
-    /// Where the crew is in its plan (the live `workout` message's body).
+    /// Where the crew is in its plan (the live `workout` message's body): the step's own length as
+    /// `time_s`/`distance_m`, the metres rowed in it as `rowed_m`.
     public mutating func workoutStatusFields(_ s: WorkoutStatus) {
         field("phase", s.phase.rawValue)
         field("step", s.stepIndex + 1)
@@ -87,7 +88,7 @@ extension JSONWriter {
         field("elapsed_s", s.elapsed, places: 1)
         field("remaining_s", s.remainingTime, places: 1)
         field("remaining_m", s.remainingDistance, places: 1)
-        field("distance_m", s.distance, places: 1)
+        field("rowed_m", s.distance, places: 1)
         field("stroke_rate_spm", s.strokeRate, places: 1)
         field("split_s_per_500m", s.split, places: 1)
         field("stroke_rate_band", s.strokeRateBand?.rawValue)

@@ -5,8 +5,9 @@ import OarlogSession
 extension ArchivedSession {
     /// What the index keeps of a session file: its listing's figures (as `oarlog sessions` has
     /// always shown them), its notes, the courses and places in its events, where it started and
-    /// the box around its track, its pieces and its bests. A file that cannot be read at all is
-    /// kept with why; one damaged further in keeps what was read before the damage and says so.
+    /// the box around its track, its pieces (a plan's intervals, a course's legs or the runs
+    /// between rests) and its bests. A file that cannot be read at all is kept with why; one
+    /// damaged further in keeps what was read before the damage and says so.
     init(reading file: SessionArchive.SessionFile) {
         self.init(id: file.id, path: file.path, sizeBytes: file.sizeBytes, modifiedNanoseconds: file.modifiedNanoseconds)
         let reader: SessionReader
@@ -41,7 +42,7 @@ extension ArchivedSession {
                     ArchivedBest(event: event.key, time: $0.time, metres: $0.metres, start: $0.start)
                 }
             }
-            let pieces = SessionPieces(strokes: try reader.strokes(onDamage: .skipDamagedChunks), events: events)
+            let pieces = try SessionPieces.read(reader, strokes: try reader.strokes(onDamage: .skipDamagedChunks), events: events)
             pieceCount = pieces.pieces.count
             piecesJSON = pieces.json()
         } catch {

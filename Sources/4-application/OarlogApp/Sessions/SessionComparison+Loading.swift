@@ -111,15 +111,16 @@ extension SessionComparison {
             let stopped = trail.lastIndex { $0.distance < last.distance }.map { $0 + 1 } ?? trail.count - 1
             if stopped > moving { window = trail[moving].time...trail[stopped].time }
         }
-        var label: String?
+        var label: String?, interval: Int?
         if let k = reference.piece {
-            let pieces = SessionPieces(strokes: strokes, events: events)
-            guard k <= pieces.pieces.count else {
-                let n = pieces.pieces.count
-                let kind = pieces.kind == .course ? "the legs of its course, as recorded" : "runs of rowing between rests"
-                throw Failure(.notFound, "\(id) has \(n) piece\(n == 1 ? "" : "s") (\(kind)): no piece \(k)")
+            let pieces: SessionPieces
+            do { pieces = try SessionPieces.read(reader, strokes: strokes, events: events) } catch { throw Failure(.unusable, "\(id): \(error)") }
+            if reference.interval, pieces.kind != .workout {
+                throw Failure(.notFound, "\(id) rowed no plan (no workout intervals recorded): no interval \(k)")
             }
+            guard k <= pieces.pieces.count else { throw missing(k, of: pieces, in: id) }
             let piece = pieces.pieces[k - 1]
+            interval = piece.interval?.index
             guard piece.end > first.time, piece.start < last.time, min(piece.end, last.time) > max(piece.start, first.time) else {
                 throw Failure(.unusable, "\(id): piece \(k) (\(piece.label)) has no GPS track")
             }
@@ -127,10 +128,23 @@ extension SessionComparison {
             label = piece.label
         }
         let side = Side(id: id, title: SessionText.title(reader.metadata), startUTC: reader.metadata.startUTC, piece: reference.piece,
-                        pieceLabel: label, from: window.lowerBound, to: window.upperBound,
+                        pieceLabel: label, interval: interval, from: window.lowerBound, to: window.upperBound,
                         points: stretch(trail, from: window.lowerBound, to: window.upperBound),
                         catches: strokes.map(\.stroke.catchTime), strokesKnown: figures.strokesKnown)
         return Loaded(side: side, trail: trail, reader: reader)
+    }
+
+    /// A piece (or interval) `k` the session does not have: how many it has, and of what kind.
+    static func missing(_ k: Int, of pieces: SessionPieces, in id: String) -> Failure {
+        let n = pieces.pieces.count
+        switch pieces.kind {
+        case .workout:
+            return Failure(.notFound, "\(id) has \(n) interval\(n == 1 ? "" : "s") (of its plan, as rowed): no interval \(k)")
+        case .course:
+            return Failure(.notFound, "\(id) has \(n) piece\(n == 1 ? "" : "s") (the legs of its course, as recorded): no piece \(k)")
+        case .rests:
+            return Failure(.notFound, "\(id) has \(n) piece\(n == 1 ? "" : "s") (runs of rowing between rests): no piece \(k)")
+        }
     }
 
     /// A side's time at each gate of `course` (nil where it missed one), its stretch cut to its

@@ -7,9 +7,9 @@ import OarlogSession
 extension SessionComparison {
 
     /// One JSON object: `segment_m` (null with a course), `course`, `a` and `b` (the session, its
-    /// piece, start, and the compared stretch's time, distance, split, strokes and rate; with
-    /// `trailPoints`, its `trail` for a map: `t_s` from the stretch's start, `lat_deg`, `lon_deg`,
-    /// `distance_m`) and `segments` (each side's `elapsed_s`, `time_s`, `split_s_per_500m`,
+    /// piece, its `interval` number when the session rowed a plan, start, and the compared
+    /// stretch's time, distance, split, strokes and rate; with `trailPoints`, its `trail` for a
+    /// map: `t_s` from the stretch's start, `lat_deg`, `lon_deg`, `distance_m`) and `segments` (each side's `elapsed_s`, `time_s`, `split_s_per_500m`,
     /// `strokes`, `rate_spm`; `gap_s`, B's elapsed minus A's; `a_gained_s`, B's segment time minus
     /// A's). Null where a side has no data.
     public func json(trailPoints: Int? = nil) -> String {
@@ -24,6 +24,7 @@ extension SessionComparison {
             w.field("start_utc", SessionText.iso(side.startUTC))
             w.field("piece", side.piece)
             w.field("piece_label", side.pieceLabel)
+            w.field("interval", side.interval)
             w.field("from_s", side.from, places: 2)
             w.field("to_s", side.to, places: 2)
             let total = side.total
@@ -98,7 +99,9 @@ extension SessionComparison {
         for (name, side) in [("A", a), ("B", b)] {
             let total = side.total
             var line = "\(name)  \(side.id)  \(side.title)"
-            if let k = side.piece { line += "  piece \(k)" + (side.pieceLabel.map { " (\($0))" } ?? "") }
+            if let k = side.piece {
+                line += (side.interval == nil ? "  piece \(k)" : "  interval \(k)") + (side.pieceLabel.map { " (\($0))" } ?? "")
+            }
             line += "  " + RowingFormat.duration(total.time) + "  " + RowingFormat.distance(total.distance)
                 + "  " + RowingFormat.split(total.split) + " /500m  " + RowingFormat.decimal(total.rate, places: 1, unit: "spm")
             out += line + "\n"

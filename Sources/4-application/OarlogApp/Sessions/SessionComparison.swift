@@ -13,8 +13,9 @@ import OarlogSession
 ///
 /// A side is a whole session (from when its GPS distance first grows to when it last grows: not
 /// the wait at the landing stage before or after) or one of its pieces
-/// (`SessionPieces`: the runs of rowing between rests, or its recorded course legs; `ID:K`, K
-/// from 1), from the piece's first catch to its end. With a course, each side's stretch runs
+/// (`SessionPieces`: the intervals of the plan it rowed, its recorded course legs, or the runs of
+/// rowing between rests; `ID:K`, K from 1, or `--interval K` for the K-th interval of each side's
+/// plan), from the piece's start (a run's first catch) to its end. With a course, each side's stretch runs
 /// from its start-gate crossing to its finish (the first complete passage in the stretch, else
 /// the one that got furthest), the crossings found by `FenceMonitor` over the session's fixes.
 ///
@@ -43,6 +44,9 @@ public struct SessionComparison {
         /// The piece (from 1) and its label, nil for the whole session.
         public var piece: Int?
         public var pieceLabel: String?
+        /// The piece's interval number in the plan the session rowed (from 1; the same as `piece`
+        /// when the session rowed a plan), nil otherwise.
+        public var interval: Int?
         /// The stretch compared, session seconds.
         public var from: Seconds
         public var to: Seconds

@@ -1,16 +1,19 @@
 import OarlogCore
 import OarlogSession
+import OarlogWorkouts
 
 /// A session cut into pieces for the session page's table (`/api/sessions/{id}/pieces`): the
-/// legs of its course as `oarlog course` timed them (the `course.segment` events recorded with
-/// the session), or else the runs of rowing between rests — a stop of `restGap` or more without
-/// a catch — of at least `minimumStrokes` strokes (a few strokes to turn the boat are not a piece).
-/// Each piece has its time, distance, split, rate and strokes, and the strokes it holds (indexes
-/// into the session's stroke list) for its stroke curve.
+/// intervals of the plan it rowed (the workout recorded with the session: pieces and rests, in
+/// the order rowed), else the legs of its course as `oarlog course` timed them (the
+/// `course.segment` events recorded with the session), or else the runs of rowing between rests
+/// — a stop of `restGap` or more without a catch — of at least `minimumStrokes` strokes (a few
+/// strokes to turn the boat are not a piece). Each piece has its time, distance, split, rate and
+/// strokes, and the strokes it holds (indexes into the session's stroke list) for its stroke curve.
 public struct SessionPieces {
     public enum Kind: String, Sendable {
         case rests
         case course
+        case workout
     }
 
     public struct Piece: Sendable, Equatable {
@@ -21,8 +24,12 @@ public struct SessionPieces {
         public var strokes: Int
         /// Indexes into the session's strokes, first and last (nil when the piece has none).
         public var strokeRange: ClosedRange<Int>?
-        /// The rate as it was recorded (a course leg's, as `oarlog course` gave it).
+        /// The rate as it was recorded (a course leg's, as `oarlog course` gave it; an interval's,
+        /// as the workout tracker gave it).
         public var recordedRate: StrokesPerMinute?
+        /// The plan's interval this piece is (its kind, target and time in band); nil for a
+        /// course leg or a run between rests.
+        public var interval: WorkoutInterval?
         public var time: Seconds { end - start }
         public var split: SecondsPer500m? {
             guard let distance, distance > 0, time > 0 else { return nil }
@@ -40,16 +47,28 @@ public struct SessionPieces {
 
     public let kind: Kind
     public let pieces: [Piece]
+    /// The plan rowed, when the pieces are its intervals (`kind` is `workout`).
+    public let plan: WorkoutPlan?
 
-    public init(strokes: [StrokeMetrics], events: [SessionEvent]) {
+    /// `workout`: the plan recorded with the session (`SessionReader.workout()`); when it has at
+    /// least one interval rowed, the pieces are its intervals, whatever else was recorded.
+    public init(strokes: [StrokeMetrics], events: [SessionEvent], workout: RecordedWorkout? = nil) {
         let legs = events.filter { $0.name == "course.segment" }
-        if !legs.isEmpty {
-            kind = .course
+        if let workout, !workout.intervals.isEmpty {
+            (kind, plan) = (.workout, workout.plan)
+            pieces = workout.intervals.map { Self.interval($0, strokes: strokes) }
+        } else if !legs.isEmpty {
+            (kind, plan) = (.course, nil)
             pieces = legs.compactMap { Self.leg($0, strokes: strokes) }
         } else {
-            kind = .rests
+            (kind, plan) = (.rests, nil)
             pieces = Self.rowing(strokes)
         }
+    }
+
+    /// A session's pieces from its file: its recorded workout, course legs or rests.
+    static func read(_ reader: SessionReader, strokes: [StrokeMetrics], events: [SessionEvent]? = nil) throws -> SessionPieces {
+        SessionPieces(strokes: strokes, events: try events ?? reader.events(), workout: try reader.workout())
     }
 
     /// The runs of rowing between rests.
@@ -91,12 +110,19 @@ public struct SessionPieces {
                      recordedRate: event.field("rate_spm").flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil })
     }
 
-    /// The answer as JSON: `kind` ("rests" or "course") and one object per piece.
+    /// The answer as JSON: `kind` ("rests", "course" or "workout") and one object per piece; for a
+    /// workout also its `plan` (name, pieces, steps) and per piece the interval's own keys
+    /// (`intervalFields`).
     public func json() -> String {
         var w = JSONWriter()
         w.beginObject()
         w.field("kind", kind.rawValue)
         w.field("rest_gap_s", Self.restGap, places: 1)
+        if let plan {
+            w.beginObject(key: "plan")
+            w.planFields(plan)
+            w.endObject()
+        }
         w.beginArray(key: "pieces")
         for (k, p) in pieces.enumerated() {
             w.beginObject()
@@ -111,6 +137,7 @@ public struct SessionPieces {
             w.field("strokes", p.strokes)
             w.field("first_stroke", p.strokeRange?.lowerBound)
             w.field("last_stroke", p.strokeRange?.upperBound)
+            if let interval = p.interval { w.intervalFields(of: interval) }
             w.endObject()
         }
         w.endArray()

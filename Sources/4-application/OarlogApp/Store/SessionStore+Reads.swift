@@ -40,11 +40,11 @@ extension SessionStore {
         return try Self.unreadable { SessionCourse(metadata: reader.metadata, events: try reader.events()).json() }
     }
 
-    /// The pieces: the rests between them or the course's legs.
+    /// The pieces: the plan's intervals, the course's legs or the rests between them.
     public func piecesJSON(id: String) throws(SessionStoreError) -> String {
         let reader = try reader(id: id)
         return try Self.unreadable {
-            SessionPieces(strokes: try SessionFigures.load(reader, includeStrokes: true).strokes ?? [], events: try reader.events()).json()
+            try SessionPieces.read(reader, strokes: try SessionFigures.load(reader, includeStrokes: true).strokes ?? []).json()
         }
     }
 
@@ -73,7 +73,7 @@ extension SessionStore {
     }
 
     private static func pieceCurve(_ reader: SessionReader, strokes: [StrokeMetrics], piece k: Int, points: Int) throws -> String? {
-        let pieces = SessionPieces(strokes: strokes, events: try reader.events()).pieces
+        let pieces = try SessionPieces.read(reader, strokes: strokes).pieces
         guard k < pieces.count else { return nil }
         let piece = pieces[k]
         let made = try piece.strokeRange.map { try StrokeCurve(reader, strokes: strokes, range: $0, points: points) }

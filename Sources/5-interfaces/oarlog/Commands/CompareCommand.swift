@@ -4,8 +4,8 @@ import OarlogApp
 import OarlogCore
 import OarlogFences
 
-/// `oarlog compare A B [--course FILE] [--json]`: two outings, or two pieces, on the same water
-/// side by side per 500 m (or per leg of a course), with the gap between them.
+/// `oarlog compare A B [--interval K] [--course FILE] [--json]`: two outings, or two pieces, on
+/// the same water side by side per 500 m (or per leg of a course), with the gap between them.
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
@@ -22,6 +22,7 @@ struct Compare: ParsableCommand {
             Examples:
               oarlog compare 2026-05-02T07 last
               oarlog compare last:2 last:3          (pieces 2 and 3 of the newest session)
+              oarlog compare 2026-05-02T07 last --interval 3   (interval 3 of each one's plan)
               oarlog compare 2026-05-02T07 2026-05-09T07 --course henley.geojson --json
             """
     )
@@ -32,6 +33,9 @@ struct Compare: ParsableCommand {
     @Argument(help: "Side B, named as A.")
     var b: String
 
+    @Option(help: "The K-th interval (from 1, pieces and rests as on the session page) of the plan each side rowed, for a side that names no piece of its own.")
+    var interval: Int?
+
     @Option(help: "A GeoJSON course (as `oarlog course --fences` takes): compare leg by leg between its gates.")
     var course: String?
 
@@ -40,7 +44,10 @@ struct Compare: ParsableCommand {
 
     func run() throws {
         let references: [CompareReference]
-        do { references = [try CompareReference(a), try CompareReference(b)] } catch { throw ValidationError("\(error)") }
+        if let interval, interval < 1 { throw ValidationError("--interval \(interval): intervals are counted from 1") }
+        do {
+            references = [try CompareReference(a), try CompareReference(b)].map { $0.defaultingToInterval(interval) }
+        } catch { throw ValidationError("\(error)") }
         var fences: FenceFile?
         if let course {
             do { fences = try FenceFile.load(path: course) } catch { throw CommandFailure("\(error)") }

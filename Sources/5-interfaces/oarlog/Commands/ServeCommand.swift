@@ -111,11 +111,13 @@ struct Serve: ParsableCommand {
         let address = ServerConfiguration.listenAddress(listen)!
         let plan = try workout.map(WorkoutArgument.plan)
         let sessions = SessionStore.default
-        let link = coach ? nil : try fleet.link(boat: boat)
+        let link = coach ? nil : try fleet.link(boat: boat, plans: true)
         let station = try LiveStation(source: coach ? .live(LiveSensorChoice(accelerometer: nil, gpsd: nil)) : source,
                                       settings: analysis.settings, sessions: sessions, fencesPath: fences,
                                       sinks: { utc in link.map { [$0.publisher(title: "\($0.boatName) (live)", startUTC: utc)] } ?? [] },
                                       log: { StandardStreams.error("oarlog serve: \($0)\n") })
+        // The coach's plans to the cox, the cox's answers and the recording's workout to the fleet.
+        link?.offerPlans(to: station)
         let fleetCoach = try startCoach()
         let access = try ServerAccess(tokenFile: sessions.path + "/../serve-token") { code in
             StandardStreams.error("pairing code:  \(code) (a new one: the last was guessed wrong too often)\n")
@@ -159,7 +161,7 @@ extension Serve {
         let courseFile = try RowingPipeline.loadFences(course)
         let fleetCoach = try FleetCoach(try fleet.broker.connection(subscribe), course: courseFile, meetingDistance: meetingDistance)
         try fleetCoach.start()
-        StandardStreams.error("coach: listening to \(fleetCoach.connection.broker) for \(fleetCoach.connection.topics.everyBoat)\n")
+        StandardStreams.error("coach: listening to \(fleetCoach.connection.broker) for \(fleetCoach.connection.topics.everyBoat) and \(fleetCoach.connection.topics.everyPlanAnswer)\n")
         return fleetCoach
     }
 }

@@ -50,10 +50,11 @@ struct PublishOptions: ParsableArguments {
         if !(publishWait >= 0 && publishWait <= 3600) { throw ValidationError("--publish-wait must be 0–3600 seconds") }
     }
 
-    /// The boat's link, connecting (nil without --publish).
-    func link(boat: String?) throws -> FleetLink? {
+    /// The boat's link, connecting (nil without --publish). `plans`: it takes the coach's workout
+    /// plans too (`serve`, whose cox answers them).
+    func link(boat: String?, plans: Bool = false) throws -> FleetLink? {
         guard let publish, let boat else { return nil }
-        let link = try FleetLink(try broker.connection(publish), boatName: boat, deliveryTimeout: publishWait)
+        let link = try FleetLink(try broker.connection(publish), boatName: boat, deliveryTimeout: publishWait, plans: plans)
         try link.start()
         return link
     }
