@@ -81,6 +81,7 @@ extension LiveStation {
         state.withLock { s in
             s.recording = nil
             s.status.recordingID = nil
+            s.workoutStatus = nil  // a phone that joins now sees the plan, not the last piece's figures
         }
         let summary = (try? StoredSessionReport(try SessionReader(path: recording.path), includeStrokes: false).json(fileNamesOnly: true))
         broadcast(LiveMessage.session(event: "stopped", id: recording.id, title: recording.title, summary: summary))
