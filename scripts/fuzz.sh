@@ -81,7 +81,8 @@ PY
             printf '/api/sessions/2026-11-24_head-race/notes\nBearer 0123456789abcdef0123456789abcdef\n{"text": "Pushed on 500 to go", "t_s": 30.5}' > "$WORK/corpus/web-request/seed-note"
             printf '/api/record/start\nBearer x\n{"title": "Head race"}' > "$WORK/corpus/web-request/seed-start"
             printf '/api/sessions/%%2E%%2E\nbearer  y \n{"title": null, "code": "042137"}' > "$WORK/corpus/web-request/seed-pair"
-            printf '/api/sessions/2026-11-24_head-race/playback\n\n{"seek": 754.5, "speed": 10, "pause": false}' > "$WORK/corpus/web-request/seed-playback" ;;
+            printf '/api/sessions/2026-11-24_head-race/playback\n\n{"seek": 754.5, "speed": 10, "pause": false}' > "$WORK/corpus/web-request/seed-playback"
+            printf '/api/live/workout\nBearer x\n{"spec": "3x4:00@22-24spm/2:00r", "starts_at_go": true}' > "$WORK/corpus/web-request/seed-workout" ;;
         fleet-message)  # the topic, then a Signal K delta as a boat publishes it
             mkdir -p "$WORK/corpus/fleet-message"
             printf '%s\n%s' 'oarlog/alpha/stroke' '{"context":"vessels.urn:mrn:oarlog:boat:alpha","updates":[{"source":{"label":"oarlog","type":"oarlog","src":"alpha"},"timestamp":"2026-06-06T09:03:12.480Z","values":[{"path":"","value":{"name":"Alpha"}},{"path":"performance.rowing.elapsedTime","value":192.48},{"path":"performance.rowing.strokeCount","value":71},{"path":"performance.rowing.strokeRate","value":0.455},{"path":"performance.rowing.strokeRateSmoothed","value":null},{"path":"performance.rowing.driveTime","value":0.8},{"path":"performance.rowing.recoveryTime","value":1.4},{"path":"performance.rowing.peakAcceleration","value":3.1},{"path":"performance.rowing.split","value":111.2},{"path":"performance.rowing.strokeDistance","value":9.9},{"path":"navigation.log","value":871.4}]}],"oarlog":{"session":"2026-06-06T09:00:00.000Z","seq":312,"kind":"stroke"}}' > "$WORK/corpus/fleet-message/seed-stroke"

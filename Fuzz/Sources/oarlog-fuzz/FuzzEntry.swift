@@ -132,6 +132,8 @@ func webRequest(_ input: [UInt8]) {
     _ = try? PairingRequest(body: body)
     _ = try? StartRequest(body: body)
     _ = try? RetitleRequest(body: body)
+    _ = try? WorkoutChoiceRequest(body: body)
+    _ = try? WorkoutAnswerRequest(body: body)
     if let note = try? NoteRequest(body: body) {
         precondition(!note.text.isEmpty && note.text.count <= APIRequest.maximumNoteCharacters)
         // What is stored holds no control character (a terminal escape, a bidi override).
