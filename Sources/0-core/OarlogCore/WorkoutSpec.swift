@@ -294,16 +294,7 @@ public enum WorkoutSpec {
             if let c = peek, digit(c) != nil, adjacent(index - 1) { throw error("expected two digits after ':' (4:05, 1:00:00)", at: start) }
             var value = Double(tens * 10 + units)
             guard value < 60 else { throw error("\(tens)\(units) is not a count of seconds or minutes under 60", at: start) }
-            if peek == ".", index + 1 < chars.count, digit(chars[index + 1]) != nil {
-                index += 1
-                var scale = 0.1
-                while let c = peek, let d = digit(c) {
-                    value += Double(d) * scale
-                    scale /= 10
-                    index += 1
-                }
-            }
-            return value
+            return value + fraction()
         }
 
         /// Whether the character after `offset` followed it with no space between.
@@ -317,6 +308,19 @@ public enum WorkoutSpec {
             return true
         }
 
+        /// The decimals of a number (`.5` of `1:48.5`, of `1.5km`), 0 when none follow.
+        mutating func fraction() -> Double {
+            guard peek == ".", index + 1 < chars.count, digit(chars[index + 1]) != nil else { return 0 }
+            index += 1
+            var value = 0.0, scale = 0.1
+            while let c = peek, let d = digit(c) {
+                value += Double(d) * scale
+                scale /= 10
+                index += 1
+            }
+            return value
+        }
+
         mutating func number() -> Double? {
             let start = index
             var value = 0.0
@@ -325,16 +329,7 @@ public enum WorkoutSpec {
                 index += 1
             }
             guard index > start else { return nil }
-            if peek == ".", index + 1 < chars.count, digit(chars[index + 1]) != nil {
-                index += 1
-                var scale = 0.1
-                while let c = peek, let d = digit(c) {
-                    value += Double(d) * scale
-                    scale /= 10
-                    index += 1
-                }
-            }
-            return value
+            return value + fraction()
         }
 
         func digit(_ c: Unicode.Scalar) -> Int? {

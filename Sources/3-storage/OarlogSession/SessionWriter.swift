@@ -227,30 +227,28 @@ public final class SessionWriter: PipelineSink {
     /// first record gives it a time, goes first.
     public func appendWorkout(_ event: SessionEvent) throws {
         try writePendingPlan(at: event.time)
-        try checkUsable()
-        try startRecord(at: event.time)
-        try endAccelBlock()
-        scratch.removeAll()
-        RecordCoding.encodeEvent(event, into: &scratch)
-        put(.workout)
-        chunkStatistics.events += 1
-        try closeChunkIfFull()
+        try appendEvent(event, as: .workout)
     }
 
     private func writePendingPlan(at time: Seconds) throws {
         guard let plan = pendingPlan else { return }
         pendingPlan = nil
-        for record in SessionEvent.planRecords(plan, time: time) { try appendWorkout(record) }
+        for record in SessionEvent.planRecords(plan, time: time) { try appendEvent(record, as: .workout) }
     }
 
     /// Records a named event (a geofence crossing, a mark).
     public func append(_ event: SessionEvent) throws {
+        try appendEvent(event, as: .event)
+    }
+
+    /// An event's payload as a record of `kind` (`event`, or `workout` from minor version 4).
+    private func appendEvent(_ event: SessionEvent, as kind: RecordKind) throws {
         try checkUsable()
         try startRecord(at: event.time)
         try endAccelBlock()
         scratch.removeAll()
         RecordCoding.encodeEvent(event, into: &scratch)
-        put(.event)
+        put(kind)
         chunkStatistics.events += 1
         try closeChunkIfFull()
     }

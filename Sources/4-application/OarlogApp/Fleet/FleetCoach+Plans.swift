@@ -61,9 +61,7 @@ extension FleetCoach {
             w.field("to", offer.boat ?? FleetTopics.everyBoatLevel)
             w.field("from", offer.from)
             w.field("sent_utc", UTCTime.iso8601(offer.sentUTC))
-            w.beginObject(key: "plan")
-            w.planFields(offer.plan)
-            w.endObject()
+            w.planObject("plan", offer.plan)
             w.endObject()
         }
         w.endArray()

@@ -39,9 +39,7 @@ public struct FleetPlanOffer: Sendable, Equatable {
         w.field("from", from)
         w.field("boat", boat)
         w.field("sent_utc", UTCTime.iso8601(sentUTC))
-        w.beginObject(key: "plan")
-        w.planFields(plan)
-        w.endObject()
+        w.planObject("plan", plan)
         w.endObject()
         return Array(w.take().utf8)
     }

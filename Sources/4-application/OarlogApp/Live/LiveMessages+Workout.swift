@@ -29,13 +29,7 @@ extension LiveMessage {
         var w = JSONWriter()
         w.beginObject()
         w.field("type", "workout_plan")
-        if let plan {
-            w.beginObject(key: "plan")
-            w.planFields(plan)
-            w.endObject()
-        } else {
-            w.field("plan", json: nil)
-        }
+        w.planObject("plan", plan)
         w.field("starts_at_go", startsAtGo)
         w.endObject()
         return w.take()
@@ -46,18 +40,23 @@ extension LiveMessage {
         var w = JSONWriter()
         w.beginObject()
         w.field("type", "workout_offer")
-        if let offer {
-            w.beginObject(key: "offer")
-            w.field("id", offer.id)
-            w.field("from", offer.from)
-            w.beginObject(key: "plan")
-            w.planFields(offer.plan)
-            w.endObject()
-            w.endObject()
-        } else {
-            w.field("offer", json: nil)
-        }
+        w.offerObject("offer", offer)
         w.endObject()
         return w.take()
+    }
+}
+
+extension JSONWriter {
+    /// `key: {"id", "from", "plan"}`, or `key: null` when no offer waits.
+    mutating func offerObject(_ key: String, _ offer: WorkoutOffer?) {
+        guard let offer else {
+            field(key, json: nil)
+            return
+        }
+        beginObject(key: key)
+        field("id", offer.id)
+        field("from", offer.from)
+        planObject("plan", offer.plan)
+        endObject()
     }
 }

@@ -18,32 +18,10 @@ extension LiveStation {
         }
         var w = JSONWriter()
         w.beginObject()
-        if let plan {
-            w.beginObject(key: "plan")
-            w.planFields(plan)
-            w.endObject()
-        } else {
-            w.field("plan", json: nil)
-        }
+        w.planObject("plan", plan)
         w.field("starts_at_go", atGo)
-        if let offer {
-            w.beginObject(key: "offer")
-            w.field("id", offer.id)
-            w.field("from", offer.from)
-            w.beginObject(key: "plan")
-            w.planFields(offer.plan)
-            w.endObject()
-            w.endObject()
-        } else {
-            w.field("offer", json: nil)
-        }
-        if let status, recording {
-            w.beginObject(key: "status")
-            w.workoutStatusFields(status)
-            w.endObject()
-        } else {
-            w.field("status", json: nil)
-        }
+        w.offerObject("offer", offer)
+        w.workoutStatusObject("status", recording ? status : nil)
         w.field("recording", recording)
         w.endObject()
         return w.take()

@@ -30,9 +30,7 @@ public final class WorkoutCollector: PipelineSink {
 extension JSONWriter {
     /// A report's workout: the plan as `workout` and what was rowed of it as `intervals`.
     public mutating func workoutFields(plan: WorkoutPlan, intervals: [WorkoutInterval]) {
-        beginObject(key: "workout")
-        planFields(plan)
-        endObject()
+        planObject("workout", plan)
         intervalsArray(intervals)
     }
 }

@@ -23,6 +23,28 @@ extension JSONWriter {
         field("distance_m", length.metres, places: 1)
     }
 
+    /// `key: {plan}`, or `key: null` without one.
+    public mutating func planObject(_ key: String, _ plan: WorkoutPlan?) {
+        guard let plan else {
+            field(key, json: nil)
+            return
+        }
+        beginObject(key: key)
+        planFields(plan)
+        endObject()
+    }
+
+    /// `key: {status}`, or `key: null` without one.
+    public mutating func workoutStatusObject(_ key: String, _ status: WorkoutStatus?) {
+        guard let status else {
+            field(key, json: nil)
+            return
+        }
+        beginObject(key: key)
+        workoutStatusFields(status)
+        endObject()
+    }
+
     /// A plan: name, pieces and steps.
     public mutating func planFields(_ plan: WorkoutPlan) {
         field("name", plan.name)

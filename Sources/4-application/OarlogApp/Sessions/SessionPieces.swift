@@ -118,11 +118,7 @@ public struct SessionPieces {
         w.beginObject()
         w.field("kind", kind.rawValue)
         w.field("rest_gap_s", Self.restGap, places: 1)
-        if let plan {
-            w.beginObject(key: "plan")
-            w.planFields(plan)
-            w.endObject()
-        }
+        if let plan { w.planObject("plan", plan) }
         w.beginArray(key: "pieces")
         for (k, p) in pieces.enumerated() {
             w.beginObject()
