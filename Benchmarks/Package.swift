@@ -44,6 +44,7 @@ let package = Package(
         .executableTarget(
             name: "oarlog-course-bench",
             dependencies: [
+                "BenchSupport",
                 .product(name: "OarlogApp", package: "Oarlog"),
                 .product(name: "OarlogCore", package: "Oarlog"),
                 .product(name: "OarlogFences", package: "Oarlog"),
@@ -56,6 +57,7 @@ let package = Package(
         .executableTarget(
             name: "oarlog-archive-bench",
             dependencies: [
+                "BenchSupport",
                 .product(name: "OarlogApp", package: "Oarlog"),
                 .product(name: "OarlogArchive", package: "Oarlog"),
                 .product(name: "OarlogCore", package: "Oarlog"),
