@@ -22,7 +22,7 @@ extension CLITests {
         }
         let complete = passages.keys.sorted().compactMap { passages[$0] }.filter { $0.map(\.gate) == [1, 2, 3, 4, 5] }
         XCTAssertGreaterThanOrEqual(complete.count, 2, "40 minutes at 24 spm: two passages up the 2 km course at least")
-        XCTAssertTrue(simulate.err.contains("\(complete.count) complete passages up the course"), simulate.err)
+        XCTAssertTrue(simulate.err.contains("complete passages up the course: \(complete.count)"), simulate.err)
 
         let course = try oarlog("course", trace, "--fences", "samples/nk-course.geojson")
         XCTAssertEqual(course.status, 0, course.err)

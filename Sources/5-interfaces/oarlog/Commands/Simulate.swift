@@ -88,7 +88,7 @@ struct Simulate: ParsableCommand {
         var intervals = truth.intervals.isEmpty ? "" : ", \(truth.intervals.count) intervals"
         if let gates = measuredCourse?.gates.count {
             let passages = truth.completeForwardPassages(gateCount: gates).count
-            intervals += ", \(truth.gateCrossings.count) gate crossings (\(passages) complete passages up the course)"
+            intervals += ", \(truth.gateCrossings.count) gate crossings (complete passages up the course: \(passages))"
         }
         StandardStreams.error("wrote \(output) (\(records) records) and \(truthPath): \(truth.strokeCount) strokes\(intervals), "
                               + RowingFormat.distance(truth.distance) + " in " + RowingFormat.duration(truth.elapsed) + "\n")
@@ -101,7 +101,7 @@ struct Simulate: ParsableCommand {
         do {
             file = try FenceFile.load(path: path)
         } catch {
-            throw CommandFailure("--course: \(error)")
+            throw CommandFailure("--course: \(error) (--course takes straight, curving or a GeoJSON course file)")
         }
         guard let course = file.course else {
             throw CommandFailure("--course: \(path) defines no course (no gate has a \"role\": start, marker or finish)")
