@@ -29,6 +29,8 @@ public final class ChallengeLink: @unchecked Sendable {
 
     struct State {
         var sent: [String: [UInt8]] = [:]
+        /// The data directory as the last look at the sessions found it (`DirectoryPrint`).
+        var lastLook: DirectoryPrint?
         var pending: [String: [(topic: String, payload: [UInt8])]] = [:]
         var tickScheduled = false
         var counts = Counts()
@@ -97,15 +99,23 @@ public final class ChallengeLink: @unchecked Sendable {
     public var counts: Counts { state.withLock { $0.counts } }
 
     /// Looks at the sessions and sends what changed now, and waits for it (tests; a page's change).
-    public func tickNow() { queue.sync { tick() } }
+    public func tickNow() { queue.sync { tick(forced: true) } }
 
     /// Waits until the messages that arrived so far are taken.
     public func settle() { queue.sync {} }
 
     /// Links attempts (`ChallengeBook.refresh`) and publishes every retained message of this
-    /// writer whose payload changed since it was last sent.
-    func tick(now: Double = Date().timeIntervalSince1970) {
+    /// writer whose payload changed since it was last sent. The timer's look (not `forced`) is
+    /// skipped while nothing in the data directory changed, and while a file changed in the last
+    /// `quietSeconds` (a recording going on: its session is looked at once it is still), so a
+    /// boat does not read its growing session file every few seconds.
+    func tick(forced: Bool = false, now: Double = Date().timeIntervalSince1970) {
         let book = store.challenges
+        let look = DirectoryPrint(path: store.path)
+        if !forced {
+            let skip = state.withLock { s in s.lastLook == look || look.newestChange > now - Self.quietSeconds }
+            if skip { return }
+        }
         do {
             try book.refresh(store, now: now)
             // Challenges set here (the command line, the web page) are this writer's from now on.
@@ -124,6 +134,8 @@ public final class ChallengeLink: @unchecked Sendable {
             state.withLock { s in
                 for (topic, payload) in due { s.sent[topic] = payload }
                 s.counts.published += due.count
+                // What this look saw (its own changes to the book included).
+                s.lastLook = DirectoryPrint(path: store.path)
             }
         } catch {
             note("\(error)")
@@ -186,9 +198,12 @@ public final class ChallengeLink: @unchecked Sendable {
         queue.asyncAfter(deadline: .now() + 0.2) { [weak self] in
             guard let self else { return }
             self.state.withLock { $0.tickScheduled = false }
-            self.tick()
+            self.tick(forced: true)
         }
     }
+
+    /// A file changed this recently means a recording is going on: the timer waits.
+    static let quietSeconds = 30.0
 
     private func note(_ problem: String) {
         state.withLock { s in
@@ -196,4 +211,25 @@ public final class ChallengeLink: @unchecked Sendable {
             s.counts.lastProblem = String(problem.prefix(300))
         }
     }
+}
+
+/// The data directory's files as the link last looked at them: each session file's, the
+/// challenges' and the courses' name, size and modification time, and the newest change of a
+/// session file (the book and the library changed by a command or a page are looked at at once).
+struct DirectoryPrint: Equatable {
+    var files: [String: [Double]] = [:]
+    var newestChange = -Double.infinity
+
+    init(path: String) {
+        let fm = FileManager.default
+        for name in (try? fm.contentsOfDirectory(atPath: path)) ?? []
+        where name.hasSuffix(".oarlog") || name == ChallengeBook.fileName || name == CourseLibrary.fileName {
+            guard let a = try? fm.attributesOfItem(atPath: path + "/" + name) else { continue }
+            let modified = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            files[name] = [Double((a[.size] as? Int) ?? 0), modified]
+            if name.hasSuffix(".oarlog") { newestChange = max(newestChange, modified) }
+        }
+    }
+
+    static func == (a: DirectoryPrint, b: DirectoryPrint) -> Bool { a.files == b.files }
 }
