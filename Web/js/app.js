@@ -8,6 +8,8 @@ import { BestsPage } from './bests-page.js';
 import { Playback } from './playback.js';
 import { ComparePage } from './compare-page.js';
 import { FleetPage } from './fleet-page.js';
+import { CoursesPage } from './courses-page.js';
+import { CoursePage } from './course-page.js';
 import { getJSON } from './api.js';
 
 const live = new LivePage();
@@ -18,23 +20,29 @@ const playback = new Playback(live);
 const bests = new BestsPage();
 const compare = new ComparePage();
 const fleet = new FleetPage();
-window.oarlog = { live, races, raceMap, session, playback, bests, compare, fleet };  // for the browser tests and the curious
+const courses = new CoursesPage();
+const course = new CoursePage();
+window.oarlog = { live, races, raceMap, session, playback, bests, compare, fleet, courses, course };  // for the browser tests and the curious
 
 // The page each route shows: its section's id.
-const SECTIONS = { live: 'live', races: 'races', map: 'map-page', session: 'session', bests: 'bests-page', compare: 'compare', fleet: 'fleet-page' };
+const SECTIONS = { live: 'live', races: 'races', map: 'map-page', session: 'session', bests: 'bests-page', compare: 'compare', fleet: 'fleet-page',
+  courses: 'courses-page', course: 'course' };
 
 // #live, #races (#races?near=LAT,LON,M and the other filters of /api/sessions), #map, #bests, #session/ID, #play/ID (the live
 // screen driven by a recorded session; #play/ID?at=S from S seconds into it), #compare/A/B (two sessions or pieces, ID or ID:K),
-// #fleet (a coach's launch: every boat)
+// #fleet (a coach's launch: every boat), #courses (the club's courses), #course/NAME (one course: map, leaderboard, compare)
 function route() {
   const hash = location.hash;
   const playing = hash.startsWith('#play/');
   let page = hash.startsWith('#session/') ? 'session' : hash === '#races' || hash.startsWith('#races?') ? 'races' : hash === '#map' ? 'map' : hash === '#bests' ? 'bests' : hash === '#fleet' ? 'fleet' : 'live';
   const compared = hash.startsWith('#compare/') ? hash.slice('#compare/'.length).split('/').map(decodeURIComponent) : null;
   if (compared) page = 'compare';
+  if (hash === '#courses') page = 'courses';
+  if (hash.startsWith('#course/')) page = 'course';
   for (const [name, id] of Object.entries(SECTIONS)) document.getElementById(id).hidden = name !== page;
-  for (const id of ['live', 'races', 'map', 'bests', 'fleet']) {
-    document.getElementById('nav-' + id).classList.toggle('active', playing ? id === 'races' : id === page || (id === 'races' && (page === 'session' || page === 'compare')));
+  for (const id of ['live', 'races', 'map', 'bests', 'fleet', 'courses']) {
+    document.getElementById('nav-' + id).classList.toggle('active', playing ? id === 'races'
+      : id === page || (id === 'races' && (page === 'session' || page === 'compare')) || (id === 'courses' && page === 'course'));
   }
   if (playing) {
     const [id, query] = hash.slice('#play/'.length).split('?');
@@ -49,6 +57,8 @@ function route() {
   if (page === 'fleet') fleet.load(); else fleet.stop();
   if (page === 'live') live.map.visible();
   if (page === 'compare') compare.load(compared[0], compared[1] || '');
+  if (page === 'courses') courses.load();
+  if (page === 'course') course.load(decodeURIComponent(hash.slice('#course/'.length)));
   if (page === 'session') session.load(decodeURIComponent(hash.slice('#session/'.length)));
   else delete document.body.dataset.sessionLoaded;
 }
@@ -58,6 +68,7 @@ window.addEventListener('resize', () => {
   if (!document.getElementById('live').hidden) live.map.visible();
   session.resized();
   compare.resized();
+  course.resized();
   raceMap.resized();
   bests.resized();
   fleet.resized();
