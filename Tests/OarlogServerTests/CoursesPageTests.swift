@@ -90,7 +90,9 @@ final class CoursesPageTests: XCTestCase {
         XCTAssertTrue((made["kept"] as? String ?? "").hasPrefix("Kept “Putney 1k”: \(Int(length.rounded())) m"), "\(made["kept"] ?? "")")
         XCTAssertTrue((made["kept"] as? String ?? "").contains("2 attempts found"), "\(made["kept"] ?? "")")
         XCTAssertEqual(made["link"] as? String, "#course/Putney%201k")
-        try checkLayout(made["layout"], "make a course")
+        try checkLayout(made["layout"], "make a course", tab: "nav-races")
+        XCTAssertEqual((made["console"] as? [String])?.count, 1)
+        XCTAssertTrue((made["console"] as? [String])?.first?.contains("409") ?? false, "the taken name's refusal: \(made["console"] ?? "")")
         // Its two attempts compared on its page: each gap as the API gives it (A the 22-spm outing, ticked first as the second row).
         let api = try XCTUnwrap(try jsonObject(try server.request("GET", "/api/courses/Putney%201k/compare?a=2&b=1").body) as? [String: Any])
         let apiGates = try XCTUnwrap(api["gates"] as? [[String: Any]])
@@ -117,12 +119,17 @@ final class CoursesPageTests: XCTestCase {
         BrowserScript.checkScreenshots(result, minimumBytes: 10_000)
     }
 
-    /// Nothing wider than the screen; the tabs end before the sensors begin.
-    private func checkLayout(_ value: Any?, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// Nothing wider than the screen; the tabs end before the sensors begin, the sensors within
+    /// the screen, and the page's own tab shown (the tabs scroll sideways on a phone).
+    private func checkLayout(_ value: Any?, _ what: String, tab: String = "nav-courses", file: StaticString = #filePath, line: UInt = #line) throws {
         let layout = try XCTUnwrap(value as? [String: Any], what, file: file, line: line)
         XCTAssertEqual(layout["overflow_x"] as? Bool, false, "\(what): \(layout["wide"] ?? "")", file: file, line: line)
         XCTAssertEqual(layout["wide"] as? [String], [], what, file: file, line: line)
         XCTAssertLessThanOrEqual(layout["nav_right"] as? Double ?? 1e9, layout["sensors_left"] as? Double ?? 0, "\(what): the tabs run into the sensors",
                                  file: file, line: line)
+        XCTAssertLessThanOrEqual(layout["sensors_right"] as? Double ?? 1e9, layout["width"] as? Double ?? 0, "\(what): the sensors run off the screen",
+                                 file: file, line: line)
+        XCTAssertEqual(layout["nav_active"] as? [String], [tab], what, file: file, line: line)
+        XCTAssertEqual(layout["active_tab_shown"] as? Bool, true, "\(what): the page's tab is in view", file: file, line: line)
     }
 }

@@ -44,6 +44,9 @@ function route() {
     document.getElementById('nav-' + id).classList.toggle('active', playing ? id === 'races'
       : id === page || (id === 'races' && (page === 'session' || page === 'compare')) || (id === 'courses' && page === 'course'));
   }
+  // On a phone the tabs scroll sideways: the page's own tab in view.
+  const active = document.querySelector('nav a.active');
+  if (active) active.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   if (playing) {
     const [id, query] = hash.slice('#play/'.length).split('?');
     playback.open(decodeURIComponent(id), Number(new URLSearchParams(query).get('at')) || 0);

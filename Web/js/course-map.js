@@ -46,8 +46,10 @@ export class CourseMap {
       gate.setStyle({ color: '#ffffff' });
       L.polyline(line, { color: '#000000', weight: 7, opacity: 1, dashArray: '6 6', interactive: false }).addTo(this.gateLayer);
     }
-    const label = distanceM == null ? name : `${name} · ${metres(distanceM)}`;
-    gate.bindTooltip(textNode(label), { permanent: true, direction: 'right', className: 'gate-label course-gate-label' });
+    // A marker's name is usually its distance already ("500 m").
+    const label = distanceM == null || name === metres(distanceM) ? name : `${name} · ${metres(distanceM)}`;
+    // 'auto': to the left of a gate in the map's right half, so no label runs off the map.
+    gate.bindTooltip(textNode(label), { permanent: true, direction: 'auto', className: 'gate-label course-gate-label' });
     const middle = [(line[0][0] + line[line.length - 1][0]) / 2, (line[0][1] + line[line.length - 1][1]) / 2];
     L.circleMarker(middle, { radius: 5, color: '#000', weight: 2, fillColor: colour, fillOpacity: 1, interactive: false }).addTo(this.gateLayer);
     this.gates.push({ name, role, colour: role === 'finish' ? 'chequered' : colour });

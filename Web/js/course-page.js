@@ -99,7 +99,8 @@ export class CoursePage {
       box.onchange = () => this.pick(ref, box.checked);
       pick.append(box, el('span', 'pick-side', order < 0 ? '' : 'AB'[order]));
       const date = el('td', 'date');
-      const link = el('a', null, when(a.date));
+      const link = el('a');
+      link.append(el('span', 'day', a.date ? a.date.slice(0, 10) : NO_DATA), ' ', el('span', 'hour', a.date ? a.date.slice(11, 16) : ''));
       link.href = '#session/' + encodeURIComponent(a.session);
       date.append(link);
       tr.append(pick, el('td', 'rank', a.rank), el('td', 'time', clock(a.time_s)), el('td', 'split', split(a.split_s_per_500m)),

@@ -29,10 +29,11 @@ CURRENT = chromium.PHONE
 OVERFLOW = """
 const wide = [...document.querySelectorAll('main *')].filter(e => e.offsetParent !== null && !e.closest('.leaflet-container, .table-scroll')
   && e.getBoundingClientRect().right > window.innerWidth + 0.5).map(e => e.id || e.className || e.tagName);
-const nav = [...document.querySelectorAll('nav a')].filter(a => !a.hidden).map(a => ({id: a.id, right: a.getBoundingClientRect().right}));
-const sensors = document.querySelector('.sensors').getBoundingClientRect();
-return {overflow_x: document.documentElement.scrollWidth > window.innerWidth, wide: wide.slice(0, 10),
-        nav_right: Math.max(...nav.map(n => n.right)), sensors_left: sensors.left, sensors_right: sensors.right,
+const nav = document.querySelector('nav').getBoundingClientRect(), sensors = document.querySelector('.sensors').getBoundingClientRect();
+const active = document.querySelector('nav a.active'), tab = active ? active.getBoundingClientRect() : null;
+return {overflow_x: document.documentElement.scrollWidth > window.innerWidth, wide: wide.slice(0, 10), width: window.innerWidth,
+        nav_right: nav.right, sensors_left: sensors.left, sensors_right: sensors.right,
+        active_tab_shown: tab ? tab.left >= nav.left - 0.5 && tab.right <= nav.right + 0.5 : null,
         nav_active: [...document.querySelectorAll('nav a.active')].map(a => a.id)};
 """
 
@@ -153,6 +154,7 @@ try:
         return taps;""")
     made["readout"] = driver.execute_script("return document.getElementById('trail-readout').textContent")
     shoot("session-make-course-taps")
+    result["console"] = chromium.console_errors(driver)
     # A name taken: refused, in words (pairing first: the phone has no token yet).
     driver.find_element(By.CSS_SELECTOR, "#make-course input").send_keys(course)
     driver.find_element(By.CSS_SELECTOR, "#make-course .make-course-keep").click()
@@ -171,10 +173,10 @@ try:
     made["link"] = driver.execute_script("return document.querySelector('#make-course .make-course-link').getAttribute('href')")
     made["layout"] = driver.execute_script(OVERFLOW)
     shoot("session-make-course-kept")
+    made["console"] = chromium.console_errors(driver)  # the refusal's 409
     result["made"] = made
     result["made_course"] = course_page("Putney 1k", "made-phone")
-
-    result["console"] = chromium.console_errors(driver)
+    result["console"] += chromium.console_errors(driver)
     # A course that is not kept: said so.
     open_page("#course/Henley", "return document.body.dataset.courseLoaded === 'error'")
     result["unknown"] = driver.execute_script("return document.getElementById('course-error').textContent")
