@@ -231,7 +231,7 @@ final class CoursesRoutesTests: XCTestCase {
         let finish = ["lat_deg": (52.2373868 + 52.237885) / 2, "lon_deg": (6.8316194 + 6.832467) / 2]
         try await withApp { client in
             // Made on the first session's map: both outings row it, at about the NK course's time.
-            let made = try await Self.post(client, ["name": "Tapped 2k", "session": first, "start": start, "finish": finish])
+            let made = try await Self.post(client, ["name": "Bridge/Boathouse", "session": first, "start": start, "finish": finish])
             XCTAssertEqual(made.status, .created, String(buffer: made.body))
             let answer = try Self.object(made)
             let course = try XCTUnwrap(answer["course"] as? [String: Any])
@@ -240,7 +240,10 @@ final class CoursesRoutesTests: XCTestCase {
             let found = try XCTUnwrap(answer["attempts"] as? [[String: Any]])
             XCTAssertEqual(Set(found.compactMap { $0["session"] as? String }), [first, second])
             for a in found { XCTAssertEqual(a["time_s"] as? Double ?? 0, 608.3, accuracy: 15, "about the NK course's time") }
-            XCTAssertEqual(try sessions.courses.list().map(\.name), ["Tapped 2k"], "kept in the library the command line reads")
+            XCTAssertEqual(try sessions.courses.list().map(\.name), ["Bridge/Boathouse"], "kept in the library the command line reads")
+            let slashed = try await client.execute(uri: "/api/courses/Bridge%2FBoathouse", method: .get)
+            XCTAssertEqual(slashed.status, .ok, "a name with a slash, percent-encoded: \(String(buffer: slashed.body))")
+            XCTAssertEqual((try Self.object(slashed)["leaderboard"] as? [Any])?.count, 2)
 
             // Refusals, each with its status and its reason in words.
             let added = try await Self.post(client, ["name": "NK 2k", "geojson": geoJSON])
@@ -271,7 +274,7 @@ final class CoursesRoutesTests: XCTestCase {
             let huge = #"{"name": "Huge", "geojson": ""# + String(repeating: " ", count: CourseRequest.maximumBytes) + #""}"#
             let tooLarge = try await client.execute(uri: "/api/courses", method: .post, headers: Self.authorized, body: ByteBuffer(string: huge))
             XCTAssertEqual(tooLarge.status, .contentTooLarge)
-            XCTAssertEqual(try sessions.courses.list().map(\.name), ["NK 2k", "Tapped 2k"], "nothing refused was kept")
+            XCTAssertEqual(try sessions.courses.list().map(\.name), ["Bridge/Boathouse", "NK 2k"], "nothing refused was kept")
 
             // Deleted with the token only; then it is not there.
             let unauthorised = try await client.execute(uri: "/api/courses/NK%202k", method: .delete)
@@ -284,7 +287,7 @@ final class CoursesRoutesTests: XCTestCase {
             let gone = try await client.execute(uri: "/api/courses/NK%202k", method: .get)
             XCTAssertEqual(gone.status, .notFound)
             XCTAssertEqual(try Self.message(gone), "no course named \"NK 2k\"")
-            XCTAssertEqual(try sessions.courses.list().map(\.name), ["Tapped 2k"])
+            XCTAssertEqual(try sessions.courses.list().map(\.name), ["Bridge/Boathouse"])
         }
     }
 }
