@@ -10,7 +10,8 @@ import XCTest
 /// leaderboard at `oarlog course`'s 10:08.3, an attempt's legs as `oarlog course` times them, and
 /// two attempts compared (level at every gate: the same outing); a course is made on a
 /// simulated outing's map by two taps on its track (a taken name refused in words first) and
-/// finds both outings, whose comparison shows the gaps `GET /api/courses/{name}/compare` gives.
+/// finds both outings, whose comparison shows the gaps `GET /api/courses/{name}/compare` gives;
+/// the NK file added again from the list's form under another name is refused in words.
 /// Screenshots in `.build/screenshots/course*.png`, `courses-*.png`, `session-make-course-*.png`.
 final class CoursesPageTests: XCTestCase {
     func testTheCoursesPagesInTheBrowser() throws {
@@ -42,7 +43,7 @@ final class CoursesPageTests: XCTestCase {
 
         let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"], dataDirectory: data)
         let shots = try BrowserScript.screenshots()
-        let result = try BrowserScript.run("courses_page.py", [server.base, shots.path, server.pairingCode, "NK 2k", outings[0]],
+        let result = try BrowserScript.run("courses_page.py", [server.base, shots.path, server.pairingCode, "NK 2k", outings[0], nkCourse],
                                            detail: "\n" + server.log.suffix(2000))
         func clock(_ s: Double) -> String {
             let tenths = Int((s * 10).rounded())
@@ -91,8 +92,9 @@ final class CoursesPageTests: XCTestCase {
         XCTAssertTrue((made["kept"] as? String ?? "").contains("2 attempts found"), "\(made["kept"] ?? "")")
         XCTAssertEqual(made["link"] as? String, "#course/Putney%201k")
         try checkLayout(made["layout"], "make a course", tab: "nav-races")
-        XCTAssertEqual((made["console"] as? [String])?.count, 1)
-        XCTAssertTrue((made["console"] as? [String])?.first?.contains("409") ?? false, "the taken name's refusal: \(made["console"] ?? "")")
+        XCTAssertEqual(made["file_refused"] as? String, "Not kept: the course \"NK 2k\" has the same gates")
+        XCTAssertEqual((made["console"] as? [String])?.count, 2)
+        XCTAssertTrue((made["console"] as? [String])?.allSatisfy { $0.contains("409") } ?? false, "the two refusals: \(made["console"] ?? "")")
         // Its two attempts compared on its page: each gap as the API gives it (A the 22-spm outing, ticked first as the second row).
         let api = try XCTUnwrap(try jsonObject(try server.request("GET", "/api/courses/Putney%201k/compare?a=2&b=1").body) as? [String: Any])
         let apiGates = try XCTUnwrap(api["gates"] as? [[String: Any]])

@@ -7,8 +7,9 @@ session's map (#session/ID: "Make a course", a tap at the start and one at the f
 track, a name — first one taken, refused in words, then a new one — kept) and compares two
 attempts of it.
 
-Usage: courses_page.py BASE_URL SCREENSHOT_DIR PAIRING_CODE COURSE SESSION
-(COURSE: a kept course with two attempts; SESSION: a session with GPS whose track is made a course)
+Usage: courses_page.py BASE_URL SCREENSHOT_DIR PAIRING_CODE COURSE SESSION GEOJSON
+(COURSE: a kept course with two attempts; SESSION: a session with GPS whose track is made a course;
+GEOJSON: COURSE's file, added again from the list's form under another name: refused in words)
 Prints one JSON object; the Swift test (CoursesPageTests) asserts on it.
 """
 import json
@@ -21,7 +22,7 @@ from selenium.webdriver.common.by import By
 
 import chromium
 
-base, shots, code, course, session = sys.argv[1:6]
+base, shots, code, course, session, geojson = sys.argv[1:7]
 result = {"screenshots": []}
 driver, wait = chromium.start()
 CURRENT = chromium.PHONE
@@ -140,7 +141,19 @@ try:
     # Make a course on the session's map (phone).
     CURRENT = chromium.PHONE
     chromium.resize(driver, chromium.PHONE)
+    result["console"] = chromium.console_errors(driver)
     made = {}
+    # The list's form: the same course's file under another name, refused (pairing first).
+    open_page("#courses", "return document.body.dataset.coursesLoaded !== undefined")
+    driver.find_element(By.ID, "courses-add-file").send_keys(geojson)
+    driver.find_element(By.ID, "courses-add-name").send_keys("Same water")
+    driver.find_element(By.ID, "courses-add-send").click()
+    wait.until(lambda d: d.find_element(By.ID, "pair-dialog").get_attribute("open") is not None)
+    driver.find_element(By.ID, "pair-code").send_keys(code)
+    driver.find_element(By.ID, "pair-ok").click()
+    wait_for("return document.getElementById('courses-add-result').classList.contains('error')")
+    made["file_refused"] = driver.execute_script("return document.getElementById('courses-add-result').textContent")
+    shoot("courses-add-refused-phone")
     open_page("#session/" + session, f"return document.body.dataset.sessionLoaded === {json.dumps(session)}")
     driver.execute_script("document.getElementById('session-map').scrollIntoView({block: 'center'})")
     time.sleep(0.3)
@@ -154,13 +167,9 @@ try:
         return taps;""")
     made["readout"] = driver.execute_script("return document.getElementById('trail-readout').textContent")
     shoot("session-make-course-taps")
-    result["console"] = chromium.console_errors(driver)
-    # A name taken: refused, in words (pairing first: the phone has no token yet).
+    # A name taken: refused, in words.
     driver.find_element(By.CSS_SELECTOR, "#make-course input").send_keys(course)
     driver.find_element(By.CSS_SELECTOR, "#make-course .make-course-keep").click()
-    wait.until(lambda d: d.find_element(By.ID, "pair-dialog").get_attribute("open") is not None)
-    driver.find_element(By.ID, "pair-code").send_keys(code)
-    driver.find_element(By.ID, "pair-ok").click()
     wait_for("return document.getElementById('make-course').dataset.result === 'error'")
     made["refused"] = driver.execute_script("return document.querySelector('#make-course .make-course-result').textContent")
     shoot("session-make-course-refused")
@@ -173,7 +182,7 @@ try:
     made["link"] = driver.execute_script("return document.querySelector('#make-course .make-course-link').getAttribute('href')")
     made["layout"] = driver.execute_script(OVERFLOW)
     shoot("session-make-course-kept")
-    made["console"] = chromium.console_errors(driver)  # the refusal's 409
+    made["console"] = chromium.console_errors(driver)  # the two refusals' 409s
     result["made"] = made
     result["made_course"] = course_page("Putney 1k", "made-phone")
     result["console"] += chromium.console_errors(driver)
