@@ -139,6 +139,8 @@ final class CoursesRoutesTests: XCTestCase {
             // /api/attempts: what `oarlog attempts --json` prints.
             let attempts = try await client.execute(uri: "/api/attempts?course=NK%202k", method: .get)
             XCTAssertEqual(String(buffer: attempts.body), CourseAttempt.json(try sessions.attempts(course: "NK 2k")))
+            let byPath = try await client.execute(uri: "/api/courses/NK%202k/attempts?boat=EIGHT", method: .get)
+            XCTAssertEqual(String(buffer: byPath.body), CourseAttempt.json(try sessions.attempts(course: "NK 2k", boat: "Eight")))
             let eights = try await client.execute(uri: "/api/attempts?boat=Eight", method: .get)
             let boat = try XCTUnwrap(try Self.json(eights) as? [[String: Any]])
             XCTAssertEqual(boat.compactMap { $0["session"] as? String }, [second])

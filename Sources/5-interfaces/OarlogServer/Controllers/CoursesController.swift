@@ -7,10 +7,11 @@ import OarlogApp
 /// course pages (`CourseLibrary` and `SessionStore.attempts`, the same as `oarlog courses` and
 /// `oarlog attempts`). Reads are open: `GET /api/courses` (the list), `GET /api/courses/{name}`
 /// (one course with its GeoJSON and leaderboard, `?boat=B`), `GET /api/attempts?course=&boat=`
-/// (`oarlog attempts --json`), `GET /api/courses/{name}/compare?a=…&b=…` (two attempts gate by
-/// gate, with their tracks). With the token: `POST /api/courses` keeps a course — its GeoJSON,
-/// or made on a session's map from the start and finish tapped — answered 201 with the course
-/// and the attempts found; `DELETE /api/courses/{name}`. A course or attempt not kept 404, a name
+/// (`oarlog attempts --json`; `GET /api/courses/{name}/attempts` the same for one course),
+/// `GET /api/courses/{name}/compare?a=…&b=…` (two attempts gate by gate, with their tracks).
+/// With the token: `POST /api/courses` keeps a course — its GeoJSON, or made on a session's map
+/// from the start and finish tapped — answered 201 with the course and the attempts found;
+/// `DELETE /api/courses/{name}`. A course or attempt not kept 404, a name
 /// or gates taken (or a full library) 409, a course refused 400 with why, 413 over the body's
 /// limit.
 struct CoursesController: Sendable {
@@ -25,6 +26,7 @@ struct CoursesController: Sendable {
             .get("/api/courses/:name", use: show)
             .delete("/api/courses/:name", use: remove)
             .get("/api/courses/:name/compare", use: compare)
+            .get("/api/courses/:name/attempts", use: courseAttempts)
             .get("/api/attempts", use: attempts)
     }
 
@@ -46,6 +48,14 @@ struct CoursesController: Sendable {
         let boat = Self.boat(request)
         let sessions = api.sessions
         return json(try await api.reading { CourseAttempt.json(try sessions.attempts(course: course, boat: boat)) })
+    }
+
+    /// `GET /api/courses/{name}/attempts?boat=B`: the same as `/api/attempts?course=NAME&boat=B`.
+    @Sendable func courseAttempts(_ request: Request, context: Context) async throws -> Response {
+        let name = try Self.name(context)
+        let boat = Self.boat(request)
+        let sessions = api.sessions
+        return json(try await api.reading { CourseAttempt.json(try sessions.attempts(course: name, boat: boat)) })
     }
 
     @Sendable func compare(_ request: Request, context: Context) async throws -> Response {
