@@ -144,7 +144,7 @@ export class CoursePage {
   // The two ticked attempts compared, or the hint to tick two.
   async compare() {
     const [a, b] = this.picked;
-    $('course-compare-hint').textContent = ['Tick two attempts to compare them (the first is A).', 'Tick one more (B).', ''][this.picked.length];
+    $('course-compare-hint').textContent = ['Tick two attempts to compare them (the first is A).', 'Tick one more (B).', 'A and B, gate by gate:'][this.picked.length];
     $('course-compare-clear').hidden = this.picked.length === 0;
     $('course-compare-result').hidden = true;
     this.compared = null;
