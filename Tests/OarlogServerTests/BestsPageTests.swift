@@ -135,7 +135,12 @@ final class BestsPageTests: XCTestCase {
             let nav = try XCTUnwrap(seen["nav_rects"] as? [[String: Double]])
             let sensors = try XCTUnwrap(seen["sensors_rect"] as? [String: Double])
             XCTAssertEqual(Set(nav.map { $0["top"]! }).count, 1, "\(size): the nav on one line: \(nav)")
-            XCTAssertLessThanOrEqual(nav.map { $0["right"]! }.max() ?? .infinity, sensors["left"]!, "\(size): the nav beside the sensors: \(nav) \(sensors)")
+            // The tabs scroll sideways within the nav on a phone: the nav's box ends where the sensors begin, Bests in it.
+            let box = try XCTUnwrap(seen["nav_rect"] as? [String: Double])
+            XCTAssertLessThanOrEqual(box["right"]!, sensors["left"]!, "\(size): the nav beside the sensors: \(box) \(sensors)")
+            XCTAssertLessThanOrEqual(sensors["right"]!, ["phone": 390, "landscape": 844, "laptop": 1280][size]!, "\(size): the sensors on the screen")
+            let bests = try XCTUnwrap(nav.dropFirst(3).first, "\(nav)")
+            XCTAssertLessThanOrEqual(bests["right"]!, box["right"]!, "\(size): the Bests tab shown: \(nav) \(box)")
         }
         // Another event by its button: the 500 m's progression.
         let picked = try XCTUnwrap(result["picked_500"] as? [String: Any])

@@ -8,6 +8,8 @@ import { BestsPage } from './bests-page.js';
 import { Playback } from './playback.js';
 import { ComparePage } from './compare-page.js';
 import { FleetPage } from './fleet-page.js';
+import { CoursesPage } from './courses-page.js';
+import { CoursePage } from './course-page.js';
 import { getJSON } from './api.js';
 import { ChallengesPage } from './challenges-page.js';
 
@@ -19,16 +21,19 @@ const playback = new Playback(live);
 const bests = new BestsPage();
 const compare = new ComparePage();
 const fleet = new FleetPage();
-window.oarlog = { live, races, raceMap, session, playback, bests, compare, fleet };
-const challenges = window.oarlog.challenges = new ChallengesPage();  // for the browser tests and the curious
+const courses = new CoursesPage();
+const course = new CoursePage();
+window.oarlog = { live, races, raceMap, session, playback, bests, compare, fleet, courses, course };  // for the browser tests and the curious
+const challenges = window.oarlog.challenges = new ChallengesPage();
 
 // The page each route shows: its section's id.
-const SECTIONS = { live: 'live', races: 'races', map: 'map-page', session: 'session', bests: 'bests-page', compare: 'compare', fleet: 'fleet-page' };
+const SECTIONS = { live: 'live', races: 'races', map: 'map-page', session: 'session', bests: 'bests-page', compare: 'compare', fleet: 'fleet-page',
+  courses: 'courses-page', course: 'course' };
 SECTIONS.challenges = 'challenges-page';  // #challenges
 
 // #live, #races (#races?near=LAT,LON,M and the other filters of /api/sessions), #map, #bests, #session/ID, #play/ID (the live
 // screen driven by a recorded session; #play/ID?at=S from S seconds into it), #compare/A/B (two sessions or pieces, ID or ID:K),
-// #fleet (a coach's launch: every boat)
+// #fleet (a coach's launch: every boat), #courses (the club's courses), #course/NAME (one course: map, leaderboard, compare)
 function route() {
   const hash = location.hash;
   const playing = hash.startsWith('#play/');
@@ -36,11 +41,17 @@ function route() {
   const compared = hash.startsWith('#compare/') ? hash.slice('#compare/'.length).split('/').map(decodeURIComponent) : null;
   if (compared) page = 'compare';
   if (hash === '#challenges') page = 'challenges';
+  if (hash === '#courses') page = 'courses';
+  if (hash.startsWith('#course/')) page = 'course';
   for (const [name, id] of Object.entries(SECTIONS)) document.getElementById(id).hidden = name !== page;
-  for (const id of ['live', 'races', 'map', 'bests', 'fleet']) {
-    document.getElementById('nav-' + id).classList.toggle('active', playing ? id === 'races' : id === page || (id === 'races' && (page === 'session' || page === 'compare')));
+  for (const id of ['live', 'races', 'map', 'bests', 'fleet', 'courses']) {
+    document.getElementById('nav-' + id).classList.toggle('active', playing ? id === 'races'
+      : id === page || (id === 'races' && (page === 'session' || page === 'compare')) || (id === 'courses' && page === 'course'));
   }
   document.getElementById('nav-challenges').classList.toggle('active', page === 'challenges');
+  // On a phone the tabs scroll sideways: the page's own tab in view.
+  const active = document.querySelector('nav a.active');
+  if (active) active.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   if (playing) {
     const [id, query] = hash.slice('#play/'.length).split('?');
     playback.open(decodeURIComponent(id), Number(new URLSearchParams(query).get('at')) || 0);
@@ -55,6 +66,8 @@ function route() {
   if (page === 'fleet') fleet.load(); else fleet.stop();
   if (page === 'live') live.map.visible();
   if (page === 'compare') compare.load(compared[0], compared[1] || '');
+  if (page === 'courses') courses.load();
+  if (page === 'course') course.load(decodeURIComponent(hash.slice('#course/'.length)));
   if (page === 'session') session.load(decodeURIComponent(hash.slice('#session/'.length)));
   else delete document.body.dataset.sessionLoaded;
 }
@@ -64,6 +77,7 @@ window.addEventListener('resize', () => {
   if (!document.getElementById('live').hidden) live.map.visible();
   session.resized();
   compare.resized();
+  course.resized();
   raceMap.resized();
   bests.resized();
   fleet.resized();

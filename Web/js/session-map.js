@@ -15,6 +15,14 @@ const STEPS = ['#2d7dff', '#00c8ff', '#2ecc40', '#ffd200', '#ff3b30'];
 export class SessionMap {
   constructor() {
     this.colourBy = 'split';
+    // While a course is being made (make-course.js): every tap on the map goes there instead.
+    this.onTap = null;
+    // Taps on the track, a pin or the bare map alike (Leaflet gives a layer's click to the layer
+    // alone); not the zoom buttons, not the end of a drag.
+    $('session-map').addEventListener('click', e => {
+      if (!this.onTap || !this.map || e.target.closest('.leaflet-control') || this.map.dragging.moved()) return;
+      this.onTap(this.map.mouseEventToLatLng(e));
+    });
     $('colour-by').onchange = e => { this.colourBy = e.target.value; this.draw(); };
   }
 
@@ -51,6 +59,7 @@ export class SessionMap {
     if (this.map) this.map.remove();
     this.map = plainMap($('session-map'), { zoomSnap: 0.25 });
     this.layer = L.layerGroup().addTo(this.map);
+    this.tapLayer = L.layerGroup().addTo(this.map);
     if (this.points.length) this.map.fitBounds(L.latLngBounds(this.points.map(p => [p.lat, p.lon])), { padding: [16, 16] });
     this.draw();
     this.highlight(this.piece);
@@ -171,8 +180,20 @@ export class SessionMap {
     if (this.course && this.course.course) box.append(' ', legendStep('#fff', this.course.course));
   }
 
+  // A tap of "Make a course" (`what`: start or finish) marked where it was.
+  showTap(latlng, what) {
+    if (!this.tapLayer) return;
+    L.circleMarker(latlng, { radius: 10, color: '#000', weight: 3, fillColor: what === 'start' ? '#2ecc40' : '#ff3b30', fillOpacity: 1 })
+      .bindTooltip(what === 'start' ? 'New course: start' : 'New course: finish', { permanent: true, direction: 'top' }).addTo(this.tapLayer);
+  }
+
+  clearTaps() {
+    if (this.tapLayer) this.tapLayer.clearLayers();
+  }
+
   // Tap on the trail: the time, distance, split and rate of the stroke rowed there.
   describe(latlng) {
+    if (this.onTap) return;  // making a course: the tap is its start or finish
     let best = this.points[0], bestD = Infinity;
     for (const p of this.points) {
       const d = distanceMetres([p.lat, p.lon], [latlng.lat, latlng.lng]);

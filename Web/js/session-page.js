@@ -10,6 +10,7 @@ import { SessionMap } from './session-map.js';
 import { SessionPlots } from './session-plots.js';
 import { SessionPieces } from './session-pieces.js';
 import { StrokeCurve } from './stroke-curve.js';
+import { MakeCourse } from './make-course.js';
 
 const $ = id => document.getElementById(id);
 
@@ -18,6 +19,7 @@ export class SessionPage {
     this.map = new SessionMap();
     this.plots = new SessionPlots();
     this.curve = new StrokeCurve();
+    this.makeCourse = new MakeCourse($('make-course'), this.map);
     // A piece picked in the table: its average stroke, and its stretch outlined on the map.
     this.pieces = new SessionPieces(piece => {
       this.curveShown = this.curve.show(this.id, piece, this.session ? this.session.stroke_list || [] : []);
@@ -47,6 +49,7 @@ export class SessionPage {
     $('session-downloads').replaceChildren();
     addDownloadLinks($('session-downloads'), id, [['fit', 'FIT'], ['tcx', 'TCX'], ['gpx', 'GPX'], ['csv', 'Strokes CSV'], ['geojson', 'GeoJSON']]);
     this.resetShare();
+    this.makeCourse.reset(id);
     this.strokes = (s.stroke_list || []).filter(k => k.t_s != null);
     this.showNotes();
     await Promise.all([this.plots.load(id, s.note_list || []), this.pieces.load(id), this.map.show(id, s, this.strokes)]);

@@ -65,6 +65,7 @@ return {
   canvas_rect: chart ? rect(document.getElementById('bests-chart')) : null,
   nav_active: [...document.querySelectorAll('nav a.active')].map(a => a.id),
   nav_rects: [...document.querySelectorAll('nav a')].filter(a => a.getClientRects().length).map(rect),  // the links shown (Fleet only on a coach's launch)
+  nav_rect: rect(document.querySelector('nav')),  // on a phone the tabs scroll sideways within it
   sensors_rect: rect(document.querySelector('.sensors')),
   table_rect: shown('bests-grid') ? rect(document.getElementById('bests-table')) : null,
   overflow_x: document.documentElement.scrollWidth > window.innerWidth,
