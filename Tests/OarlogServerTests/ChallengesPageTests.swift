@@ -47,6 +47,7 @@ final class ChallengesPageTests: XCTestCase {
         XCTAssertGreaterThan(inAttempt, 100, "a 10-minute attempt at 1 Hz GPS or more")
         XCTAssertEqual(first["outside"] as? [String], [], "nothing cut off at 390 px")
         XCTAssertEqual(first["nav_active"] as? Bool, true)
+        XCTAssertEqual(first["tab_in_nav"] as? Bool, true, "the ⚑ tab scrolled into the nav's view")
         XCTAssertLessThanOrEqual(first["link_right"] as? Double ?? 999, 390, "the tabs and the sensors fit the bar at 390 px")
 
         let after = try XCTUnwrap((result["after_accept"] as? [String: Any])?["cards"] as? [[String: Any]])

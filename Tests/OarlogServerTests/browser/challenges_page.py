@@ -27,13 +27,17 @@ const cards = [...document.querySelectorAll('#ch-list .ch-card')].map(c => ({
   buttons: [...c.querySelectorAll('button')].map(b => b.textContent) }));
 // (Inside the map, Leaflet's panes reach past its edge by design: the map's own box is checked.)
 const inMap = e => { const m = e.closest('.leaflet-container'); return m && m !== e; };
-const visible = [...document.querySelectorAll('#challenges-page *, nav a')].filter(e => e.getClientRects().length && !inMap(e));
+// The tabs scroll sideways inside the nav on a phone: the nav's own box is checked, and the
+// active tab must be shown inside it.
+const visible = [...document.querySelectorAll('#challenges-page *, nav')].filter(e => e.getClientRects().length && !inMap(e));
 const outside = visible.filter(e => { const r = e.getBoundingClientRect(); return r.right > window.innerWidth + 0.5 || r.left < -0.5; })
   .map(e => e.id || e.getAttribute('class') || e.tagName);
 return { cards, outside, shown: page.shown, map_points: page.line ? page.line.getLatLngs().length : 0,
   map_shown: !document.getElementById('ch-map-panel').hidden, map_title: document.getElementById('ch-map-title').textContent,
   course_picker: document.getElementById('ch-course-pick').hidden ? 'text' : 'select',
   nav_active: document.getElementById('nav-challenges').classList.contains('active'),
+  tab_in_nav: (() => { const t = document.getElementById('nav-challenges').getBoundingClientRect(),
+    n = document.querySelector('nav').getBoundingClientRect(); return t.left >= n.left - 0.5 && t.right <= n.right + 0.5; })(),
   link_right: document.getElementById('link').getBoundingClientRect().right, width: window.innerWidth };
 """
 
