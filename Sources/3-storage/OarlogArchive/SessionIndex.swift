@@ -13,7 +13,7 @@ import OarlogCore
 public final class SessionIndex: Sendable {
     /// Bumped whenever the schema or what is derived from a file changes: an index of another
     /// version is dropped and rebuilt from the files.
-    public static let version = 2
+    public static let version = 3
 
     let database: DatabaseQueue
     /// Where the index lives; nil when it is kept in memory.
@@ -47,7 +47,7 @@ public final class SessionIndex: Sendable {
     }
 
     static func dropAll(_ db: Database) throws {
-        for table in ["session_text", "best", "session"] {
+        for table in ["session_text", "attempt", "course_search", "best", "session"] {
             try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
         }
     }
@@ -91,6 +91,7 @@ public final class SessionIndex: Sendable {
             CREATE INDEX best_by_session ON best(session_rowid);
             CREATE INDEX best_by_event ON best(event);
             """)
+        try createAttemptTables(db)
         // Title, notes, courses and places searchable by word prefix; triggers keep it in step
         // with the session table.
         try db.create(virtualTable: "session_text", using: FTS5()) { t in

@@ -5,6 +5,7 @@ import OarlogSession
 /// the replay's pipeline, and where the session goes.
 public struct KeptSession {
     let writer: SessionWriter
+    let store: SessionStore
     /// The session's id, as `oarlog sessions` lists it.
     public var id: String { SessionText.id(of: writer.path) }
     /// The session's file.
@@ -16,13 +17,17 @@ extension SessionStore {
     /// placed in UTC, with the analysis settings, the fences and the trace recorded.
     public func keeping(_ replay: TraceReplay, title: String?, boat: String?) throws -> KeptSession {
         KeptSession(writer: try SessionSaving.replayWriter(for: replay.input, title: title, boat: boat, settings: replay.settings,
-                                                           fences: replay.fences, directory: directory))
+                                                           fences: replay.fences, directory: directory),
+                    store: self)
     }
 }
 
 extension TraceReplay {
-    /// Runs the trace to its end (or until `shouldStop`), kept as a session when `kept` is given.
+    /// Runs the trace to its end (or until `shouldStop`), kept as a session when `kept` is given;
+    /// a kept session is then searched for the club's courses (`SessionStore.searchCourses`).
     public mutating func run(sinks: [any PipelineSink], keeping kept: KeptSession?, shouldStop: () -> Bool = { false }) throws -> Outcome {
-        try run(sinks: sinks, saveTo: kept?.writer, shouldStop: shouldStop)
+        let outcome = try run(sinks: sinks, saveTo: kept?.writer, shouldStop: shouldStop)
+        if let kept { _ = try? kept.store.searchCourses(inSession: kept.id) }
+        return outcome
     }
 }
