@@ -51,7 +51,8 @@ extension LiveStation {
         let recording = Recording(id: id, title: title ?? "", start: start, path: writer.path)
         _ = recording.queue.push(LiveRecording.startRecord(utc))
         let pipeline = PipelineHolder(try RowingPipeline.make(settings: self.settings, sinks: [writer, RecordingSink(station: self)],
-                                                              fences: fences, workout: trackerForRecording()))
+                                                              fences: fences, workout: trackerForRecording(),
+                                                              ghost: ghostForRecording()))
         let thread = Thread { [self] in
             var source = recording.queue
             do { _ = try pipeline.pipeline.run(&source) } catch { log("recording \(id) stopped: \(error)") }
@@ -82,6 +83,7 @@ extension LiveStation {
             s.recording = nil
             s.status.recordingID = nil
             s.workoutStatus = nil  // a phone that joins now sees the plan, not the last piece's figures
+            s.ghost.status = nil
         }
         let summary = (try? StoredSessionReport(try SessionReader(path: recording.path), includeStrokes: false).json(fileNamesOnly: true))
         broadcast(LiveMessage.session(event: "stopped", id: recording.id, title: recording.title, summary: summary))
