@@ -86,8 +86,9 @@ final class GhostRaceTests: XCTestCase {
             XCTAssertEqual(s.elapsed, s.time - 4.4, accuracy: 0.01)
             XCTAssertEqual(s.gapSeconds, along / 5 - along / 4, accuracy: 0.01, "at \(s.time) s")
             XCTAssertEqual(s.gapMetres, 4 * (fixTime - 4.4) - along, accuracy: 0.05, "at \(s.time) s")
-            XCTAssertEqual(s.ghostAlong, 4 * s.elapsed, accuracy: 0.05)
-            XCTAssertEqual(Geodesy.distance(from: start, to: s.ghostPosition), 4 * s.elapsed, accuracy: 0.05)
+            // The ghost at the same instant: the fix's.
+            XCTAssertEqual(s.ghostAlong, 4 * (fixTime - 4.4), accuracy: 0.05)
+            XCTAssertEqual(Geodesy.distance(from: start, to: s.ghostPosition), 4 * (fixTime - 4.4), accuracy: 0.05)
         }
         // No status before the start or after the finish.
         XCTAssertTrue(statuses.allSatisfy { $0.time > 4.4 && $0.time < 204.4 })

@@ -86,13 +86,14 @@ export class BoatMap {
     if (!this.boat && this.map.getContainer().clientWidth > 0) this.map.fitBounds(this.ghostPath.getBounds(), { padding: [12, 12] });
   }
 
+  // A ring, over the boat's dot: a ghost a few metres off still shows beside it.
   ghostAt(lat, lon) {
     if (lat == null || lon == null) return;
     const p = [lat, lon];
     if (!this.ghost) {
-      this.ghost = L.circleMarker(p, { radius: 8, color: '#fff', weight: 2, fillColor: '#b38cff', fillOpacity: 0.85 }).addTo(this.map);
+      this.ghost = L.circleMarker(p, { radius: 12, color: '#b38cff', weight: 4, fill: false }).addTo(this.map);
     } else this.ghost.setLatLng(p);
-    if (this.boat) this.boat.bringToFront();
+    this.ghost.bringToFront();
   }
 
   clearGhost() {

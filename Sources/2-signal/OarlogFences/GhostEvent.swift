@@ -41,7 +41,7 @@ public struct GhostStatus: Sendable, Equatable {
     public var gapSeconds: Seconds
     /// How far the ghost had got at the boat's time minus how far the boat has: + behind, − ahead.
     public var gapMetres: Metres
-    /// The ghost's course metres and position at `elapsed`.
+    /// The ghost's course metres and position at the boat's latest fix (the moment `along` is of).
     public var ghostAlong: Metres
     public var ghostPosition: GeoPoint
 }

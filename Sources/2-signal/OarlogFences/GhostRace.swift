@@ -66,6 +66,8 @@ public struct GhostRace: Sendable {
     }
 
     /// The gap at trace time `time` (a catch), from the boat's latest place; nil unless racing.
+    /// The ghost's place is taken at the same moment as the boat's (its latest fix), so the two
+    /// dots on a map and the two distances side by side are of one instant.
     public func status(at time: Seconds) -> GhostStatus? {
         guard progress.racing, let start = progress.startTime, let latest = progress.latest, time >= start else { return nil }
         let atFix = latest.time - start
@@ -73,8 +75,8 @@ public struct GhostRace: Sendable {
         return GhostStatus(time: time, elapsed: elapsed, along: latest.along,
                            gapSeconds: atFix - reference.elapsed(atAlong: latest.along),
                            gapMetres: reference.along(atElapsed: atFix) - latest.along,
-                           ghostAlong: reference.along(atElapsed: elapsed),
-                           ghostPosition: reference.position(atElapsed: elapsed))
+                           ghostAlong: reference.along(atElapsed: atFix),
+                           ghostPosition: reference.position(atElapsed: atFix))
     }
 
     /// The boat is racing (started, not finished).
