@@ -38,9 +38,26 @@ let package = Package(
         // The archive at scale (docs/BENCHMARKS.md "The archive"): makes N small simulated
         // sessions, then times the index built from nothing, searches, bests and a re-sync,
         // beside the same answers from scanning the files without an index.
+        // Course attempts at scale (docs/BENCHMARKS.md "Courses"): makes N simulated outings near
+        // a 2 km course, then times a new course searched for in all of them, beside reading every
+        // file without the index's box test and replaying sessions through the whole pipeline.
+        .executableTarget(
+            name: "oarlog-course-bench",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "OarlogApp", package: "Oarlog"),
+                .product(name: "OarlogCore", package: "Oarlog"),
+                .product(name: "OarlogFences", package: "Oarlog"),
+                .product(name: "OarlogPipeline", package: "Oarlog"),
+                .product(name: "OarlogSession", package: "Oarlog"),
+                .product(name: "OarlogSimulator", package: "Oarlog"),
+                .product(name: "OarlogTrace", package: "Oarlog"),
+            ]
+        ),
         .executableTarget(
             name: "oarlog-archive-bench",
             dependencies: [
+                "BenchSupport",
                 .product(name: "OarlogApp", package: "Oarlog"),
                 .product(name: "OarlogArchive", package: "Oarlog"),
                 .product(name: "OarlogCore", package: "Oarlog"),

@@ -125,3 +125,24 @@ final class CourseAttemptTests: XCTestCase {
         }
     }
 }
+
+extension CourseAttemptTests {
+    /// Two searches of the same sessions at once (the server and a command): each session's
+    /// attempts are kept once.
+    func testSearchesAtOnceKeepEachAttemptOnce() throws {
+        try saveNK()
+        try saveNK()
+        _ = try store.courses.add(name: "NK 2k", geoJSON: try String(contentsOfFile: nkCourse, encoding: .utf8))
+        let other = SessionStore(sessionsPath: temp.directory.path)
+        let group = DispatchGroup()
+        for s in [store!, other] {
+            group.enter()
+            DispatchQueue.global().async {
+                _ = try? s.attempts(course: "NK 2k")
+                group.leave()
+            }
+        }
+        group.wait()
+        XCTAssertEqual(try store.attempts(course: "NK 2k").count, 2)
+    }
+}

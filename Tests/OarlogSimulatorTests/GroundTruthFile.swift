@@ -13,6 +13,8 @@ struct GroundTruthFile: Sendable {
     var strokes: [GroundTruthStroke] = []
     /// The `interval` rows (a workout plan's steps as rowed).
     var intervals: [GroundTruthInterval] = []
+    /// The `gate` rows (a measured course's gate crossings).
+    var gateCrossings: [GroundTruthGateCrossing] = []
     /// From the `total` row; `nil` if the file has none (cut short).
     var totalStrokes: Int?
     var totalDistance: Metres?
@@ -52,7 +54,7 @@ struct GroundTruthFile: Sendable {
                 }
                 continue
             }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let fields = csvFields(line)
             func fail(_ what: String) -> SimulationConfigurationError {
                 SimulationConfigurationError("\(name):\(lineNumber): \(what)")
             }
@@ -69,6 +71,13 @@ struct GroundTruthFile: Sendable {
                     profileRate: fields.count > 8 ? Double(fields[8]) ?? .nan : .nan))
             case "interval":
                 result.intervals.append(try parseInterval(fields, strokes: result.strokes, fail: fail))
+            case "gate":
+                guard fields.count == 7, let gate = Int(fields[1]), let distance = Double(fields[3]), let time = Double(fields[4]),
+                      let direction = GroundTruthGateCrossing.Direction(rawValue: fields[5]), let passage = Int(fields[6]) else {
+                    throw fail("expected gate,index,gate,course_distance_m,t_s,direction,passage")
+                }
+                result.gateCrossings.append(GroundTruthGateCrossing(gate: gate, name: fields[2], courseDistance: distance, time: time,
+                                                                    direction: direction, passage: passage))
             case "total":
                 guard fields.count >= 3, let strokes = Int(fields[1]), let distance = Double(fields[2]) else {
                     throw fail("expected total,strokes,distance_m[,duration_s]")
@@ -81,6 +90,32 @@ struct GroundTruthFile: Sendable {
             }
         }
         return result
+    }
+
+    /// A CSV line's fields: a field in double quotes may hold commas and doubled quotes.
+    private static func csvFields(_ line: Substring) -> [String] {
+        var fields: [String] = []
+        var field = ""
+        var quoted = false
+        var previousWasQuote = false
+        for character in line {
+            if quoted {
+                if character == "\"" { quoted = false; previousWasQuote = true } else { field.append(character) }
+                continue
+            }
+            if character == "\"" {
+                if previousWasQuote { field.append("\"") }
+                quoted = true
+            } else if character == "," {
+                fields.append(field)
+                field = ""
+            } else {
+                field.append(character)
+            }
+            previousWasQuote = false
+        }
+        fields.append(field)
+        return fields
     }
 
     /// `interval,index,step_kind,start_s,end_s,distance_m,strokes,avg_rate_spm`; the first and last

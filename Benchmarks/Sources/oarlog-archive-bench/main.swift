@@ -8,6 +8,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BenchSupport
 import OarlogApp
 import OarlogArchive
 import OarlogCore
@@ -25,26 +26,9 @@ let count = arguments.count > 2 ? Int(arguments[2]) ?? 10_000 : 10_000
 let directory = SessionDirectory(path: root + "/sessions")
 try directory.createIfNeeded()
 
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
-func peakRSSMegabytes() -> Double {
-    guard let f = fopen("/proc/self/status", "r") else { return -1 }
-    defer { fclose(f) }
-    var line = [CChar](repeating: 0, count: 256)
-    while fgets(&line, 256, f) != nil {
-        let s = String(cString: line)
-        if s.hasPrefix("VmHWM:") { return Double(s.split(separator: " ")[1]).map { $0 / 1024 } ?? -1 }
-    }
-    return -1
-}
-
-func resetPeakRSS() {
-    if let f = fopen("/proc/self/clear_refs", "w") { fputs("5", f); fclose(f) }
-}
+func now() -> Double { BenchProcess.now() }
+func peakRSSMegabytes() -> Double { BenchProcess.peakRSSMegabytes() }
+func resetPeakRSS() { BenchProcess.resetPeakRSS() }
 
 // MARK: The sessions (made once)
 

@@ -46,6 +46,12 @@ struct BoatPhysics: Sendable {
     /// A copy running ahead to see where a distance piece ends (BoatPhysicsWorkout): it takes no
     /// more catches from the planner and keeps no workout truth.
     var isProbe = false
+    /// On a measured course: its gates (names and course distances, for the truth), the gate
+    /// crossings of the loop passed so far (BoatPhysicsCourse), and whether the boat is in a turn
+    /// (decided at each grid point: the crew rows light and the boat is steered hard).
+    let gatePath: GatePath?
+    var gateMarksPassed = 0
+    private(set) var isTurning = false
 
     init(configuration: SimulationConfiguration, retention: GroundTruth.Retention) {
         planner = StrokePlanner(profile: configuration.profile, duration: configuration.duration, seed: configuration.seed,
@@ -54,9 +60,11 @@ struct BoatPhysics: Sendable {
         motionLevel = planner.initialMotionLevel
         course = CoursePlane(configuration: configuration)
         isStraight = configuration.course == .straight
+        if case .gates(let path) = configuration.course { gatePath = path } else { gatePath = nil }
         straightSin = _sin(course.heading)
         straightCos = _cos(course.heading)
         truth = GroundTruth(retention: retention)
+        if let start = course.loop?.place(atDistance: 0) { (east, north) = (start.east, start.north) }
         upcoming = planner.next()
         strokeForceNow = upcoming?.strokeAcceleration(at: 0) ?? 0
         truth.update(elapsed: 0, distance: 0, speed: speed)
@@ -70,7 +78,14 @@ struct BoatPhysics: Sendable {
     /// Stroke force per unit mass at `t` (drag excluded).
     @inline(__always)
     func strokeAcceleration(at t: Seconds) -> Double {
-        (current?.strokeAcceleration(at: t) ?? 0) + (upcoming?.strokeAcceleration(at: t) ?? 0)
+        let force = (current?.strokeAcceleration(at: t) ?? 0) + (upcoming?.strokeAcceleration(at: t) ?? 0)
+        return isTurning ? force * BoatResponse.turnPressure : force
+    }
+
+    /// Drag deceleration at `v`, larger in a turn.
+    @inline(__always)
+    func drag(_ v: MetresPerSecond) -> Double {
+        isTurning ? BoatResponse.turnDrag * BoatResponse.drag(v) : BoatResponse.drag(v)
     }
 
     private func isForceFree(at t: Seconds) -> Bool {
@@ -82,9 +97,9 @@ struct BoatPhysics: Sendable {
     /// evaluation of the stroke shape).
     @inline(__always)
     private func speed(after dt: Seconds, strokeForceAtEnd: Double) -> MetresPerSecond {
-        let a0 = strokeForceNow - BoatResponse.drag(speed)
+        let a0 = strokeForceNow - drag(speed)
         let predicted = speed + dt * a0
-        let a1 = strokeForceAtEnd - BoatResponse.drag(predicted)
+        let a1 = strokeForceAtEnd - drag(predicted)
         return speed + 0.5 * dt * (a0 + a1)
     }
 
@@ -94,6 +109,10 @@ struct BoatPhysics: Sendable {
         let force = strokeAcceleration(at: t)
         let v = dt > 0 ? speed(after: dt, strokeForceAtEnd: force) : speed
         let ds = dt * (speed + v) / 2
+        if let loop = course.loop {
+            let place = loop.place(atDistance: distance + ds)
+            return State(speed: v, distance: distance + ds, east: place.east, north: place.north, surge: force - drag(v))
+        }
         let bearingSin: Double, bearingCos: Double
         if isStraight {
             bearingSin = straightSin
@@ -104,7 +123,7 @@ struct BoatPhysics: Sendable {
             bearingCos = _cos(b)
         }
         return State(speed: v, distance: distance + ds, east: east + ds * bearingSin, north: north + ds * bearingCos,
-                     surge: force - BoatResponse.drag(v))
+                     surge: force - drag(v))
     }
 
     /// Runs the grid forward to the last grid point at or before `t`.
@@ -153,7 +172,11 @@ struct BoatPhysics: Sendable {
         let forceAtEnd = strokeAcceleration(at: nextTime)
         let v1 = speed(after: Self.step, strokeForceAtEnd: forceAtEnd)
         let ds = Self.step * (speed + v1) / 2
-        if isStraight {
+        if let loop = course.loop {
+            recordGateCrossings(reaching: distance + ds)
+            let place = loop.place(atDistance: distance + ds)
+            (east, north) = (place.east, place.north)
+        } else if isStraight {
             east += ds * straightSin
             north += ds * straightCos
         } else {
@@ -176,6 +199,11 @@ struct BoatPhysics: Sendable {
         }
         // The same value after the swap: the old stroke has finished, the new one is far ahead.
         strokeForceNow = forceAtEnd
+        // (A standing start may back a few centimetres: that is not the turn behind the lead-in point.)
+        if let loop = course.loop, (distance > 0 && loop.place(atDistance: distance).isTurning) != isTurning {
+            isTurning.toggle()
+            strokeForceNow = strokeAcceleration(at: nextTime)
+        }
         if abs(speed) < BoatResponse.stopSpeed && isForceFree(at: nextTime) { speed = 0 }
         var target = 0.0
         if let current, current.period != nil || !current.isFinished(at: nextTime) { target = current.motionLevel }

@@ -66,7 +66,7 @@ extension BoatPhysics {
     }
 
     /// Bisection for the distance `target` between `low` and `high`, both in the current grid step.
-    private func firstInstant(reaching target: Metres, from low: Seconds, by high: Seconds) -> Seconds {
+    func firstInstant(reaching target: Metres, from low: Seconds, by high: Seconds) -> Seconds {
         var low = low
         var high = high
         if state(at: low).distance >= target { return low }

@@ -8,31 +8,54 @@ import OarlogCore
 /// along any line from the start, so the geodesic distance between fixes on a straight course
 /// adds up to the distance travelled (a sphere would be up to 0.3 % off Oarlog's measure), and
 /// within a few parts per million elsewhere over tens of kilometres.
+///
+/// On a measured course (`.gates`) the plane's origin is the start gate's centre, every gate
+/// centre is placed in it exactly (its geodesic range and azimuth from the origin), and the boat
+/// goes round the `GatePathLoop` through them.
 struct CoursePlane: Sendable {
     let startLatitude: Double   // radians
     let startLongitude: Double  // radians
     let heading: Double         // radians
     let swing: Double           // radians
     let wavenumber: Double      // radians per metre
+    /// The way round a measured course, or `nil` for a straight or curving one.
+    let loop: GatePathLoop?
 
     init(configuration: SimulationConfiguration) {
-        startLatitude = configuration.startLatitude * degreesToRadians
-        startLongitude = configuration.startLongitude * degreesToRadians
-        heading = configuration.heading * degreesToRadians
+        var latitude = configuration.startLatitude, longitude = configuration.startLongitude
+        var heading = configuration.heading * degreesToRadians
+        var swing = 0.0, wavenumber = 0.0
+        var loop: GatePathLoop?
         switch configuration.course {
         case .straight:
-            swing = 0
-            wavenumber = 0
+            break
         case .curving(let amplitude, let wavelength):
             swing = amplitude * degreesToRadians
             wavenumber = wavelength > 0 ? 2 * Double.pi / wavelength : 0
+        case .gates(let path):
+            let origin = path.gates[0].centre
+            (latitude, longitude) = (origin.latitude, origin.longitude)
+            let centres = path.gates.map { gate -> (east: Metres, north: Metres) in
+                let polar = Geodesy.inverse(from: origin, to: gate.centre)
+                let azimuth = polar.initialBearing * degreesToRadians
+                return (polar.distance * _sin(azimuth), polar.distance * _cos(azimuth))
+            }
+            loop = GatePathLoop(centres: centres, leadIn: path.leadIn, runOut: path.runOut, turnRadius: path.turnRadius)
+            heading = loop?.place(atDistance: 0).bearing ?? heading
         }
+        startLatitude = latitude * degreesToRadians
+        startLongitude = longitude * degreesToRadians
+        self.heading = heading
+        self.swing = swing
+        self.wavenumber = wavenumber
+        self.loop = loop
     }
 
     /// Heading (radians clockwise from north) after `s` metres along the course.
     @inline(__always)
     func bearing(atDistance s: Metres) -> Double {
-        swing == 0 ? heading : heading + swing * _sin(wavenumber * s)
+        if let loop { return loop.place(atDistance: s).bearing }
+        return swing == 0 ? heading : heading + swing * _sin(wavenumber * s)
     }
 
     /// Latitude and longitude (degrees) of a point `east`, `north` metres from the start.

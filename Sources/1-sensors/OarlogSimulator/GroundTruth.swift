@@ -77,6 +77,9 @@ public struct GroundTruth: Sendable {
     /// With a workout plan: its steps as rowed, in order, each added once the boat passes its end
     /// (all of them, whatever the retention: a plan has at most `WorkoutLimits.maximumSteps`).
     public private(set) var intervals: [GroundTruthInterval] = []
+    /// On a measured course: every gate crossing of the true track, in time order (all of them,
+    /// whatever the retention: one a gate per run along the course, a few a minute at most).
+    public private(set) var gateCrossings: [GroundTruthGateCrossing] = []
 
     public init(retention: Retention = .all) {
         self.retention = retention
@@ -113,6 +116,10 @@ public struct GroundTruth: Sendable {
 
     mutating func record(_ interval: GroundTruthInterval) {
         intervals.append(interval)
+    }
+
+    mutating func record(_ crossing: GroundTruthGateCrossing) {
+        gateCrossings.append(crossing)
     }
 
     mutating func markComplete() {

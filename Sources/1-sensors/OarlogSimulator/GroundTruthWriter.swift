@@ -23,6 +23,15 @@ import Darwin
 /// interval,2,rest,60.500000,90.500000,60.485,0,
 /// ```
 ///
+/// On a measured course, every gate crossing comes next, also under its own header (a name
+/// with a comma or a quote is quoted as CSV quotes it):
+///
+/// ```
+/// kind,index,gate,course_distance_m,t_s,direction,passage
+/// gate,1,Start,0.000,33.281734,forward,1
+/// gate,5,Finish,2000.000,481.032111,back,2
+/// ```
+///
 /// Streaming use: after each record from the simulator call `writeNew(from:)`, and `finish`
 /// once the simulator has returned `nil`; the truth can then be kept with `.recent(n)`
 /// retention so nothing grows with the session.
@@ -89,6 +98,10 @@ public struct GroundTruthWriter {
             try put("kind,index,step_kind,start_s,end_s,distance_m,strokes,avg_rate_spm\n")
             for interval in truth.intervals { try write(interval) }
         }
+        if !truth.gateCrossings.isEmpty {
+            try put("kind,index,gate,course_distance_m,t_s,direction,passage\n")
+            for crossing in truth.gateCrossings { try write(crossing) }
+        }
         let distance = DecimalText.fixed(truth.distance, places: 3, nonFinite: "")
         let elapsed = DecimalText.fixed(truth.elapsed, places: 3, nonFinite: "")
         try put("total,\(truth.strokeCount),\(distance),\(elapsed)\n")
@@ -103,6 +116,27 @@ public struct GroundTruthWriter {
                       DecimalText.fixed(interval.distance, places: 3, nonFinite: ""), String(interval.strokes),
                       interval.averageRate.map { DecimalText.fixed($0, places: 3, nonFinite: "") } ?? ""]
         try put(fields.joined(separator: ",") + "\n")
+    }
+
+    /// Writes one gate crossing row (`finish` writes them all).
+    private func write(_ crossing: GroundTruthGateCrossing) throws {
+        let fields = ["gate", String(crossing.gate), Self.csvField(crossing.name),
+                      DecimalText.fixed(crossing.courseDistance, places: 3, nonFinite: ""),
+                      DecimalText.fixed(crossing.time, places: 6, nonFinite: ""), crossing.direction.rawValue,
+                      String(crossing.passage)]
+        try put(fields.joined(separator: ",") + "\n")
+    }
+
+    /// A text field as CSV writes it: in double quotes (doubled inside) if it holds a comma, a
+    /// quote or a line break; as it is otherwise.
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
+        var quoted = "\""
+        for character in text {
+            if character == "\"" { quoted.append("\"") }
+            quoted.append(character)
+        }
+        return quoted + "\""
     }
 
     /// Closes the file (also done by `finish`).

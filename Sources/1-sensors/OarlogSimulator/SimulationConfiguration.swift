@@ -17,6 +17,11 @@ public struct SimulationConfiguration: Sendable, Equatable {
         /// A river-like meander: the heading swings ±`amplitude` degrees about `heading` with a
         /// period of `wavelength` metres along the course.
         case curving(amplitude: Degrees, wavelength: Metres)
+        /// A measured course rowed up and down for the whole session: the boat starts a lead-in
+        /// before the start gate, rows through every gate centre to past the finish, turns, rows
+        /// back down the course, and so on (`GatePath`; `startLatitude`, `startLongitude` and
+        /// `heading` are then not used). The truth lists every gate crossing.
+        case gates(GatePath)
     }
 
     /// Session length. With a `workout`, the least length (0 allowed): the session runs to 20 s
@@ -126,6 +131,7 @@ public struct SimulationConfiguration: Sendable, Equatable {
             throw SimulationConfigurationError("duration must be > 0 s")
         }
         if let workout, let problem = WorkoutRowing.problem(with: workout) { throw SimulationConfigurationError(problem) }
+        if case .gates(let path) = course, let problem = path.problem { throw SimulationConfigurationError(problem) }
         guard accelRate >= 1, accelRate <= 10_000 else {
             throw SimulationConfigurationError("accelerometer rate \(accelRate) Hz is outside 1–10000 Hz")
         }
@@ -161,24 +167,37 @@ public struct SimulationConfiguration: Sendable, Equatable {
             ("duration_s", DecimalText.fixed(duration, places: 3, nonFinite: "")),
         ]
         if let workout { entries.append(("workout", workout.name)) }
+        if case .gates(let path) = course { entries.append(("course", Self.oneLine(path.name))) }
         return entries
     }
 }
 
 extension SimulationConfiguration {
+    /// Whether `text` names a course shape (`straight`, `curving`) rather than a course file.
+    public static func isCourseShape(_ text: String) -> Bool {
+        ["straight", "curving", "curved", "river"].contains(text.trimmingWhitespace().lowercased())
+    }
+
+    /// `text` on one line (a metadata value): control characters become spaces.
+    static func oneLine(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+    }
+
     /// Builds a configuration from the `oarlog simulate` options (strings as typed; `nil` means
     /// the option was not given): `--minutes`, `--rate`, `--accel-hz`, `--gps-hz`, `--profile`
     /// (`constant`, `constant:24`, `workout`, `ladder` or a segment list), `--mounting` (a preset
     /// or `yaw=…,pitch=…,roll=…`), `--seed`, `--noise` (`none`, `low`, `normal`, `high` or a
     /// multiplier), `--start-utc` (ISO 8601), `--heading` (degrees), `--course` (`straight` or
     /// `curving`), `--dropouts` (GPS outages per hour), `--start` (`LAT,LON` in degrees),
-    /// `--workout` (a plan already read; then `minutes` is the least length and may be 0).
+    /// `--workout` (a plan already read; then `minutes` is the least length and may be 0),
+    /// `measuredCourse` (`--course FILE`, the file already read: then `course`, `start` and
+    /// `heading` must be `nil`).
     public static func fromOptions(minutes: Double, rate: StrokesPerMinute = 24, accelHz: Hertz = 100,
                                    gpsHz: Hertz = 1, profile: String? = nil, mounting: String? = nil,
                                    seed: UInt64? = nil, noise: String? = nil, startUTC: String? = nil,
                                    heading: Degrees? = nil, course: String? = nil,
                                    dropoutsPerHour: Double? = nil, start: String? = nil,
-                                   workout: WorkoutPlan? = nil) throws -> SimulationConfiguration {
+                                   workout: WorkoutPlan? = nil, measuredCourse: GatePath? = nil) throws -> SimulationConfiguration {
         let duration = minutes * 60
         guard duration > 0 || (workout != nil && duration == 0), duration.isFinite else {
             throw SimulationConfigurationError("--minutes must be > 0")
@@ -211,7 +230,14 @@ extension SimulationConfiguration {
         switch course?.trimmingWhitespace().lowercased() {
         case nil, "straight": break
         case "curving", "curved", "river": configuration.course = .curving(amplitude: 25, wavelength: 3000)
-        case let other?: throw SimulationConfigurationError("--course '\(other)': expected straight or curving")
+        case let other?: throw SimulationConfigurationError("--course '\(other)': expected straight, curving or a course file")
+        }
+        if let measuredCourse {
+            guard course == nil, start == nil, heading == nil else {
+                throw SimulationConfigurationError(
+                    "--start and --heading do not go with a course file: the boat starts \(Int(measuredCourse.leadIn)) m before its start gate")
+            }
+            configuration.course = .gates(measuredCourse)
         }
         if let dropoutsPerHour { configuration.gpsDropoutsPerHour = dropoutsPerHour }
         try configuration.validate()

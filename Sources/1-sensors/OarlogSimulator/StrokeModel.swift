@@ -88,6 +88,11 @@ enum BoatResponse {
     static let lowSpeedDrag = 0.1
     /// Below this speed with no stroke force the boat is at rest.
     static let stopSpeed: MetresPerSecond = 0.02
+    /// In a turn at the end of a measured course the crew rows light (this fraction of each
+    /// stroke's force) and the boat, steered hard, drags this much more: at 24 spm it slows from
+    /// about 4.4 m/s to about 2.5 m/s within a few strokes, and picks up again after the turn.
+    static let turnPressure = 0.5
+    static let turnDrag = 1.25
 
     /// Drag deceleration at speed `v` (signed: opposes the motion), m/s². Increases with speed.
     @inline(__always)

@@ -87,12 +87,15 @@ extension SessionIndex {
     }
 
     /// Records that these sessions were searched for the course `key`, with what was found in
-    /// each (one transaction). A session gone from the index meanwhile is passed over.
+    /// each (one transaction). A session gone from the index meanwhile, or searched meanwhile by another process, is passed over.
     public func recordSearches(courseKey key: String, _ found: [(session: String, attempts: [ArchivedAttempt])]) throws(ArchiveError) {
         try write { db in
             for (session, attempts) in found {
                 guard let rowid = try Int64.fetchOne(db, sql: "SELECT rowid FROM session WHERE id = ?", arguments: [session]) else { continue }
+                // Searched meanwhile by another process (the server and a command at once): its
+                // rows stand, these are not added twice.
                 try db.execute(sql: "INSERT OR IGNORE INTO course_search (session_rowid, course_key) VALUES (?, ?)", arguments: [rowid, key])
+                guard db.changesCount > 0 else { continue }
                 for a in attempts {
                     try db.execute(sql: "INSERT INTO attempt (session_rowid, course_key, start_s, time_s, legs) VALUES (?, ?, ?, ?, ?)",
                                    arguments: [rowid, key, a.start, a.time, Self.legsText(a.legs)])

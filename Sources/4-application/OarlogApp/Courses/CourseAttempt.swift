@@ -4,15 +4,9 @@ import OarlogCore
 /// One complete passage of a kept course in a kept session, timed as `oarlog course` times it:
 /// the leaderboard's row.
 public struct CourseAttempt: Sendable, Equatable {
-    public struct Leg: Sendable, Equatable {
-        public var from: String
-        public var to: String
-        public var distance: Metres
-        public var time: Seconds
-        public var strokes: Int
-        public var strokeRate: StrokesPerMinute?
-        public var split: SecondsPer500m? { distance > 0 && time > 0 ? time * 500 / distance : nil }
-    }
+    /// A leg: `from`, `to` (gate names), `distance`, `time`, `strokes`, `strokeRate` (as the index
+    /// keeps it), and its `split`.
+    public typealias Leg = ArchivedAttempt.Leg
 
     public var course: String
     public var session: String
@@ -38,7 +32,7 @@ public struct CourseAttempt: Sendable, Equatable {
         start = row.start
         time = row.time
         distance = course.length
-        legs = row.legs.map { Leg(from: $0.from, to: $0.to, distance: $0.distance, time: $0.time, strokes: $0.strokes, strokeRate: $0.strokeRate) }
+        legs = row.legs
     }
 
     /// The attempt as `oarlog attempts --json` and `GET /api/courses/{name}/attempts` give it:
@@ -81,4 +75,9 @@ public struct CourseAttempt: Sendable, Equatable {
         w.endArray()
         return w.take()
     }
+}
+
+extension ArchivedAttempt.Leg {
+    /// The leg's mean split, s/500 m.
+    public var split: SecondsPer500m? { distance > 0 && time > 0 ? time * 500 / distance : nil }
 }

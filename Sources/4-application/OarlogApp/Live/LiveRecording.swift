@@ -165,10 +165,17 @@ public enum LiveRecording {
             return (pipeline, writer, facts)
         }
 
+        /// A session closed is searched for the club's courses (its attempts on the leaderboard
+        /// at once); a failure there loses nothing (the next question searches it again).
+        func searchCourses(_ path: String) {
+            _ = try? SessionStore(directory: plan.directory).searchCourses(inSession: SessionText.id(of: path))
+        }
+
         func recordOne<Source: RecordSource>(_ source: inout Source, start: Seconds, outing: AutoOuting?) throws -> String {
             var (pipeline, writer, facts) = try pipeline(start: start)
             let summary = try pipeline.run(&source, shouldStop: hooks.shouldStop)
             hooks.finished(summary, facts, writer, outing)
+            searchCourses(writer.path)
             return writer.path
         }
 
@@ -186,6 +193,7 @@ public enum LiveRecording {
                 if let current {
                     paths.append(current.writer.path)
                     hooks.finished(summary, current.facts, current.writer, outing)
+                    searchCourses(current.writer.path)
                 }
             }, shouldStop: hooks.shouldStop)
             return paths

@@ -85,6 +85,11 @@ extension LiveStation {
             s.workoutStatus = nil  // a phone that joins now sees the plan, not the last piece's figures
             s.ghost.status = nil
         }
+        // The session closed is searched for the club's courses: its attempts are on the
+        // leaderboard at once (a failure loses nothing: the next question searches it again).
+        for attempt in (try? SessionStore(directory: directory).searchCourses(inSession: recording.id)) ?? [] {
+            log("attempt of \(attempt.course): \(RowingFormat.duration(attempt.time))")
+        }
         let summary = (try? StoredSessionReport(try SessionReader(path: recording.path), includeStrokes: false).json(fileNamesOnly: true))
         broadcast(LiveMessage.session(event: "stopped", id: recording.id, title: recording.title, summary: summary))
         updateStatus(send: true) { _ in }

@@ -1,5 +1,7 @@
 import ArgumentParser
+import OarlogApp
 import OarlogCore
+import OarlogFences
 import OarlogSimulator
 import OarlogTrace
 
@@ -13,7 +15,9 @@ struct Simulate: ParsableCommand {
             catch time, rate, drive and recovery, and the true distance). \
             With --workout 3x1:00/0:30r the crew rows that plan from its first catch, stops for the \
             rests, and the truth also lists each interval (its start, end, distance, strokes and \
-            rate). See docs/SIMULATOR.md.
+            rate). With --course course.geojson (a course file as `oarlog course --fences` reads) the \
+            boat rows the course up and down, through every gate's centre, turning at each end, and \
+            the truth also lists every gate crossing (time, direction, passage). See docs/SIMULATOR.md.
             """
     )
 
@@ -53,7 +57,7 @@ struct Simulate: ParsableCommand {
     @Option(help: "Heading at the start, degrees from true north.")
     var heading: Double?
 
-    @Option(help: "Course shape: straight or curving.")
+    @Option(help: "Course: straight, curving, or a GeoJSON course file (start, markers, finish) the boat rows up and down.")
     var course: String?
 
     @Option(help: "A workout plan for the crew to row, e.g. 3x4:00/2:00r, 8x500m/1:30r or 3x10:00@20spm,22spm,24spm/2:00r (steps without a rate target at --rate or the profile's rate).")
@@ -64,10 +68,12 @@ struct Simulate: ParsableCommand {
 
     func run() throws {
         let plan = try workout.map(WorkoutArgument.plan)
+        let courseFile = course.flatMap { SimulationConfiguration.isCourseShape($0) ? nil : $0 }
+        let measuredCourse = try courseFile.map(Self.measuredCourse(path:))
         let configuration = try SimulationConfiguration.fromOptions(
             minutes: minutes ?? (plan == nil ? 10 : 0), rate: rate, accelHz: accelHz, gpsHz: gpsHz, profile: profile, mounting: mounting,
-            seed: seed, noise: noise, startUTC: startUTC, heading: heading, course: course, dropoutsPerHour: gpsDropouts, start: start,
-            workout: plan)
+            seed: seed, noise: noise, startUTC: startUTC, heading: heading, course: courseFile == nil ? course : nil,
+            dropoutsPerHour: gpsDropouts, start: start, workout: plan, measuredCourse: measuredCourse)
         try configuration.validate()
         // Only the recent strokes are kept in memory: the truth file is written as the session goes.
         var simulator = try BoatSimulator(configuration: configuration, truthRetention: .recent(64))
@@ -79,8 +85,36 @@ struct Simulate: ParsableCommand {
             records += 1
         }
         try trace.close()
-        let intervals = truth.intervals.isEmpty ? "" : ", \(truth.intervals.count) intervals"
+        var intervals = truth.intervals.isEmpty ? "" : ", \(truth.intervals.count) intervals"
+        if let gates = measuredCourse?.gates.count {
+            let passages = truth.completeForwardPassages(gateCount: gates).count
+            intervals += ", \(truth.gateCrossings.count) gate crossings (complete passages up the course: \(passages))"
+        }
         StandardStreams.error("wrote \(output) (\(records) records) and \(truthPath): \(truth.strokeCount) strokes\(intervals), "
                               + RowingFormat.distance(truth.distance) + " in " + RowingFormat.duration(truth.elapsed) + "\n")
+    }
+
+    /// `--course FILE`: the course in a GeoJSON fence file (as `oarlog course --fences` reads it)
+    /// as the simulator's path — each gate's line, name and course distance, in course order.
+    static func measuredCourse(path: String) throws -> GatePath {
+        let file: FenceFile
+        do {
+            file = try FenceFile.load(path: path)
+        } catch {
+            throw CommandFailure("--course: \(error) (--course takes straight, curving or a GeoJSON course file)")
+        }
+        guard let course = file.course else {
+            throw CommandFailure("--course: \(path) defines no course (no gate has a \"role\": start, marker or finish)")
+        }
+        var gates: [GatePath.Gate] = []
+        for (k, id) in course.gates.enumerated() {
+            guard let fence = file.fences.first(where: { $0.id == id }), case .gate(let line, _) = fence.shape else {
+                throw CommandFailure("--course: \(path): the course's gate \(id) is not a line")
+            }
+            gates.append(GatePath.Gate(name: id.name, line: line, courseDistance: course.distances[k]))
+        }
+        let measured = GatePath(name: course.name, gates: gates)
+        if let problem = measured.problem { throw CommandFailure("--course: \(path): \(problem)") }
+        return measured
     }
 }
