@@ -68,6 +68,10 @@ export class GhostPanel {
       select.appendChild(option);
     }
     if (this.ghost && this.choices.some(c => c.name === this.ghost.course)) select.value = this.ghost.course;
+    // No course kept: nothing to choose, only a word on how to keep one.
+    const none = this.choices.length === 0;
+    for (const id of ['gh-course', 'gh-attempt', 'gh-set']) $(id).hidden = none;
+    $('gh-none').hidden = !none;
     this.fillAttempts();
   }
 
