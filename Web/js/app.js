@@ -9,6 +9,7 @@ import { Playback } from './playback.js';
 import { ComparePage } from './compare-page.js';
 import { FleetPage } from './fleet-page.js';
 import { getJSON } from './api.js';
+import { ChallengesPage } from './challenges-page.js';
 
 const live = new LivePage();
 const races = new RaceList();
@@ -18,10 +19,12 @@ const playback = new Playback(live);
 const bests = new BestsPage();
 const compare = new ComparePage();
 const fleet = new FleetPage();
-window.oarlog = { live, races, raceMap, session, playback, bests, compare, fleet };  // for the browser tests and the curious
+window.oarlog = { live, races, raceMap, session, playback, bests, compare, fleet };
+const challenges = window.oarlog.challenges = new ChallengesPage();  // for the browser tests and the curious
 
 // The page each route shows: its section's id.
 const SECTIONS = { live: 'live', races: 'races', map: 'map-page', session: 'session', bests: 'bests-page', compare: 'compare', fleet: 'fleet-page' };
+SECTIONS.challenges = 'challenges-page';  // #challenges
 
 // #live, #races (#races?near=LAT,LON,M and the other filters of /api/sessions), #map, #bests, #session/ID, #play/ID (the live
 // screen driven by a recorded session; #play/ID?at=S from S seconds into it), #compare/A/B (two sessions or pieces, ID or ID:K),
@@ -32,10 +35,12 @@ function route() {
   let page = hash.startsWith('#session/') ? 'session' : hash === '#races' || hash.startsWith('#races?') ? 'races' : hash === '#map' ? 'map' : hash === '#bests' ? 'bests' : hash === '#fleet' ? 'fleet' : 'live';
   const compared = hash.startsWith('#compare/') ? hash.slice('#compare/'.length).split('/').map(decodeURIComponent) : null;
   if (compared) page = 'compare';
+  if (hash === '#challenges') page = 'challenges';
   for (const [name, id] of Object.entries(SECTIONS)) document.getElementById(id).hidden = name !== page;
   for (const id of ['live', 'races', 'map', 'bests', 'fleet']) {
     document.getElementById('nav-' + id).classList.toggle('active', playing ? id === 'races' : id === page || (id === 'races' && (page === 'session' || page === 'compare')));
   }
+  document.getElementById('nav-challenges').classList.toggle('active', page === 'challenges');
   if (playing) {
     const [id, query] = hash.slice('#play/'.length).split('?');
     playback.open(decodeURIComponent(id), Number(new URLSearchParams(query).get('at')) || 0);
@@ -46,6 +51,7 @@ function route() {
   if (page === 'races') races.load(hash.split('?')[1] || '');
   if (page === 'map') raceMap.load();
   if (page === 'bests') bests.load();
+  if (page === 'challenges') challenges.load();
   if (page === 'fleet') fleet.load(); else fleet.stop();
   if (page === 'live') live.map.visible();
   if (page === 'compare') compare.load(compared[0], compared[1] || '');
@@ -61,6 +67,7 @@ window.addEventListener('resize', () => {
   raceMap.resized();
   bests.resized();
   fleet.resized();
+  challenges.resized();
 });
 
 // On a coach's launch (GET /api/coach: /api/fleet answers) the Fleet tab, and the app opens on it

@@ -18,6 +18,7 @@ enum APIError {
             return HTTPError(e.kind == .notFound ? .notFound : .unprocessableContent, message: e.description)
         case let e as LiveStation.RecordingError: return HTTPError(.conflict, message: e.description)
         case let e as WorkoutLibraryError: return HTTPError(status(of: e), message: e.description)
+        case let e as ChallengeError: return HTTPError(status(of: e), message: e.description)
         case let e as LiveStation.WorkoutError: return HTTPError(e == .recording ? .conflict : .notFound, message: e.description)
         default: return nil
         }

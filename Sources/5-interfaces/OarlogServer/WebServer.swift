@@ -86,6 +86,7 @@ public enum WebServer {
         router.addRoutes(CompareController(api: api).endpoints)
         router.addRoutes(ImportController(api: api).endpoints)
         router.addRoutes(WorkoutsController(api: api).endpoints)
+        router.addRoutes(ChallengesController(api: api).endpoints)
         router.addRoutes(FleetController(coach: coach, api: api).endpoints)
         router.addRoutes(StreamController(api: api, pool: PlaybackPool()).endpoints)
         return router

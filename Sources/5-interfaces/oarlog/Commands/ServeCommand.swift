@@ -126,6 +126,8 @@ struct Serve: ParsableCommand {
         // The coach's plans to the cox, the cox's answers and the recording's workout to the fleet.
         link?.offerPlans(to: station)
         let fleetCoach = try startCoach()
+        // Courses and challenges between the coach and the boats (docs/CHALLENGES.md).
+        let challenges = try ChallengeLink.start(coach: fleetCoach, boat: link, store: sessions)
         let access = try ServerAccess(tokenFile: sessions.path + "/../serve-token") { code in
             StandardStreams.error("pairing code:  \(code) (a new one: the last was guessed wrong too often)\n")
         }
@@ -160,6 +162,7 @@ struct Serve: ParsableCommand {
         done.wait()
         station.stop()
         fleetCoach?.stop()
+        challenges?.stop()
         if let link, let problem = link.finish() { StandardStreams.error("oarlog serve: --publish: \(problem)\n") }
         if let message = failure.message { throw CommandFailure("serving on \(listen) failed: \(message)") }
     }
