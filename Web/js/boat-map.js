@@ -77,6 +77,29 @@ export class BoatMap {
     this.map.fitBounds(this.course.getBounds(), { padding: [12, 12] });
   }
 
+  // The ghost raced (ghost-panel.js): its attempt's path dim and dashed, its dot where it is now.
+  ghostTrack(latlngs) {
+    if (this.ghostPath) { this.ghostPath.remove(); this.ghostPath = null; }
+    if (!latlngs || latlngs.length < 2) return;
+    this.ghostPath = L.polyline(latlngs, { color: '#b38cff', weight: 2, opacity: 0.6, dashArray: '6 6' }).addTo(this.map);
+    this.trail.bringToFront();
+    if (!this.boat && this.map.getContainer().clientWidth > 0) this.map.fitBounds(this.ghostPath.getBounds(), { padding: [12, 12] });
+  }
+
+  // A ring, over the boat's dot: a ghost a few metres off still shows beside it.
+  ghostAt(lat, lon) {
+    if (lat == null || lon == null) return;
+    const p = [lat, lon];
+    if (!this.ghost) {
+      this.ghost = L.circleMarker(p, { radius: 12, color: '#b38cff', weight: 4, fill: false }).addTo(this.map);
+    } else this.ghost.setLatLng(p);
+    this.ghost.bringToFront();
+  }
+
+  clearGhost() {
+    if (this.ghost) { this.ghost.remove(); this.ghost = null; }
+  }
+
   clearCourse() {
     if (this.course) { this.course.remove(); this.course = null; }
   }

@@ -1,9 +1,10 @@
 // The live race screen: tiles, the acceleration trace, the map, Ready → Start → 3-2-1-Go →
-// Stop, notes, the workout (WorkoutPanel), and the summary after Stop. Fed by /api/live.
+// Stop, notes, the workout (WorkoutPanel), the ghost (GhostPanel), and the summary after Stop. Fed by /api/live.
 import { Tiles } from './tiles.js';
 import { AccelPlot } from './accel-plot.js';
 import { BoatMap } from './boat-map.js';
 import { WorkoutPanel } from './workout-panel.js';
+import { GhostPanel } from './ghost-panel.js';
 import { fillSummary } from './metrics.js';
 import { control, ensurePaired } from './api.js';
 
@@ -15,6 +16,7 @@ export class LivePage {
     this.plot = new AccelPlot($('accel-chart'));
     this.map = new BoatMap($('map'));
     this.workout = new WorkoutPanel();
+    this.ghost = new GhostPanel(this.map);
     this.strokes = [];
     this.recording = null;
     this.wire();
@@ -38,6 +40,7 @@ export class LivePage {
     $('note-form').hidden = mode !== 'recording';
     document.body.classList.toggle('racing', mode === 'recording');
     this.workout.setRacing(mode === 'recording');
+    this.ghost.setRacing(mode === 'recording');
     if (mode === 'ready' || mode === 'recording') $('summary').hidden = true;
   }
 
@@ -92,6 +95,7 @@ export class LivePage {
     $('summary').hidden = true;
     this.banner('');
     this.workout.reset();
+    this.ghost.reset();
   }
 
   // The acceleration trace and the trail start again (a seek in a playback).
@@ -115,6 +119,7 @@ export class LivePage {
 
   message(m) {
     this.workout.message(m);
+    this.ghost.message(m);
     switch (m.type) {
       case 'status':
         this.tiles.show(m);

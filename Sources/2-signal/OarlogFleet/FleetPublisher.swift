@@ -115,6 +115,8 @@ public final class FleetPublisher: PipelineSink {
         case .workout(let e):
             startIfNeeded()
             workout(e)
+        case .ghost:
+            break  // the race against a ghost is the boat's own: not published
         }
     }
 

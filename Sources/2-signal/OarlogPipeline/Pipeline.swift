@@ -16,6 +16,9 @@ public struct Pipeline {
     /// The optional workout stage: times a plan from the analyzer's catches and distance; its
     /// events go to the sinks as `.workout`, and its status is readable live (`workoutStatus`).
     public var workout: WorkoutTracker?
+    /// The optional ghost stage: a race against a reference attempt of a course, fed every fix and
+    /// every catch; its events go to the sinks as `.ghost`.
+    public var ghost: GhostRace?
     /// Records seen, by kind (for progress and statistics).
     public private(set) var recordCount = 0
     /// Trace time of the latest record.
@@ -25,12 +28,13 @@ public struct Pipeline {
     static let batchCapacity = 4096
 
     public init(analyzer: RowingAnalyzer = RowingAnalyzer(), sinks: [any PipelineSink] = [], pacing: Pacing = .asFastAsPossible,
-                fences: FenceMonitor? = nil, workout: WorkoutTracker? = nil) {
+                fences: FenceMonitor? = nil, workout: WorkoutTracker? = nil, ghost: GhostRace? = nil) {
         self.analyzer = analyzer
         self.sinks = sinks
         self.pacer = Pacer(pacing)
         self.fences = fences
         self.workout = workout
+        self.ghost = ghost
     }
 
     /// Runs the source to its end and returns the session's summary. `shouldStop` is polled
@@ -41,20 +45,25 @@ public struct Pipeline {
         let fanOut = SinkFanOut(sinks)
         let emitFence: (FenceEvent) -> Void = { fanOut.send(.fence($0)) }
         let emitWorkout: (WorkoutEvent) -> Void = { fanOut.send(.workout($0)) }
+        let emitGhost: (GhostEvent) -> Void = { fanOut.send(.ghost($0)) }
         // The fence monitor and the workout tracker live in locals while the run goes on (the
         // closures below cannot capture `self`); they are put back at the end.
         var monitor = fences
         var tracker = workout
+        var race = ghost
         let emit: (AnalyzerEvent) -> Void = { event in
             if case .stroke(let metrics) = event { monitor?.stroke(metrics) }
             tracker?.observe(event, emit: emitWorkout)
             fanOut.send(.analysis(event))
+            if case .caught(let metrics) = event { race?.caught(at: metrics.stroke.catchTime, emit: emitGhost) }
         }
         defer {
             fences = monitor
             workout = tracker
+            ghost = race
         }
         tracker?.announce(emit: emitWorkout)
+        race?.announce(emit: emitGhost)
         // Recorded data read as fast as possible goes through in runs of accelerometer samples
         // (parsed straight into one buffer, analysed without wrapping each in a record); a paced
         // replay or a live source goes record by record.
@@ -83,7 +92,10 @@ public struct Pipeline {
                 latestTime = t
             }
             analyzer.process(record, emit: emit)
-            if case .fix(let fix) = record { monitor?.process(fix, emit: emitFence) }
+            if case .fix(let fix) = record {
+                monitor?.process(fix, emit: emitFence)
+                race?.process(fix, emit: emitGhost)
+            }
             if let t = record.time, tracker != nil { tracker?.advance(to: t, distance: analyzer.distance.history, emit: emitWorkout) }
             if !rawSinks.isEmpty {
                 for sink in rawSinks { try sink.receive(.record(record)) }

@@ -12,6 +12,8 @@ public enum PipelineEvent: Sendable, Equatable {
     case fence(FenceEvent)
     /// The workout plan, its steps' starts and each step's figures (only with a workout tracker).
     case workout(WorkoutEvent)
+    /// The race against a reference attempt of a course (only with a ghost stage).
+    case ghost(GhostEvent)
 }
 
 /// A consumer of pipeline events: a terminal display, a JSON writer, a session recorder.

@@ -108,7 +108,7 @@ public struct ExportAssembler: Sendable {
         case .workout(let event):
             receive(event)
             return
-        case .analysis(.live), .analysis(.caught), .analysis(.withdrawn), .fence:
+        case .analysis(.live), .analysis(.caught), .analysis(.withdrawn), .fence, .ghost:
             return   // exports are written from concluded strokes
         }
         try release(final: false, emit: emit)

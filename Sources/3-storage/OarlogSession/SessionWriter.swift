@@ -122,6 +122,7 @@ public final class SessionWriter: PipelineSink {
         case .workout(.planned(let plan)): pendingPlan = plan
         case .workout(let workoutEvent):
             for record in SessionEvent.workoutRecords(workoutEvent) { try appendWorkout(record) }
+        case .ghost: break  // the race against a ghost is not recorded (its gates are, as crossings)
         }
     }
 

@@ -80,6 +80,7 @@ public enum WebServer {
         router.addRoutes(NotesController(api: api).endpoints)
         router.addRoutes(RecordingController(api: api).endpoints)
         router.addRoutes(LiveWorkoutController(api: api).endpoints)
+        router.addRoutes(LiveGhostController(api: api).endpoints)
         router.addRoutes(PairingController(api: api).endpoints)
         router.addRoutes(BestsController(api: api).endpoints)
         router.addRoutes(CompareController(api: api).endpoints)

@@ -25,6 +25,9 @@ public struct LiveRecordingPlan: Sendable {
     /// when `workoutStartsAtGo` (not with `auto`, whose outings have no Go).
     public var workout: WorkoutPlan?
     public var workoutStartsAtGo = false
+    /// An attempt of a course to race (`record --course NAME --ghost …`): every session (each
+    /// outing with `auto`) races it from its start crossing.
+    public var ghost: GhostReference?
 
     public init(title: String? = nil, countdown: Int = 3, auto: AutoSessionConfiguration? = nil, sensors: LiveSensorChoice,
                 fencesPath: String? = nil, duration: Seconds? = nil, settings: AnalysisSettings = .defaults,
@@ -158,7 +161,7 @@ public enum LiveRecording {
             let facts = SessionFacts()
             let tracker = plan.workout.map { WorkoutTracker(plan: $0, goTime: plan.workoutStartsAtGo && plan.auto == nil ? 0 : nil) }
             let pipeline = try RowingPipeline.make(settings: plan.settings, sinks: [writer, facts] + hooks.sinks(metadata), fences: fences,
-                                                   workout: tracker)
+                                                   workout: tracker, ghost: plan.ghost)
             return (pipeline, writer, facts)
         }
 

@@ -51,7 +51,8 @@ extension LiveStation {
         let recording = Recording(id: id, title: title ?? "", start: start, path: writer.path)
         _ = recording.queue.push(LiveRecording.startRecord(utc))
         let pipeline = PipelineHolder(try RowingPipeline.make(settings: self.settings, sinks: [writer, RecordingSink(station: self)],
-                                                              fences: fences, workout: trackerForRecording()))
+                                                              fences: fences, workout: trackerForRecording(),
+                                                              ghost: ghostForRecording()))
         let thread = Thread { [self] in
             var source = recording.queue
             do { _ = try pipeline.pipeline.run(&source) } catch { log("recording \(id) stopped: \(error)") }
@@ -82,6 +83,7 @@ extension LiveStation {
             s.recording = nil
             s.status.recordingID = nil
             s.workoutStatus = nil  // a phone that joins now sees the plan, not the last piece's figures
+            s.ghost.status = nil
         }
         // The session closed is searched for the club's courses: its attempts are on the
         // leaderboard at once (a failure loses nothing: the next question searches it again).

@@ -58,6 +58,8 @@ public final class LiveStation: @unchecked Sendable {
         var workoutStartsAtGo = false
         var workoutStatus: WorkoutStatus?
         var workoutOffer: WorkoutOffer?
+        /// The ghost the next recording races, and its race while rowed (LiveStation+Ghost).
+        var ghost = LiveGhostState()
         init() { status = LiveStatus(source: "live") }
     }
 
@@ -109,6 +111,7 @@ public final class LiveStation: @unchecked Sendable {
             if s.workout != nil { deliver(LiveMessage.workoutPlan(s.workout, startsAtGo: s.workoutStartsAtGo)) }
             if let offer = s.workoutOffer { deliver(LiveMessage.workoutOffer(offer)) }
             if let status = s.workoutStatus { deliver(LiveMessage.workout(status)) }
+            for message in ghostMessages(s) { deliver(message) }
             return id
         }
     }
@@ -274,6 +277,9 @@ public final class LiveStation: @unchecked Sendable {
             guard fromRecording else { return }
             workoutEvent(e)
             workoutEvents?(e)
+        case .ghost(let e):
+            guard fromRecording else { return }
+            ghostEvent(e)
         case .record(.note(let n)):
             guard fromRecording == recording else { return }
             updateStatus(send: false) { $0.lastNote = n.text }

@@ -8,9 +8,9 @@ import OarlogWorkouts
 /// analyzer from the settings, the fence stage from a fence file, the sinks the caller gives.
 public enum RowingPipeline {
     public static func make(settings: AnalysisSettings, sinks: [any PipelineSink], pacing: Pacing = .asFastAsPossible,
-                            fences: FenceFile? = nil, workout: WorkoutTracker? = nil) throws -> Pipeline {
+                            fences: FenceFile? = nil, workout: WorkoutTracker? = nil, ghost: GhostReference? = nil) throws -> Pipeline {
         Pipeline(analyzer: RowingAnalyzer(configuration: try settings.analyzerConfiguration()), sinks: sinks, pacing: pacing,
-                 fences: fences.map { FenceMonitor($0) }, workout: workout)
+                 fences: fences.map { FenceMonitor($0) }, workout: workout, ghost: ghost.map { GhostRace(reference: $0) })
     }
 
     /// A fence file, or an error that names it.

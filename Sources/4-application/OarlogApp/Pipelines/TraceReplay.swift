@@ -16,6 +16,8 @@ public struct TraceReplay {
     public var pacing: Pacing
     /// A workout plan to time over the trace (`replay --workout`): the same tracker as live.
     public var workout: WorkoutPlan?
+    /// An attempt of a course to race (`replay --course NAME --ghost …`): the same race as live.
+    public var ghost: GhostReference?
     /// Facts about the records (counts, start, device figures) for the summary table and JSON.
     public let facts = SessionFacts()
 
@@ -45,7 +47,7 @@ public struct TraceReplay {
         if let writer { all.append(writer) }
         all += sinks
         var pipeline = try RowingPipeline.make(settings: settings, sinks: all, pacing: pacing, fences: fences,
-                                               workout: workout.map { WorkoutTracker(plan: $0) })
+                                               workout: workout.map { WorkoutTracker(plan: $0) }, ghost: ghost)
         let summary = try pipeline.run(&input.source, shouldStop: shouldStop)
         return Outcome(summary: summary, rejectedCrossings: pipeline.fences?.statistics.rejectedCrossings ?? 0,
                        skipNote: input.skipNote)

@@ -60,9 +60,11 @@ public final class JSONReportSink: PipelineSink {
     }
 
     private let workout = WorkoutCollector()
+    private let ghost = GhostCollector()
 
     public func receive(_ event: PipelineEvent) {
         workout.receive(event)
+        ghost.receive(event)
         guard includeStrokes, case .analysis(.stroke(let m)) = event else { return }
         writer.stroke(m)
         if writer.text.utf8.count > 1 << 16 { output(writer.take()) }
@@ -72,6 +74,7 @@ public final class JSONReportSink: PipelineSink {
         if includeStrokes { writer.endArray() }
         writer.summaryFields(summary, counts: RecordCounts(facts), startUTC: facts.metadata("start_utc"))
         workout.write(into: &writer)
+        ghost.write(into: &writer)
         if facts.hasDeviceFigures {
             writer.beginObject(key: "device")
             writer.deviceFields(facts)

@@ -28,6 +28,7 @@ struct Record: ParsableCommand {
               oarlog record --title "Morning outing"
               oarlog record --gps 192.168.4.1:2947 --iio ip:192.168.4.1
               oarlog record --auto --idle 180
+              oarlog record --course "NK 2k" --ghost best     race the course's fastest kept attempt (docs/GHOST.md)
             """
     )
 
@@ -63,6 +64,9 @@ struct Record: ParsableCommand {
 
     @Flag(name: .customLong("workout-at-go"), help: "Start the --workout plan at Go (the countdown's end), not at the first catch.")
     var workoutAtGo = false
+
+    @OptionGroup(title: "Racing a ghost (docs/GHOST.md)")
+    var ghost: GhostOptions
 
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
@@ -108,12 +112,15 @@ struct Record: ParsableCommand {
         hooks.countdown = { k in StandardStreams.write(k > 0 ? "\(k)… " : "Go!\n") }
         var recording = plan
         recording.workout = try workout.map(WorkoutArgument.plan)
+        recording.ghost = try ghost.reference(boat: boat)
+        if let reference = recording.ghost { StandardStreams.error(GhostArgument.describe(reference)) }
         let link = try fleet.link(boat: boat)
         var intervals = WorkoutCollector()
         hooks.sinks = { metadata in
             intervals = WorkoutCollector()
             var sinks: [any PipelineSink] = [LiveDisplay(inPlace: terminal, lineInterval: 10) { StandardStreams.write($0) }, intervals]
             if fences != nil && !terminal { sinks.append(FenceEventPrinter { StandardStreams.write($0 + "\n") }) }
+            if ghost.ghost != nil && !terminal { sinks.append(GhostGatePrinter { StandardStreams.write($0 + "\n") }) }
             if let link { sinks.append(link.publisher(title: SessionText.title(metadata), startUTC: metadata.startUTC)) }
             return sinks
         }

@@ -16,6 +16,7 @@ struct Replay: ParsableCommand {
               oarlog replay trace.csv --realtime         paced by the trace clock (or --speed 10)
               oarlog replay trace.csv --save --title "Head race"   keep it as a session (see `oarlog sessions`)
               oarlog replay trace.csv --workout 3x4:00/2:00r      time a plan's pieces (docs/WORKOUTS.md)
+              oarlog replay trace.csv --course "NK 2k" --ghost best   race the course's fastest kept attempt (docs/GHOST.md)
             """
     )
 
@@ -47,8 +48,11 @@ struct Replay: ParsableCommand {
     @Option(help: "The saved session's title (default: the trace's file name).")
     var title: String?
 
-    @Option(help: "The boat that rowed it, kept with the saved session (`oarlog sessions --boat`, `oarlog bests --boat`).")
+    @Option(help: "The boat that rowed it, kept with the saved session (`oarlog sessions --boat`, `oarlog bests --boat`); with --ghost best, whose best.")
     var boat: String?
+
+    @OptionGroup(title: "Racing a ghost (docs/GHOST.md)")
+    var ghost: GhostOptions
 
     @OptionGroup(title: "Analysis")
     var analysis: AnalysisOptions
@@ -58,7 +62,9 @@ struct Replay: ParsableCommand {
 
     func validate() throws {
         if title != nil && !save { throw ValidationError("--title names a saved session: add --save") }
-        if boat != nil && !save && fleet.publish == nil { throw ValidationError("--boat names a saved or published session's boat: add --save or --publish") }
+        if boat != nil && !save && fleet.publish == nil && ghost.ghost == nil {
+            throw ValidationError("--boat names a saved or published session's boat, or whose best --ghost races: add --save, --publish or --ghost")
+        }
         try fleet.validate(boat: boat)
         if let speed, !(speed > 0 && speed.isFinite) {
             throw ValidationError("--speed must be a positive number, e.g. --speed 10")
@@ -70,8 +76,11 @@ struct Replay: ParsableCommand {
         let pacing: Pacing = speed.map { .clock(speed: $0) } ?? (realtime ? .clock(speed: 1) : .asFastAsPossible)
         var replay = try TraceReplay(path: trace, format: format, options: input.options, settings: analysis.settings, fences: try RowingPipeline.loadFences(fences), pacing: pacing)
         replay.workout = try workout.map(WorkoutArgument.plan)
+        replay.ghost = try ghost.reference(boat: boat)
+        if let reference = replay.ghost, !json { StandardStreams.error(GhostArgument.describe(reference)) }
         let intervals = WorkoutCollector()
-        var sinks: [any PipelineSink] = [intervals]
+        let race = GhostCollector()
+        var sinks: [any PipelineSink] = [intervals, race]
         if json {
             sinks.append(JSONReportSink(source: trace, includeStrokes: strokes, facts: replay.facts) { StandardStreams.write($0) })
         } else if strokes {
@@ -98,6 +107,7 @@ struct Replay: ParsableCommand {
             if let plan = intervals.plan {
                 StandardStreams.write("\n" + IntervalTable.render(plan: plan, intervals: intervals.intervals))
             }
+            if let table = race.table() { StandardStreams.write("\n" + table) }
         }
         reportSkips(outcome.skipNote)
         if let kept {

@@ -24,6 +24,7 @@ struct Serve: ParsableCommand {
               oarlog serve --replay samples/sim-workout.csv --speed 10
               oarlog serve --replay samples/sim-workout.csv --speed 10 --workout 3x4:00/2:00r
               oarlog serve --listen 0.0.0.0:8080
+              oarlog serve --course "NK 2k" --ghost best      each recording races the course's fastest kept attempt
             """
     )
 
@@ -71,8 +72,11 @@ struct Serve: ParsableCommand {
     @Option(help: "With --coach: the fleet's MQTT broker, mqtt://[USER[:PASSWORD]@]HOST[:PORT] or mqtts://….")
     var subscribe: String?
 
-    @Option(help: "With --coach: a GeoJSON course (docs/FENCES.md): race mode, each boat along it, gaps at every gate, results.")
+    @Option(help: "With --coach: a course (a saved course's name or a GeoJSON file; docs/FENCES.md): race mode, each boat along it, gaps at every gate, results. With --ghost: the course the recordings race on.")
     var course: String?
+
+    @Option(help: "The attempt the recordings race (docs/GHOST.md): best (the fastest kept, of --boat when given) or SESSION[:K]; with --course. The cox can change it on the page.")
+    var ghost: String?
 
     @Option(name: .customLong("meeting-distance"), help: "With --coach: boats closer than this many metres at the same time have crossed paths.")
     var meetingDistance: Double = 10
@@ -92,10 +96,13 @@ struct Serve: ParsableCommand {
             _ = try fleet.broker.connection(subscribe)
             if fleet.publish != nil || replay != nil { throw ValidationError("--coach shows the fleet: it takes no --publish or --replay") }
             if workout != nil { throw ValidationError("--workout is the boat's plan: a coach's launch takes none") }
+            if ghost != nil { throw ValidationError("--ghost is raced in a boat: a coach's launch takes none") }
             if !(meetingDistance > 0 && meetingDistance <= 1000) { throw ValidationError("--meeting-distance must be more than 0 and at most 1000 metres") }
             return
         }
-        if subscribe != nil || course != nil { throw ValidationError("--subscribe and --course are for a coach's launch: add --coach") }
+        if subscribe != nil { throw ValidationError("--subscribe is for a coach's launch: add --coach") }
+        if course != nil && ghost == nil { throw ValidationError("--course is a coach's race course (add --coach) or the course a ghost is raced on (add --ghost)") }
+        try GhostArgument.validate(course: course, ghost: ghost)
         if workoutAtGo && workout == nil { throw ValidationError("--workout-at-go starts a plan: add --workout") }
         if replay == nil && sensors.noGPS && sensors.noAccel { throw ValidationError("--no-gps and --no-accel leave nothing to show") }
         if replay == nil { try sensors.validateValues() }
@@ -129,6 +136,10 @@ struct Serve: ParsableCommand {
         configuration.limits.idleTimeout = idleTimeout
         configuration.allowedHosts = allowHosts
         if let plan { try station.chooseWorkout(plan, startsAtGo: workoutAtGo) }
+        if !coach, let reference = try GhostArgument.reference(course: course, ghost: ghost, boat: boat), let course, let ghost {
+            try station.chooseGhost(reference, course: course, choice: ghost)
+            StandardStreams.error(GhostArgument.describe(reference))
+        }
         if !coach { try station.start() }
         let done = DispatchSemaphore(value: 0)
         let failure = ServeFailure()
@@ -161,7 +172,8 @@ extension Serve {
     /// The coach's link to the fleet, listening (nil without --coach).
     func startCoach() throws -> FleetCoach? {
         guard coach, let subscribe else { return nil }
-        let courseFile = try RowingPipeline.loadFences(course)
+        // A saved course by its name, else a GeoJSON file.
+        let courseFile = try (try? course.map { try SessionStore.default.courses.course(named: $0).file }) ?? RowingPipeline.loadFences(course)
         let fleetCoach = try FleetCoach(try fleet.broker.connection(subscribe), course: courseFile, meetingDistance: meetingDistance)
         try fleetCoach.start()
         StandardStreams.error("coach: listening to \(fleetCoach.connection.broker) for \(fleetCoach.connection.topics.everyBoat) and \(fleetCoach.connection.topics.everyPlanAnswer)\n")
