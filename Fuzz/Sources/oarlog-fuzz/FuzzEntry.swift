@@ -134,6 +134,14 @@ func webRequest(_ input: [UInt8]) {
     _ = try? RetitleRequest(body: body)
     _ = try? WorkoutChoiceRequest(body: body)
     _ = try? WorkoutAnswerRequest(body: body)
+    _ = try? GhostChoiceRequest(body: body)
+    _ = try? ChallengeSetRequest(body: body)
+    _ = try? ChallengeAnswerRequest(body: body)
+    // A course sent from the phone: a name that reads is never empty or long, and a GeoJSON
+    // course is checked as `courses add` checks it (nothing is kept here).
+    if let course = try? CourseRequest(body) {
+        precondition(CourseLibrary.nameProblem(course.name) == nil, "course name kept: \(course.name)")
+    }
     if let note = try? NoteRequest(body: body) {
         precondition(!note.text.isEmpty && note.text.count <= APIRequest.maximumNoteCharacters)
         // What is stored holds no control character (a terminal escape, a bidi override).
