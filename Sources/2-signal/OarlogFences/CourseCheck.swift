@@ -40,7 +40,8 @@ public enum CourseCheck {
         return false
     }
 
-    /// The course's gate lines in course order (start, markers, finish).
+    /// The course's gate lines in course order (start, markers, finish): the one lookup of a
+    /// course's gates by id (every course gate is a line of two points or more).
     public static func gateLines(_ file: FenceFile) -> [[GeoPoint]] {
         guard let course = file.course else { return [] }
         return course.gates.compactMap { id in
@@ -51,8 +52,14 @@ public enum CourseCheck {
 
     /// The middle of each course gate, in course order.
     public static func gateCentres(_ file: FenceFile) -> [GeoPoint] {
+        gateLines(file).map(FenceFile.midpoint(of:))
+    }
+
+    /// The course's gates as fences, in the file's order: what a monitor of the course alone
+    /// watches (areas and other gates cost it nothing).
+    public static func gateFences(_ file: FenceFile) -> [Fence] {
         guard let course = file.course else { return [] }
-        return course.gates.compactMap { id in file.fences.first(where: { $0.id == id }).map(FenceFile.midpoint) }
+        return file.fences.filter { course.gates.contains($0.id) }
     }
 
     /// True when both are the same course on the water: as many gates, each gate's ends within

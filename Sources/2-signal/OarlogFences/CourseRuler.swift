@@ -21,16 +21,8 @@ public struct CourseRuler: Sendable, Equatable {
 
     /// - Returns: nil when the file has no course of two gates or more whose gates are lines.
     public init?(file: FenceFile) {
-        guard let course = file.course, course.gates.count >= 2 else { return nil }
-        var centres: [GeoPoint] = []
-        for id in course.gates {
-            guard let fence = file.fences.first(where: { $0.id == id }), case .gate(let line, _) = fence.shape,
-                  let first = line.first, let last = line.last
-            else { return nil }
-            let plane = LocalTangentPlane(origin: first)
-            let end = plane.project(last)
-            centres.append(plane.unproject(east: end.east / 2, north: end.north / 2))
-        }
+        guard let course = file.course, course.gates.count >= 2, CourseCheck.gateLines(file).count == course.gates.count else { return nil }
+        let centres = CourseCheck.gateCentres(file)
         self.course = course
         planes = centres.dropLast().map { LocalTangentPlane(origin: $0) }
         legs = zip(planes, centres.dropFirst()).map { plane, next in

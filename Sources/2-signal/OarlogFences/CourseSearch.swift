@@ -22,8 +22,7 @@ public enum CourseSearch {
     public static func passages(of file: FenceFile, fixes: [GPSFix], strokes: [Stroke],
                                 configuration: FenceMonitorConfiguration = .init()) -> [CoursePiece] {
         guard let course = file.course else { return [] }
-        let gates = file.fences.filter { course.gates.contains($0.id) }
-        var monitor = FenceMonitor(fences: gates, course: course, configuration: configuration)
+        var monitor = FenceMonitor(fences: CourseCheck.gateFences(file), course: course, configuration: configuration)
         var pieces: [CoursePiece] = []
         let collect: (FenceEvent) -> Void = { event in
             if case .piece(let piece) = event, piece.segments.allSatisfy({ $0.missedGates.isEmpty }),

@@ -134,6 +134,11 @@ public struct FenceFile: Sendable, Equatable {
     /// The middle of a gate line (its point halfway along, in its tangent plane).
     static func midpoint(_ fence: Fence) -> GeoPoint {
         guard case .gate(let line, _) = fence.shape else { return GeoPoint(latitude: 0, longitude: 0) }
+        return midpoint(of: line)
+    }
+
+    /// The middle of a line from its first point to its last, in the first point's tangent plane.
+    public static func midpoint(of line: [GeoPoint]) -> GeoPoint {
         let plane = LocalTangentPlane(origin: line[0])
         let end = plane.project(line[line.count - 1])
         return plane.unproject(east: end.east / 2, north: end.north / 2)

@@ -20,13 +20,8 @@ public struct GhostRace: Sendable {
 
     public init(reference: GhostReference) {
         self.reference = reference
-        monitor = Self.monitor(for: reference.file, course: reference.course)
+        monitor = FenceMonitor(fences: CourseCheck.gateFences(reference.file))
         progress = CourseProgress(ruler: reference.ruler)
-    }
-
-    /// A fence monitor over the course's gates alone.
-    static func monitor(for file: FenceFile, course: Course) -> FenceMonitor {
-        FenceMonitor(fences: file.fences.filter { course.gates.contains($0.id) })
     }
 
     /// Says which reference is raced (call once, before the first record).

@@ -44,7 +44,7 @@ public struct GhostReference: Sendable, Equatable {
     public static func read(file: FenceFile, fixes: some Sequence<GPSFix>, startTime: Seconds? = nil,
                             tolerance: Seconds = 2, session: String) -> GhostReference? {
         guard let ruler = CourseRuler(file: file) else { return nil }
-        var monitor = GhostRace.monitor(for: file, course: ruler.course)
+        var monitor = FenceMonitor(fences: CourseCheck.gateFences(file))
         var progress = CourseProgress(ruler: ruler)
         var builder: SampleBuilder?
         var result: GhostReference?

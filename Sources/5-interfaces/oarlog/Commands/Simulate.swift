@@ -106,12 +106,10 @@ struct Simulate: ParsableCommand {
         guard let course = file.course else {
             throw CommandFailure("--course: \(path) defines no course (no gate has a \"role\": start, marker or finish)")
         }
-        var gates: [GatePath.Gate] = []
-        for (k, id) in course.gates.enumerated() {
-            guard let fence = file.fences.first(where: { $0.id == id }), case .gate(let line, _) = fence.shape else {
-                throw CommandFailure("--course: \(path): the course's gate \(id) is not a line")
-            }
-            gates.append(GatePath.Gate(name: id.name, line: line, courseDistance: course.distances[k]))
+        let lines = CourseCheck.gateLines(file)
+        guard lines.count == course.gates.count else { throw CommandFailure("--course: \(path): a course gate is not a line") }
+        let gates = zip(course.gates, lines).enumerated().map { k, gate in
+            GatePath.Gate(name: gate.0.name, line: gate.1, courseDistance: course.distances[k])
         }
         let measured = GatePath(name: course.name, gates: gates)
         if let problem = measured.problem { throw CommandFailure("--course: \(path): \(problem)") }
