@@ -60,14 +60,12 @@ struct Courses: ParsableCommand {
 
         func run() throws {
             let store = SessionStore.default
-            let (courses, attempts) = try Courses.reporting { (try store.courses.list(), try store.attempts()) }
             if json {
-                let items = courses.map { c in
-                    let mine = attempts.filter { $0.course == c.name }
-                    return c.json(withGeoJSON: false, attempts: mine.count, best: mine.first)
-                }
-                StandardStreams.write("[" + items.joined(separator: ",") + "]\n")
-            } else if courses.isEmpty {
+                StandardStreams.write(try Courses.reporting { try store.coursesJSON() } + "\n")
+                return
+            }
+            let (courses, attempts) = try Courses.reporting { (try store.courses.list(), try store.attempts()) }
+            if courses.isEmpty {
                 StandardStreams.error("no courses kept (oarlog courses add FILE --name NAME)\n")
             } else {
                 let rows = [["name", "length", "gates", "attempts", "best"]] + courses.map { c in
