@@ -37,6 +37,11 @@ extension CLITests {
         let eight = try oarlog("attempts", "--boat", "eight", "--json")
         XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(eight.out.utf8)) as? [Any])?.count, 1)
 
+        let listed = try oarlog("courses", "list", "--json")
+        let courses = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]])
+        XCTAssertEqual(courses.map { $0["name"] as? String }, ["NK 2k"])
+        XCTAssertEqual(courses.first?["attempts"] as? Int, 2)
+        XCTAssertEqual(courses.first?["best_time_s"] as? Double ?? 0, 608.3, accuracy: 0.05)
         let list = try oarlog("courses", "list")
         XCTAssertTrue(list.out.contains("NK 2k  2,000 m      5         2  10:08.3"), list.out)
         let again = try oarlog("courses", "add", "samples/nk-course.geojson", "--name", "Canal")
