@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "OarlogMQTT", targets: ["OarlogMQTT"]),
         .library(name: "OarlogFleet", targets: ["OarlogFleet"]),
         .library(name: "OarlogWorkouts", targets: ["OarlogWorkouts"]),
+        .library(name: "OarlogUpload", targets: ["OarlogUpload"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -34,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // HMAC-SHA256 for playback share keys (already built for Hummingbird's own dependencies).
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        // HTTP(S) to the training sites (already built for HummingbirdTesting's live client).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Value types shared by everything: time, samples, fixes, strokes, units, geodesy. No I/O.
@@ -76,6 +79,11 @@ let package = Package(
         // bests) in SQLite through GRDB, with FTS5 for text; the filters and orders of `oarlog
         // sessions`. The files stay the source of truth: OarlogApp fills the index from them.
         .target(name: "OarlogArchive", dependencies: ["OarlogCore", .product(name: "GRDB", package: "GRDB.swift")], path: "Sources/3-storage/OarlogArchive"),
+        // The training sites a kept session is sent to (Intervals.icu, Strava, the Concept2 logbook)
+        // over HTTPS, each as its public API documents it; an account's secrets as files of mode 0600.
+        .target(name: "OarlogUpload", dependencies: [
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ], path: "Sources/3-storage/OarlogUpload"),
         // zlib (Debian zlib1g-dev) behind a shim header: a zip's deflated entries for the import.
         .systemLibrary(name: "CZlib", path: "Sources/c-shims/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libmosquitto (Debian libmosquitto-dev, 2.0) behind a shim header.
@@ -92,7 +100,7 @@ let package = Package(
         // the fleet's glue, report models.
         .target(name: "OarlogApp", dependencies: [
             "OarlogAPI", "OarlogArchive", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", 
-            "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO", "OarlogMQTT", "OarlogFleet", "OarlogWorkouts", "CZlib",
+            "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO", "OarlogMQTT", "OarlogFleet", "OarlogWorkouts", "OarlogUpload", "CZlib",
         ], path: "Sources/4-application/OarlogApp"),
         // What the web API accepts: paths, session ids, the token header and each call's JSON body,
         // checked and decoded without HTTP machinery (so it is fuzzed); stored text cleaned by Core's StoredText.
@@ -139,6 +147,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["browser"]),
         .testTarget(name: "OarlogAPITests", dependencies: ["OarlogAPI"]),
+        // Each training site's client against a local stand-in written from its public API
+        // document (Tests/Standins): success, duplicate, 401, an expired token, 429, 503.
+        .testTarget(name: "OarlogUploadTests", dependencies: ["OarlogTestSupport", "OarlogUpload"]),
         // The workout tracker against the simulator's truth, live and in replay.
         .testTarget(name: "OarlogWorkoutsTests", dependencies: [
             "OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogWorkouts", "OarlogPipeline", "OarlogSimulator",
