@@ -3,7 +3,8 @@
 // the order); rename; delete with confirmation; downloads. A damaged file is listed with what to
 // do about it. The filters live in the page's address too (#races?search=…&from=…), so a list is
 // a link: the race map's "List these" opens the sessions that started at one place. Files,
-// folders and zips dropped on it are imported (race-import.js).
+// folders and zips dropped on it are imported (race-import.js). Each row shows its uploads to the
+// training sites (/api/uploads: ↑ Strava ✓, queued, failed) and a button per account (/api/accounts).
 import { getJSON, control, addDownloadLinks } from './api.js';
 import { clock, split, metres } from './metrics.js';
 import { picker } from './compare-page.js';
@@ -11,6 +12,8 @@ import { RaceImport } from './race-import.js';
 
 const $ = id => document.getElementById(id);
 // The inputs and the /api/sessions parameter each sets.
+const SITES = { intervals: 'Intervals', strava: 'Strava', concept2: 'Concept2' };
+const MARK = { done: '✓', duplicate: '✓', sent: '…', sending: '…', queued: 'queued', failed: 'failed' };
 const FIELDS = [['race-search', 'search'], ['race-from', 'from'], ['race-to', 'to'], ['race-min-distance', 'min_distance'],
   ['race-boat', 'boat'], ['race-sort', 'sort']];
 
@@ -87,6 +90,9 @@ export class RaceList {
       return;
     }
     if (asked !== this.asked) return;  // a newer question is on its way
+    // Uploads and accounts: the list shows without them if they do not answer.
+    [this.uploads, this.accounts] = await Promise.all([getJSON('/api/uploads').catch(() => []), getJSON('/api/accounts').catch(() => [])]);
+    if (asked !== this.asked) return;
     $('race-error').hidden = true;
     if (!query) this.total = sessions.length;
     this.sessions = sessions;
@@ -144,7 +150,7 @@ export class RaceList {
       <div class="race-figures"><span class="distance"></span><span class="elapsed"></span>
       <span class="rate"></span>
       <span class="split"></span></div>
-      <div class="race-actions"><span class="downloads"></span><button class="small rename">Rename</button><button class="small delete">Delete</button></div>`;
+      <div class="race-actions"><span class="downloads"></span><button class="small rename">Rename</button><button class="small delete">Delete</button><span class="uploads"></span></div>`;
     const title = li.querySelector('.race-title');
     title.href = '#session/' + encodeURIComponent(s.id);
     title.textContent = (s.title || (s.start_utc ? 'untitled' : s.id)) + (s.boat ? ` · ${s.boat}` : '');
@@ -164,10 +170,42 @@ export class RaceList {
     if (!s.damaged) {
       addDownloadLinks(li.querySelector('.downloads'), s.id, [['fit', 'FIT'], ['tcx', 'TCX'], ['gpx', 'GPX'], ['csv', 'CSV']]);
     }
+    if (!s.damaged) this.uploadState(li.querySelector('.uploads'), s);
     li.querySelector('.rename').onclick = () => this.rename(s);
     li.querySelector('.delete').onclick = () => this.remove(s);
     picker.decorate(li, s);
     return li;
+  }
+
+  // A chip per upload of the session (its last error as the tooltip) and an Upload button per
+  // account it has not reached.
+  uploadState(span, s) {
+    const mine = (this.uploads || []).filter(u => u.session === s.id);
+    for (const u of mine) {
+      const chip = document.createElement('span');
+      chip.className = 'chip upload-' + u.state;
+      chip.textContent = `↑ ${SITES[u.service] || u.service} ${MARK[u.state] || u.state}`;
+      chip.title = u.last_error || u.account_stopped || (u.remote_id ? 'id ' + u.remote_id : u.state);
+      span.appendChild(chip);
+    }
+    for (const a of this.accounts || []) {
+      const there = mine.find(u => u.service === a.service);
+      if (there && there.state !== 'failed') continue;
+      const b = document.createElement('button');
+      b.className = 'small upload';
+      b.dataset.service = a.service;
+      b.textContent = '↑ ' + (SITES[a.service] || a.service);
+      b.onclick = () => this.upload(s, a.service);
+      span.appendChild(b);
+    }
+  }
+
+  async upload(s, service) {
+    try {
+      await control('POST', `/api/sessions/${encodeURIComponent(s.id)}/uploads`, { service, force: false });
+      await this.fetch();
+      setTimeout(() => this.fetch(), 3000);  // the delivery runs in the background
+    } catch (e) { alert('Not queued: ' + e.message); }
   }
 
   async rename(s) {

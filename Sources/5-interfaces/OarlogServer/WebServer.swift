@@ -58,6 +58,7 @@ public enum WebServer {
     public static func run(_ configuration: ServerConfiguration, station: LiveStation, access: ServerAccess, coach: FleetCoach? = nil,
                            ready: @escaping @Sendable (Int) -> Void) async throws {
         let router = makeRouter(configuration, station: station, access: access, coach: coach)
+        UploadPump.start(store: configuration.sessions)  // the upload queue, delivered in the background
         let app = Application(router: router, server: frontDoorServer(router, configuration, access: access),
                               configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "oarlog"),
                               onServerRunning: { channel in ready(channel.localAddress?.port ?? configuration.port) })
@@ -88,6 +89,7 @@ public enum WebServer {
         router.addRoutes(WorkoutsController(api: api).endpoints)
         router.addRoutes(ChallengesController(api: api).endpoints)
         router.addRoutes(CoursesController(api: api).endpoints)
+        router.addRoutes(UploadsController(api: api).endpoints)
         router.addRoutes(FleetController(coach: coach, api: api).endpoints)
         router.addRoutes(StreamController(api: api, pool: PlaybackPool()).endpoints)
         return router

@@ -94,6 +94,8 @@ extension LiveStation {
         broadcast(LiveMessage.session(event: "stopped", id: recording.id, title: recording.title, summary: summary))
         updateStatus(send: true) { _ in }
         log("saved session \(recording.id)")
+        // Sent to the accounts marked --auto (queued first: the boat may be offline).
+        UploadPump.sessionSaved(recording.id, store: SessionStore(directory: directory))
         return recording.id
     }
 

@@ -135,15 +135,18 @@ struct Record: ParsableCommand {
             StandardStreams.write("\n" + SummaryTable.render(title: "Oarlog session — \(name)", summary: summary, facts: facts))
             if let plan = intervals.plan { StandardStreams.write("\n" + IntervalTable.render(plan: plan, intervals: intervals.intervals)) }
             StandardStreams.error("saved session \(SessionText.id(of: writer.path)) (\(writer.path), \(SessionText.size(writer.bytesWritten)))\n")
+            UploadPump.sessionSaved(SessionText.id(of: writer.path), store: .default)
             if auto && !SignalFlag.interrupted { StandardStreams.error("waiting for rowing…\n") }
         }
         if auto { StandardStreams.error("waiting for rowing (\(startStrokes) strokes within 20 s)…\n") }
+        UploadCommand.startPumpIfAuto()  // the queue retried while recording; each saved session sent
         switch try LiveRecording.run(recording, hooks: hooks) {
         case .stoppedBeforeGo:
             StandardStreams.error("stopped before Go: nothing recorded\n")
         case .recorded(let paths):
             if auto { StandardStreams.error("\(paths.count) outing(s) recorded\n") }
         }
+        UploadCommand.deliverAtEnd()
         if let link {
             // The session files are complete whatever the broker did; say what it did not take.
             if let problem = link.finish() { throw CommandFailure("--publish: \(problem) (the session file has everything)") }

@@ -112,6 +112,7 @@ struct Replay: ParsableCommand {
         reportSkips(outcome.skipNote)
         if let kept {
             StandardStreams.error("saved as session \(kept.id) (\(kept.path))\n")
+            UploadCommand.sendAutomatic(session: kept.id)
         }
         if let link {
             if let problem = link.finish() { throw CommandFailure("--publish: \(problem)") }

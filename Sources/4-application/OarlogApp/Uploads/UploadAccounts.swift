@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import OarlogUpload
+
+/// An account as `accounts.json` keeps it: the site's account (no secret in it), when it was
+/// added, and why it was stopped (a 401: nothing more is sent to it until it is added again).
+public struct KeptAccount: Codable, Sendable, Equatable {
+    public var account: SiteAccount
+    public var addedUTC: Double
+    /// The site's refusal (401) that stopped the account; nil while it is in use.
+    public var stopped: String?
+
+    public var service: TrainingService { account.service }
+}
+
+/// The training-site accounts, one per service, in `accounts.json` beside the sessions (locked,
+/// replaced atomically: `DataFile`); each account's secrets are files of mode 0600 in
+/// `accounts/SERVICE/` (directory 0700) beside it, through `SecretFiles`. Nothing here ever
+/// prints, logs or returns a secret.
+public struct UploadAccounts: Sendable {
+    public static let fileName = "accounts.json"
+    public let sessionsPath: String
+
+    public init(sessionsPath: String) {
+        self.sessionsPath = sessionsPath.hasSuffix("/") ? String(sessionsPath.dropLast()) : sessionsPath
+    }
+
+    public var path: String { sessionsPath + "/" + Self.fileName }
+    var file: DataFile { DataFile(path: path, maximumBytes: 1 << 20) }
+
+    /// The secrets of `service`'s account.
+    public func secrets(_ service: TrainingService) -> SecretFiles {
+        SecretFiles(directory: sessionsPath + "/accounts/" + service.rawValue)
+    }
+
+    /// Every account, in the order of `TrainingService`.
+    public func list() throws -> [KeptAccount] {
+        let bytes: [UInt8]?
+        do { bytes = try file.read() } catch { throw AppError(error.description) }
+        guard let bytes, !bytes.isEmpty else { return [] }
+        do {
+            return try JSONDecoder().decode([KeptAccount].self, from: Data(bytes))
+                .sorted { TrainingService.allCases.firstIndex(of: $0.service)! < TrainingService.allCases.firstIndex(of: $1.service)! }
+        } catch {
+            throw AppError("\(Self.fileName) cannot be read: \(error.localizedDescription)")
+        }
+    }
+
+    /// `service`'s account, if one was added.
+    public func account(_ service: TrainingService) throws -> KeptAccount? {
+        try list().first { $0.service == service }
+    }
+
+    /// Adds (or replaces) `service`'s account with its secrets, each kept in a file of mode 0600;
+    /// an account stopped by a 401 is in use again.
+    public func add(_ account: SiteAccount, secrets given: [SecretName: String], now: Double = Date().timeIntervalSince1970) throws {
+        let secrets = secrets(account.service)
+        for name in SecretName.allCases where name != .accessToken {
+            if let value = given[name] { try secrets.keep(name, value) }
+        }
+        // A new refresh token makes the last access token worthless.
+        unlink(secrets.path(.accessToken))
+        try change { all in
+            all.removeAll { $0.service == account.service }
+            all.append(KeptAccount(account: account, addedUTC: now, stopped: nil))
+        }
+    }
+
+    /// Removes `service`'s account and its secrets; false when there was none.
+    @discardableResult
+    public func remove(_ service: TrainingService) throws -> Bool {
+        let removed = try change { all -> Bool in
+            let before = all.count
+            all.removeAll { $0.service == service }
+            return all.count != before
+        }
+        secrets(service).removeAll()
+        return removed
+    }
+
+    /// Stops `service`'s account: the site refused its key or token (`reason`, a sentence without a secret).
+    func stop(_ service: TrainingService, reason: String) throws {
+        try change { all in
+            if let k = all.firstIndex(where: { $0.service == service }) { all[k].stopped = reason }
+        }
+    }
+
+    @discardableResult
+    func change<T>(_ body: (inout [KeptAccount]) throws -> T) throws -> T {
+        do {
+            return try file.locked { () throws -> T in
+                var all = try list()
+                let result = try body(&all)
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                let text = String(decoding: try encoder.encode(all), as: UTF8.self) + "\n"
+                do { try file.replace(with: text) } catch { throw AppError(error.description) }
+                return result
+            }
+        } catch let error as AppError {
+            throw error
+        } catch {
+            throw AppError("\(error)")
+        }
+    }
+}
