@@ -96,7 +96,7 @@ public struct UploadAccounts: Sendable {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
                 let text = String(decoding: try encoder.encode(all), as: UTF8.self) + "\n"
-                do { try file.replace(with: text) } catch { throw AppError(error.description) }
+                do { try file.replace(with: text) } catch { throw AppError("\(error)") }
                 return result
             }
         } catch let error as AppError {

@@ -18,16 +18,25 @@ public struct UploadDelivery: Sendable {
     }
 
     /// One delivery: everything due now (of session `only`, if given), and uploads still being
-    /// processed polled for up to `waitForProcessing_s`. Returns the entries as each piece of work left them.
+    /// processed polled for up to `waitForProcessing_s`; `byHand`: every queued entry is tried
+    /// once whatever its backoff (`oarlog upload --pending`). Returns the entries as each piece of
+    /// work left them.
     @discardableResult
-    public func deliver(only: String? = nil, waitForProcessing_s: Double = 0) async -> [UploadEntry] {
+    public func deliver(only: String? = nil, waitForProcessing_s: Double = 0, byHand: Bool = false) async -> [UploadEntry] {
         let started = Date().timeIntervalSince1970
         var finished: [UploadEntry] = []
+        var tried = Set<String>()
         while true {
             guard let accounts = try? store.uploadAccounts.list() else { return finished }
             let usable = accounts.filter { $0.stopped == nil }
             let services = Set(usable.map(\.service))
-            let jobs = (try? store.uploadQueue.claimDue(services: services, only: only, limit: parallel)) ?? []
+            // By hand each queued entry is tried once: one that fails again waits for its backoff.
+            let jobs = (try? store.uploadQueue.claimDue(services: services, only: only, limit: parallel,
+                                                        everyQueued: byHand, skipping: tried)) ?? []
+            for job in jobs {
+                if case .check = job.work { continue }
+                tried.insert(job.entry.session + "/" + job.entry.service.rawValue)
+            }
             if jobs.isEmpty {
                 let now = Date().timeIntervalSince1970
                 let polls = ((try? store.uploadQueue.list()) ?? []).filter {
@@ -52,12 +61,12 @@ public struct UploadDelivery: Sendable {
 
     /// The same, waiting for it (the command line).
     @discardableResult
-    public func deliverWaiting(only: String? = nil, waitForProcessing_s: Double = 0) -> [UploadEntry] {
+    public func deliverWaiting(only: String? = nil, waitForProcessing_s: Double = 0, byHand: Bool = false) -> [UploadEntry] {
         let box = Box()
         let done = DispatchSemaphore(value: 0)
         let delivery = self
         Task {
-            box.set(await delivery.deliver(only: only, waitForProcessing_s: waitForProcessing_s))
+            box.set(await delivery.deliver(only: only, waitForProcessing_s: waitForProcessing_s, byHand: byHand))
             done.signal()
         }
         done.wait()

@@ -29,17 +29,19 @@ extension UploadQueue {
     /// Claims the entries due at `now` (queued and due; `sent` and due for a poll; `sending` or
     /// `sent` whose claim's process is gone), each made `sending` (or left `sent`) with this
     /// process's claim, on disk before any send starts. Services not in `services` (no account,
-    /// or stopped by a 401) are left alone; `only` limits it to one session.
-    func claimDue(services: Set<TrainingService>, only: String? = nil, limit: Int = .max,
-                  now: Double = Date().timeIntervalSince1970) throws -> [UploadJob] {
+    /// or stopped by a 401) are left alone; `only` limits it to one session; `now`: every queued
+    /// entry is due (a person asked: the network is back), not only those whose backoff ended.
+    func claimDue(services: Set<TrainingService>, only: String? = nil, limit: Int = .max, everyQueued: Bool = false,
+                  skipping: Set<String> = [], now: Double = Date().timeIntervalSince1970) throws -> [UploadJob] {
         try change { all -> [UploadJob] in
             var jobs: [UploadJob] = []
             let claim = UploadClaim(pid: getpid(), atUTC: now)
             for k in all.indices where jobs.count < limit {
                 var e = all[k]
-                guard services.contains(e.service), only == nil || e.session == only else { continue }
+                guard services.contains(e.service), only == nil || e.session == only,
+                      !skipping.contains(e.session + "/" + e.service.rawValue) else { continue }
                 if let c = e.claim, c.isLive(now: now) { continue }
-                let due = (e.nextTryUTC ?? 0) <= now
+                let due = everyQueued || (e.nextTryUTC ?? 0) <= now
                 let work: UploadJob.Work
                 switch e.state {
                 case .queued where due:

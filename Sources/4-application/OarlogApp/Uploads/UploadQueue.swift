@@ -46,7 +46,7 @@ public struct UploadQueue: Sendable {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.sortedKeys]
                     let text = String(decoding: try encoder.encode(all), as: UTF8.self) + "\n"
-                    do { try file.replace(with: text) } catch { throw AppError(error.description) }
+                    do { try file.replace(with: text) } catch { throw AppError("\(error)") }
                 }
                 return result
             }

@@ -19,8 +19,8 @@ struct UploadCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: SessionArgument.help)
-    var session: String?
+    @Argument(help: "The sessions: ids, the start of one, or last.")
+    var sessions: [String] = []
 
     @Option(help: "intervals, strava or concept2.")
     var to: UploadService?
@@ -28,39 +28,46 @@ struct UploadCommand: ParsableCommand {
     @Flag(help: "Send it again even if the site has it.")
     var force = false
 
-    @Flag(help: "Deliver everything queued and due.")
+    @Flag(help: "Deliver everything queued (now, whatever its backoff).")
     var pending = false
 
     func validate() throws {
-        if pending && (session != nil || to != nil || force) { throw ValidationError("--pending takes no session, --to or --force") }
-        if !pending && (session == nil || to == nil) { throw ValidationError("give a session and --to SERVICE, or --pending") }
+        if pending && (!sessions.isEmpty || to != nil || force) { throw ValidationError("--pending takes no session, --to or --force") }
+        if !pending && (sessions.isEmpty || to == nil) { throw ValidationError("give a session and --to SERVICE, or --pending") }
     }
 
     func run() throws {
         let store = SessionStore.default
         let delivery = UploadDelivery(store: store)
-        guard let session, let to else {
-            let done = delivery.deliverWaiting(waitForProcessing_s: 60)
+        guard let to else {
+            let done = delivery.deliverWaiting(waitForProcessing_s: 60, byHand: true)
             for e in done { StandardStreams.write(Self.line(e)) }
             let left = (try? store.uploadQueue.list())?.filter { $0.state == .queued || $0.state == .sending || $0.state == .sent }.count ?? 0
             StandardStreams.write("\(done.count) worked on, \(left) waiting\n")
             return
         }
-        let request = try AccountsCommand.reporting { try store.requestUpload(session, to: to, force: force) }
-        switch request {
-        case .alreadyThere(let e):
-            StandardStreams.write("\(e.session) is already on \(to.title) (\(e.state.rawValue)\(e.remoteID.map { ", id " + $0 } ?? "")): --force sends it again\n")
-            return
-        case .beingSent(let e):
-            StandardStreams.write("\(e.session) is being sent to \(to.title) by another process\n")
-            return
-        case .queued(let e):
-            let done = delivery.deliverWaiting(only: e.session, waitForProcessing_s: 60)
-            let now = done.last { $0.service == to } ?? (try? store.uploadQueue.list())?.first { $0.session == e.session && $0.service == to }
-            guard let now else { return }
-            StandardStreams.write(Self.line(now))
-            if now.state == .failed { throw ExitCode.failure }
+        var queued: [String] = []
+        for session in sessions {
+            switch try AccountsCommand.reporting({ try store.requestUpload(session, to: to, force: force) }) {
+            case .alreadyThere(let e):
+                StandardStreams.write("\(e.session) is already on \(to.title) (\(e.state.rawValue)\(e.remoteID.map { ", id " + $0 } ?? "")): --force sends it again\n")
+            case .beingSent(let e):
+                StandardStreams.write("\(e.session) is being sent to \(to.title) by another process\n")
+            case .queued(let e):
+                queued.append(e.session)
+            }
         }
+        guard !queued.isEmpty else { return }
+        let done = delivery.deliverWaiting(only: queued.count == 1 ? queued[0] : nil, waitForProcessing_s: 60, byHand: true)
+        let now = (try? store.uploadQueue.list()) ?? done
+        var failed = false
+        for id in queued {
+            guard let e = done.last(where: { $0.session == id && $0.service == to }) ?? now.first(where: { $0.session == id && $0.service == to })
+            else { continue }
+            StandardStreams.write(Self.line(e))
+            failed = failed || e.state == .failed
+        }
+        if failed { throw ExitCode.failure }
     }
 
     /// A session just saved (`replay --save`): queued to the `--auto` accounts and sent now if it can be.
