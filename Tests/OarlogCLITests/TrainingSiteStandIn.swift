@@ -44,7 +44,7 @@ final class TrainingSiteStandIn {
         }
         guard let found else {
             child.stop(SIGKILL, grace: 2)
-            throw MissingTestData(path: "the stand-in did not start: " + ChildProcess.text(log))
+            throw StandInFailure(description: "the stand-in did not start: " + ChildProcess.text(log))
         }
         port = found
     }
@@ -73,4 +73,8 @@ final class TrainingSiteStandIn {
     func stop() { child.stop(SIGTERM, grace: 5) }
 
     deinit { stop() }
+}
+
+struct StandInFailure: Error, CustomStringConvertible {
+    var description: String
 }
