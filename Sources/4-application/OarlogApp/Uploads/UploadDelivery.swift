@@ -42,7 +42,7 @@ public struct UploadDelivery: Sendable {
                 let polls = ((try? store.uploadQueue.list()) ?? []).filter {
                     $0.state == .sent && services.contains($0.service) && (only == nil || $0.session == only)
                 }.compactMap(\.nextTryUTC)
-                guard let next = polls.min(), next <= started + waitForProcessing_s else { return finished }
+                guard let next = polls.min(), next <= started + waitForProcessing_s, now <= started + waitForProcessing_s else { return finished }
                 try? await Task.sleep(nanoseconds: UInt64(max(0.05, next - now) * 1e9))
                 continue
             }

@@ -28,7 +28,8 @@ public final class UploadPump: Sendable {
             var ticker = Task { await Self.tick(pump, after_s: interval_s) }
             _ = ticker
             for await _ in stream {
-                await delivery.deliver(waitForProcessing_s: 0)
+                // A Strava upload still being processed is polled (2 s, 4 s, …) before the pump sleeps.
+                await delivery.deliver(waitForProcessing_s: 30)
                 ticker.cancel()
                 ticker = Task { await Self.tick(pump, after_s: interval_s) }
             }

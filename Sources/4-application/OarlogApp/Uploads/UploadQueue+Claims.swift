@@ -39,7 +39,7 @@ extension UploadQueue {
             for k in all.indices where jobs.count < limit {
                 var e = all[k]
                 guard services.contains(e.service), only == nil || e.session == only,
-                      !skipping.contains(e.session + "/" + e.service.rawValue) else { continue }
+                      e.state == .sent || !skipping.contains(e.session + "/" + e.service.rawValue) else { continue }
                 if let c = e.claim, c.isLive(now: now) { continue }
                 let due = everyQueued || (e.nextTryUTC ?? 0) <= now
                 let work: UploadJob.Work
