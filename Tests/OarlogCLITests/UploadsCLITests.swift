@@ -170,4 +170,22 @@ final class UploadsCLITests: XCTestCase {
         XCTAssertEqual(site.received().count, 1)
         XCTAssertEqual(try uploads().first?["state"] as? String, "done")
     }
+
+    /// An account marked `--auto`: `replay --save` queues the saved session to it and sends it at
+    /// once (said on standard error); the site has it once.
+    func testAutoAccountGetsTheSavedSession() throws {
+        let site = try standIn()
+        defer { site.stop() }
+        let add = try oarlog("accounts", "add", "intervals", "--athlete", "i77", "--api-key-file", keys.appendingPathComponent("intervals.key").path,
+                             "--url", site.url, "--auto")
+        XCTAssertEqual(add.status, 0, add.err)
+        let saved = try oarlog("replay", "samples/rowingdata/nk_logbook.csv", "--save")
+        XCTAssertEqual(saved.status, 0, saved.err)
+        XCTAssertTrue(saved.err.contains("→ Intervals.icu: done"), saved.err)
+        let received = site.received()
+        XCTAssertEqual(received.count, 1)
+        let entry = try XCTUnwrap(try uploads().first)
+        XCTAssertEqual(entry["state"] as? String, "done")
+        XCTAssertEqual(entry["remote_id"] as? String, "\(received[0]["id"]!)")
+    }
 }
