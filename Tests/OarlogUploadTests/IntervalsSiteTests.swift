@@ -69,7 +69,7 @@ final class IntervalsSiteTests: XCTestCase {
 
     func testTheSiteDownIsRetry() async throws {
         let (account, secrets) = try standin.account()
-        standin.stop()
+        standin.child.stop()
         let result = await failure { () async throws(UploadFailure) in try await makeTrainingSite(account, secrets: secrets).upload(sampleItem()) }
         guard case .retry? = result else { return XCTFail("\(String(describing: result))") }
     }

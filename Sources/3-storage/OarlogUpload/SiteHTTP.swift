@@ -48,8 +48,10 @@ public struct SiteResponse: Sendable {
     }
 }
 
-/// HTTP(S) to the training sites over AsyncHTTPClient's shared client: a connection is given
-/// 10 s (the client's default), a whole exchange 60 s; the answer's body is read up to 1 MiB.
+/// HTTP(S) to the training sites over one AsyncHTTPClient client for the process (the shared
+/// client's settings, on its event loops): a connection is given 10 s and is not tried again when
+/// refused (an offline boat answers at once and the upload queue backs off), a whole exchange
+/// 60 s; the answer's body is read up to 1 MiB.
 /// A network failure is `.retry`; the caller reads the status (see `failure(for:site:)`).
 public enum SiteHTTP {
     public static let maximumBodyBytes = 1 << 20
@@ -63,7 +65,7 @@ public enum SiteHTTP {
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
         if let body = request.body { outgoing.body = .bytes(body) }
         do {
-            let response = try await HTTPClient.shared.execute(outgoing, timeout: .seconds(wholeTimeout_s))
+            let response = try await siteClient.execute(outgoing, timeout: .seconds(wholeTimeout_s))
             let body = try await response.body.collect(upTo: maximumBodyBytes)
             return SiteResponse(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
                                 body: Array(body.readableBytesView))
@@ -128,6 +130,14 @@ public enum SiteHTTP {
         return url
     }
 }
+
+/// The client the sites are reached with (never shut down: it lives as long as the process).
+private let siteClient: HTTPClient = {
+    var configuration = HTTPClient.Configuration.singletonConfiguration
+    configuration.timeout.connect = .seconds(10)
+    configuration.connectionPool.retryConnectionEstablishment = false
+    return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+}()
 
 extension UploadFailure {
     /// The same failure with any of `secrets` removed from its message.
