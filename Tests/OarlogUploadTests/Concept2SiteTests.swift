@@ -93,7 +93,7 @@ final class Concept2SiteTests: XCTestCase {
 
     func testFindGivesTheResultTheLogbookKeptBeforeItsAnswerReachedUs() async throws {
         standin.stop()
-        standin = try StandinSite(.concept2, uploadDelay_s: 3)
+        standin = try StandinSite(.concept2, uploadDelay_s: 2)
         let (site, _) = try site()
         let item = sampleItem()
         let nothingYet = try await site.find(item)

@@ -76,7 +76,7 @@ final class IntervalsSiteTests: XCTestCase {
 
     func testFindGivesTheActivityTheSiteKeptBeforeItsAnswerReachedUs() async throws {
         standin.stop()
-        standin = try StandinSite(.intervals, uploadDelay_s: 3)
+        standin = try StandinSite(.intervals, uploadDelay_s: 2)
         let site = try site()
         let item = sampleItem()
         let nothingYet = try await site.find(item)

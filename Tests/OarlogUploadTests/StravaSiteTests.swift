@@ -109,7 +109,7 @@ final class StravaSiteTests: XCTestCase {
 
     func testFindGivesTheActivityTheSiteKeptBeforeItsAnswerReachedUs() async throws {
         standin.stop()
-        standin = try StandinSite(.strava, uploadDelay_s: 3)
+        standin = try StandinSite(.strava, uploadDelay_s: 2)
         let (account, secrets) = try standin.account()
         let site = makeTrainingSite(account, secrets: secrets)
         let item = sampleItem()

@@ -47,6 +47,7 @@ import json
 import os
 import re
 import secrets
+import signal
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -396,6 +397,9 @@ def main():
     parser.add_argument("--access-ttl-s", type=float, default=3600)
     parser.add_argument("--upload-delay-s", type=float, default=0)
     args = parser.parse_args()
+    # A parent may have started us with SIGTERM blocked (its mask is inherited): end at once on it.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     Handler.state = State(args)
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
