@@ -133,7 +133,7 @@ final class ShareRoutesTests: XCTestCase {
         try await withApp { client in
             let link = try await Self.makeLink(client, a)
             let unknown = String(repeating: "A", count: 22)
-            let answers = try await [unknown, "short", "../x"].asyncMap { try await client.execute(uri: "/api/shared/\($0)", method: .get) }
+            let answers = try await [unknown, "short", unknown + "A", "%41%41"].asyncMap { try await client.execute(uri: "/api/shared/\($0)", method: .get) }
             for r in answers { XCTAssertEqual(r.status, .forbidden) }
             let unknownMessage = String(buffer: answers[0].body)
             let r1 = try await client.execute(uri: "/share/\(unknown)", method: .get)
@@ -172,6 +172,7 @@ final class ShareRoutesTests: XCTestCase {
             XCTAssertEqual(String(buffer: gone.body), unknownMessage)
             kept.lines.withLock { $0 = [link.token, b1.token, b2.token, a2.token] }
         }
+        // The server logs no request line; this catches one that would (the real process: SharePageTests).
         let lines = logs.lines.withLock { $0 }
         let tokens = kept.lines.withLock { $0 }
         XCTAssertEqual(tokens.count, 4)

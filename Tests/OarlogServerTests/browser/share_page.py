@@ -27,9 +27,10 @@ return [...document.querySelectorAll('#session-summary tr')].map(tr => [tr.query
 """
 
 READ_SHARED = """
-const visible = [...document.querySelectorAll('#session *')].filter(e => e.getClientRects().length);
+// Everything of the page but the map's own panes (Leaflet draws them past its box, clipped).
+const visible = [...document.querySelectorAll('#session *')].filter(e => e.getClientRects().length && !e.closest('.leaflet-pane'));
 const outside = visible.filter(e => { const r = e.getBoundingClientRect(); return r.right > window.innerWidth + 0.5 || r.left < -0.5; })
-  .map(e => e.id || e.className || e.tagName);
+  .map(e => String(e.id || e.getAttribute('class') || e.tagName));
 const split = Chart.getChart('split-chart'), rate = Chart.getChart('rate-chart');
 return {
   loaded: document.body.dataset.sessionLoaded || null,
@@ -49,7 +50,8 @@ return {
 PROBE = """
 const done = arguments[arguments.length - 1];
 const t = arguments[0], other = arguments[1];
-const ask = (path, headers, method) => fetch(path, { headers: headers, method: method || 'GET' }).then(r => r.status);
+// A URL object: the page's own fetch sends only strings of /api/sessions/… to its shared reads.
+const ask = (path, headers, method) => fetch(new URL(path, location.origin), { headers: headers, method: method || 'GET' }).then(r => r.status);
 Promise.all([
   ask('/api/sessions', { 'X-Oarlog-Share': t }),
   ask('/api/sessions/' + other, { 'Authorization': 'Bearer ' + t }),
