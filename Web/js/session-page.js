@@ -48,6 +48,7 @@ export class SessionPage {
     $('session-downloads').replaceChildren();
     addDownloadLinks($('session-downloads'), id, [['fit', 'FIT'], ['tcx', 'TCX'], ['gpx', 'GPX'], ['csv', 'Strokes CSV'], ['geojson', 'GeoJSON']]);
     import('./share-link.js').then(m => m.showShareLink(id));
+    import('./share-report.js').then(m => m.offerReport(id)); // the Share panel's report button
     this.makeCourse.reset(id);
     this.strokes = (s.stroke_list || []).filter(k => k.t_s != null);
     this.showNotes();

@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+"""Opens a session's single-file HTML report (`oarlog export ID --format html`) from disk
+(file://) in headless Chromium with the network switched off (CDP Network.emulateNetworkConditions,
+offline), at phone (390x844) and laptop (1280x800) size, in one browser, and reports what it
+showed: the figure tiles (text, whether each is on screen and whole), the track's path (its
+points), the plots, how far the page overflows sideways, and every request the page made (the
+Network events of the performance log, and the page's own resource timing). Saves a full-page
+screenshot at each size.
+
+Usage: report_page.py REPORT_FILE SCREENSHOT_DIR
+Prints one JSON object; the Swift test (ReportPageTests) asserts on it.
+"""
+import base64
+import json
+import os
+import sys
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+import chromium
+
+report, shots = os.path.abspath(sys.argv[1]), sys.argv[2]
+url = "file://" + report
+result = {"screenshots": []}
+
+READ = """
+const rect = e => { const r = e.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top, width: r.width, height: r.height}; };
+const figures = {};
+for (const f of document.querySelectorAll('.figure')) {
+  const v = f.querySelector('.value');
+  const r = rect(f);
+  figures[f.dataset.key] = {text: v.textContent.trim(), label: f.querySelector('.label').textContent,
+    on_screen: r.width > 0 && r.left >= 0 && r.right <= window.innerWidth + 0.5,
+    cut: v.scrollWidth > v.clientWidth + 1};
+}
+const route = document.querySelector('svg.track path.route');
+const d = route ? route.getAttribute('d') : '';
+const track = document.querySelector('svg.track');
+const wide = [...document.querySelectorAll('body *')].filter(e => !e.closest('.scroll, svg') && e.getBoundingClientRect().right > window.innerWidth + 0.5)
+  .map(e => e.tagName.toLowerCase() + (e.className && typeof e.className === 'string' ? '.' + e.className : ''));
+return {
+  title: document.getElementById('report-title').textContent,
+  figures,
+  track_points: d ? (d.match(/[ML]/g) || []).length : 0,
+  track_rect: track ? rect(track) : null,
+  route_length: route ? route.getTotalLength() : 0,
+  pins: [...document.querySelectorAll('svg.track .pin')].map(p => p.classList[1]),
+  plots: [...document.querySelectorAll('svg.plot')].map(p => ({plot: p.dataset.plot, width: rect(p).width, height: rect(p).height,
+                                                                 line: (p.querySelector('path.line').getAttribute('d').match(/[ML]/g) || []).length})),
+  piece_rows: document.querySelectorAll('#pieces tbody tr').length,
+  notes: [...document.querySelectorAll('#notes li')].map(li => li.textContent),
+  scripts: document.querySelectorAll('script').length,
+  overflow_px: document.documentElement.scrollWidth - window.innerWidth,
+  body_overflow_px: document.body.scrollWidth - document.body.clientWidth,
+  wide,
+  resources: performance.getEntriesByType('resource').map(r => r.name),
+  inner_width: window.innerWidth,
+};
+"""
+
+
+def start():
+    """chromium.start's browser, with the performance log (every Network event) kept too."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=390,844"):
+        options.add_argument(a)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def requests(driver):
+    """The URLs the page asked for since the last call (Network.requestWillBeSent)."""
+    out = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Network.requestWillBeSent":
+            out.append(message["params"]["request"]["url"])
+    return out
+
+
+def full_screenshot(driver, path):
+    """The whole page, not just the screen."""
+    size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}})
+    with open(path, "wb") as f:
+        f.write(base64.b64decode(shot["data"]))
+
+
+driver = start()
+try:
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions",
+                           {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    requests(driver)
+    for name, metrics in (("390", chromium.PHONE), ("1280", chromium.LAPTOP)):
+        chromium.resize(driver, metrics)
+        driver.get(url)
+        driver.execute_script("return document.readyState")
+        page = driver.execute_script(READ)
+        asked = requests(driver)
+        page["requests"] = [u for u in asked if u != url]
+        page["document_requests"] = len([u for u in asked if u == url])
+        page["console"] = chromium.console_errors(driver)
+        shot = os.path.join(shots, f"report-{name}.png")
+        full_screenshot(driver, shot)
+        result["screenshots"].append(shot)
+        result[name] = page
+except Exception as e:  # noqa: BLE001 - reported to the Swift test
+    chromium.report_failure(driver, result, e, os.path.join(shots, "report-failure.png"))
+finally:
+    driver.quit()
+print(json.dumps(result))
