@@ -1,13 +1,14 @@
 #!/usr/bin/python3
-"""Opens a session's single-file HTML report (`oarlog export ID --format html`) from disk
-(file://) in headless Chromium with the network switched off (CDP Network.emulateNetworkConditions,
+"""Opens sessions' single-file HTML reports (`oarlog export ID --format html`) from disk
+(file://), one after the other in one headless Chromium with the network switched off (CDP Network.emulateNetworkConditions,
 offline), at phone (390x844) and laptop (1280x800) size, in one browser, and reports what it
 showed: the figure tiles (text, whether each is on screen and whole), the track's path (its
 points), the plots, how far the page overflows sideways, and every request the page made (the
 Network events of the performance log, and the page's own resource timing). Saves a full-page
-screenshot at each size.
+screenshot at each size: report-390.png and report-1280.png for the first report,
+report-NAME-390.png and report-NAME-1280.png for the others.
 
-Usage: report_page.py REPORT_FILE SCREENSHOT_DIR
+Usage: report_page.py SCREENSHOT_DIR NAME=REPORT_FILE [NAME=REPORT_FILE ...]
 Prints one JSON object; the Swift test (ReportPageTests) asserts on it.
 """
 import base64
@@ -20,8 +21,8 @@ from selenium.webdriver.chrome.service import Service
 
 import chromium
 
-report, shots = os.path.abspath(sys.argv[1]), sys.argv[2]
-url = "file://" + report
+shots = sys.argv[1]
+reports = [(a.split("=", 1)[0], "file://" + os.path.abspath(a.split("=", 1)[1])) for a in sys.argv[2:]]
 result = {"screenshots": []}
 
 READ = """
@@ -31,13 +32,13 @@ for (const f of document.querySelectorAll('.figure')) {
   const v = f.querySelector('.value');
   const r = rect(f);
   figures[f.dataset.key] = {text: v.textContent.trim(), label: f.querySelector('.label').textContent,
-    on_screen: r.width > 0 && r.left >= 0 && r.right <= window.innerWidth + 0.5,
+    on_screen: r.width > 0 && r.left >= 0 && r.right <= document.documentElement.clientWidth + 0.5,
     cut: v.scrollWidth > v.clientWidth + 1};
 }
 const route = document.querySelector('svg.track path.route');
 const d = route ? route.getAttribute('d') : '';
 const track = document.querySelector('svg.track');
-const wide = [...document.querySelectorAll('body *')].filter(e => !e.closest('.scroll, svg') && e.getBoundingClientRect().right > window.innerWidth + 0.5)
+const wide = [...document.querySelectorAll('body *')].filter(e => !e.closest('.scroll, svg') && e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
   .map(e => e.tagName.toLowerCase() + (e.className && typeof e.className === 'string' ? '.' + e.className : ''));
 return {
   title: document.getElementById('report-title').textContent,
@@ -51,11 +52,11 @@ return {
   piece_rows: document.querySelectorAll('#pieces tbody tr').length,
   notes: [...document.querySelectorAll('#notes li')].map(li => li.textContent),
   scripts: document.querySelectorAll('script').length,
-  overflow_px: document.documentElement.scrollWidth - window.innerWidth,
+  overflow_px: document.documentElement.scrollWidth - document.documentElement.clientWidth,
   body_overflow_px: document.body.scrollWidth - document.body.clientWidth,
   wide,
   resources: performance.getEntriesByType('resource').map(r => r.name),
-  inner_width: window.innerWidth,
+  inner_width: document.documentElement.clientWidth,
 };
 """
 
@@ -96,19 +97,19 @@ try:
     driver.execute_cdp_cmd("Network.emulateNetworkConditions",
                            {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
     requests(driver)
-    for name, metrics in (("390", chromium.PHONE), ("1280", chromium.LAPTOP)):
-        chromium.resize(driver, metrics)
-        driver.get(url)
-        driver.execute_script("return document.readyState")
-        page = driver.execute_script(READ)
-        asked = requests(driver)
-        page["requests"] = [u for u in asked if u != url]
-        page["document_requests"] = len([u for u in asked if u == url])
-        page["console"] = chromium.console_errors(driver)
-        shot = os.path.join(shots, f"report-{name}.png")
-        full_screenshot(driver, shot)
-        result["screenshots"].append(shot)
-        result[name] = page
+    for index, (name, url) in enumerate(reports):
+        result[name] = {}
+        for size, metrics in (("390", chromium.PHONE), ("1280", chromium.LAPTOP)):
+            chromium.resize(driver, metrics)
+            driver.get(url)
+            page = driver.execute_script(READ)
+            asked = requests(driver)
+            page["requests"] = [u for u in asked if u != url]
+            page["console"] = chromium.console_errors(driver)
+            shot = os.path.join(shots, f"report-{size}.png" if index == 0 else f"report-{name}-{size}.png")
+            full_screenshot(driver, shot)
+            result["screenshots"].append(shot)
+            result[name][size] = page
 except Exception as e:  # noqa: BLE001 - reported to the Swift test
     chromium.report_failure(driver, result, e, os.path.join(shots, "report-failure.png"))
 finally:

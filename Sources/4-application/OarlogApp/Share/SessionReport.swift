@@ -65,9 +65,11 @@ public struct PlotSeries: Sendable {
 
     public init(duration: Seconds, points: Int) {
         let duration = duration.isFinite ? max(0, duration) : 0
-        let n = max(1, points)
         self.duration = duration
-        bucketSeconds = duration > 0 ? duration / Double(n) : 1
+        // At least 5 s: a bucket of a few strokes (a plot that small could not show more).
+        let bucketSeconds = max(5, duration / Double(max(1, points)))
+        let n = max(1, min(points, Int((duration / bucketSeconds).rounded(.up))))
+        self.bucketSeconds = bucketSeconds
         sums = [Double](repeating: 0, count: n)
         counts = [Int](repeating: 0, count: n)
     }
@@ -85,11 +87,14 @@ public struct PlotSeries: Sendable {
         sums.indices.map { b in (Double(b) * bucketSeconds, counts[b] > 0 ? sums[b] / Double(counts[b]) : nil) }
     }
 
-    /// The means' lowest and highest (nil when no bucket has a value).
-    public var range: ClosedRange<Double>? {
-        let values = points.compactMap(\.value)
-        guard let low = values.min(), let high = values.max() else { return nil }
-        return low...high
+    /// The means' values at two shares of their sorted list (0 the lowest, 1 the highest; nil
+    /// when no bucket has a value): what an axis spans without a few outliers flattening the rest.
+    public func percentiles(_ low: Double, _ high: Double) -> ClosedRange<Double>? {
+        let values = points.compactMap(\.value).sorted()
+        guard !values.isEmpty else { return nil }
+        func at(_ share: Double) -> Double { values[min(values.count - 1, max(0, Int((share * Double(values.count - 1)).rounded())))] }
+        let (a, b) = (at(low), at(high))
+        return min(a, b)...max(a, b)
     }
 }
 

@@ -17,24 +17,41 @@ struct SessionReportPlot {
     let inverted: Bool
     /// How a value on the axis is written.
     let format: (Double) -> String
-    /// The span the axis covers, when the data allows one.
-    let span: ClosedRange<Double>?
+    /// The values of the grid lines, lowest first: the axis spans the first to the last (none:
+    /// no data).
+    let ticks: [Double]
+    var span: ClosedRange<Double>? {
+        guard let low = ticks.first, let high = ticks.last, low < high else { return nil }
+        return low...high
+    }
 
-    /// A split plot: 1:30 to 3:00 at most (a stop's split would flatten the rest), faster up.
+    /// A split plot, faster up: the axis spans the middle 94% of the values (a stop's split would
+    /// flatten the rest; values beyond are drawn at the edge), within 1:00 and 5:00, in round steps.
     static func split(_ series: PlotSeries) -> SessionReportPlot {
-        var span: ClosedRange<Double>?
-        if let r = series.range {
-            let (low, high) = (max(60, r.lowerBound), min(300, max(r.upperBound, r.lowerBound + 10)))
-            if low < high { span = low...high }
-        }
+        let span = series.percentiles(0.03, 0.97).map { max(60, $0.lowerBound)...min(300, max($0.upperBound, $0.lowerBound + 10)) }
+        let ticks = span.map { niceTicks($0, steps: [5, 10, 15, 30, 60]) } ?? []
         return SessionReportPlot(series: series, key: "split", label: "Split /500m", inverted: true,
-                                 format: { RowingFormat.split($0) }, span: span)
+                                 format: { clock($0) }, ticks: ticks)
     }
 
     static func rate(_ series: PlotSeries) -> SessionReportPlot {
-        let span = series.range.map { r in max(0, r.lowerBound - 2)...max(r.upperBound + 2, r.lowerBound + 4) }
+        let span = series.percentiles(0.01, 0.99).map { max(0, $0.lowerBound - 1)...max($0.upperBound + 1, $0.lowerBound + 4) }
+        let ticks = span.map { niceTicks($0, steps: [1, 2, 5, 10, 20]) } ?? []
         return SessionReportPlot(series: series, key: "rate", label: "Stroke rate (spm)", inverted: false,
-                                 format: { DecimalText.fixed($0, places: 0, nonFinite: "—") }, span: span)
+                                 format: { DecimalText.fixed($0, places: 0, nonFinite: "—") }, ticks: ticks)
+    }
+
+    /// Round values from below `span` to above it, the smallest step of `steps` that needs five
+    /// or fewer (empty when the span is not a span of finite values).
+    static func niceTicks(_ span: ClosedRange<Double>, steps: [Double]) -> [Double] {
+        guard span.lowerBound.isFinite, span.upperBound.isFinite else { return [] }
+        func rounded(_ step: Double) -> (low: Double, high: Double) {
+            let low = (span.lowerBound / step).rounded(.down) * step
+            return (low, max(low + step, (span.upperBound / step).rounded(.up) * step))
+        }
+        let step = steps.first { let r = rounded($0); return (r.high - r.low) / $0 <= 4.5 } ?? steps.last ?? 1
+        let (low, high) = rounded(step)
+        return Swift.stride(from: low, through: high + step / 2, by: step).map { $0 }
     }
 
     static func number(_ v: Double) -> String { DecimalText.fixed(v, places: 1, nonFinite: "0") }
@@ -61,24 +78,25 @@ struct SessionReportPlot {
         return out + "</svg>"
     }
 
-    /// The line through the bucket means, a new stroke of the pen after each gap.
+    /// The line through the bucket means, a new stroke of the pen after a rest (no catch for
+    /// `SessionPieces.restGap`, as the pieces are cut): empty buckets between strokes are joined.
     func line(_ span: ClosedRange<Double>) -> String {
         var d = ""
-        var drawing = false
+        var previous: Seconds?
         let half = series.bucketSeconds / 2
         for p in series.points {
-            guard let v = p.value else { drawing = false; continue }
-            d += (drawing ? "L" : "M") + Self.number(x(p.time + half)) + " " + Self.number(y(v, span))
-            drawing = true
+            guard let v = p.value else { continue }
+            let joined = previous.map { p.time - $0 <= SessionPieces.restGap + series.bucketSeconds } ?? false
+            d += (joined ? "L" : "M") + Self.number(x(p.time + half)) + " " + Self.number(y(v, span))
+            previous = p.time
         }
         return d
     }
 
-    /// Four grid lines across, each labelled with its value.
+    /// A grid line across at each tick, labelled with its value.
     func valueGrid(_ span: ClosedRange<Double>) -> String {
         var out = "<g class=\"grid\">"
-        for k in 0...3 {
-            let v = span.lowerBound + Double(k) / 3 * (span.upperBound - span.lowerBound)
+        for v in ticks {
             let yy = Self.number(y(v, span))
             out += "<path d=\"M\(Self.number(Self.left)) \(yy)H\(Self.number(Self.width - Self.right))\"/>"
             out += "<text class=\"value\" x=\"\(Self.number(Self.left - 8))\" y=\"\(yy)\" dy=\"9\">\(format(v))</text>"
@@ -101,7 +119,7 @@ struct SessionReportPlot {
         return out + "</g>"
     }
 
-    /// `25:00` or `1:05:00`.
+    /// `25:00` or `1:05:00` (whole seconds: a time axis, a split axis).
     static func clock(_ seconds: Seconds) -> String {
         let s = Int(seconds.rounded())
         let (h, m, r) = (s / 3600, s / 60 % 60, s % 60)

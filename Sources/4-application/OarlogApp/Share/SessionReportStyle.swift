@@ -24,12 +24,14 @@ extension SessionReport {
         .track .route { fill: none; stroke: var(--route); stroke-width: 4; stroke-linejoin: round; stroke-linecap: round; }
         .track .gate { fill: none; stroke: var(--gate); stroke-width: 5; }
         .track .area { fill: rgba(28, 100, 216, 0.06); stroke: var(--gate); stroke-width: 2; stroke-dasharray: 8 6; }
-        .track text { font-size: 22px; fill: #333; }
+        .track text { font-size: 28px; fill: #333; }
         .track .gate-label { fill: var(--gate); font-weight: bold; }
+        .track .area-label { fill: var(--gate); font-style: italic; }
+        .track .stem { stroke: #111; stroke-width: 3; }
         .pin circle { stroke: #fff; stroke-width: 3; }
         .pin.start circle { fill: #1e9e3a; }
         .pin.finish circle { fill: #111; }
-        .pin text { fill: #fff; font-size: 20px; font-weight: bold; text-anchor: middle; }
+        .pin text { fill: #fff; font-size: 24px; font-weight: bold; text-anchor: middle; }
         .scale path { fill: none; stroke: #333; stroke-width: 3; }
         .north path { fill: #333; }
         .north text { text-anchor: middle; font-weight: bold; }
@@ -39,7 +41,7 @@ extension SessionReport {
         .key.finish { background: #111; }
         .plot { border: 1px solid var(--line); border-radius: 8px; }
         .plot .grid path { stroke: var(--line); stroke-width: 2; }
-        .plot text { font-size: 26px; fill: var(--dim); font-variant-numeric: tabular-nums; }
+        .plot text { font-size: 30px; fill: var(--dim); font-variant-numeric: tabular-nums; }
         .plot text.value { text-anchor: end; }
         .plot text.time { text-anchor: middle; }
         .plot .line { fill: none; stroke: var(--route); stroke-width: 3; stroke-linejoin: round; }
@@ -56,6 +58,7 @@ extension SessionReport {
         .notes .at { color: var(--dim); font-variant-numeric: tabular-nums; margin-right: 6px; }
         .nodata { color: var(--dim); }
         footer { color: var(--dim); font-size: 12px; margin: 24px 0 8px; overflow-wrap: anywhere; }
+        @media (min-width: 700px) { .plot text { font-size: 17px; } .track text { font-size: 16px; } .pin text { font-size: 18px; } }
         @media print { main { max-width: none; } h2 { break-after: avoid; } svg { break-inside: avoid; } }
         """
 }

@@ -80,8 +80,13 @@ struct SessionReportTrack {
         out += "<path class=\"route\" data-points=\"\(track.count)\" d=\"" + routePath() + "\"/>"
         out += gateLabels()
         if let start = track.first, let end = track.last {
-            out += pin(xy(end.latitude, end.longitude), label: "F", kind: "finish", title: "Finish")
-            out += pin(xy(start.latitude, start.longitude), label: "S", kind: "start", title: "Start")
+            let s = xy(start.latitude, start.longitude), f = xy(end.latitude, end.longitude)
+            // A round trip ends where it began: the finish pin stands aside, on a stem to its place.
+            let apart = hypot(f.x - s.x, f.y - s.y) >= 44
+            let shown = apart ? f : (x: f.x + (f.x > Self.width - 80 ? -44 : 44), y: f.y)
+            if !apart { out += "<path class=\"stem\" d=\"M\(pair(f))L\(pair(shown))\"/>" }
+            out += pin(shown, label: "F", kind: "finish", title: "Finish")
+            out += pin(s, label: "S", kind: "start", title: "Start")
         }
         out += scaleBar() + northArrow()
         return out + "</svg>"
@@ -115,22 +120,27 @@ struct SessionReportTrack {
         return out
     }
 
-    /// Each gate's name beside its middle.
+    /// Each gate's name beside its middle, each area's beside its centre (a circle) or first corner.
     func gateLabels() -> String {
         var out = ""
         for fence in fences {
-            guard case .gate(let line, _) = fence.shape, !line.isEmpty else { continue }
-            let middle = FenceFile.midpoint(of: line)
-            let p = xy(middle.latitude, middle.longitude)
-            out += "<text class=\"gate-label\" x=\"\(Self.number(p.x + 8))\" y=\"\(Self.number(p.y - 8))\">"
+            let place: GeoPoint
+            switch fence.shape {
+            case .gate(let line, _) where !line.isEmpty: place = FenceFile.midpoint(of: line)
+            case .circle(let centre, _): place = centre
+            case .polygon(let outer, _) where !outer.isEmpty: place = outer[0]
+            default: continue
+            }
+            let p = xy(place.latitude, place.longitude)
+            out += "<text class=\"\(fence.isArea ? "area-label" : "gate-label")\" x=\"\(Self.number(p.x + 8))\" y=\"\(Self.number(p.y - 8))\">"
                 + HTMLText.escape(fence.id.name) + "</text>"
         }
         return out
     }
 
     func pin(_ p: (x: Double, y: Double), label: String, kind: String, title: String) -> String {
-        "<g class=\"pin \(kind)\"><title>\(title)</title><circle cx=\"\(Self.number(p.x))\" cy=\"\(Self.number(p.y))\" r=\"16\"/>"
-            + "<text x=\"\(Self.number(p.x))\" y=\"\(Self.number(p.y + 7))\">\(label)</text></g>"
+        "<g class=\"pin \(kind)\"><title>\(title)</title><circle cx=\"\(Self.number(p.x))\" cy=\"\(Self.number(p.y))\" r=\"20\"/>"
+            + "<text x=\"\(Self.number(p.x))\" y=\"\(Self.number(p.y + 8))\">\(label)</text></g>"
     }
 
     /// A bar of a round length (10, 20, 50, 100 … m) about a fifth of the drawing wide.

@@ -18,8 +18,8 @@ struct StreamingThinner<Point> {
         defer { seen += 1 }
         last = point
         guard seen % stride == 0 else { return }
-        if kept.count == limit - 1 {
-            // Room is kept for the last point: halve, keeping the first.
+        if kept.count == limit {
+            // Full: every other one goes (the first stays), and the stride doubles.
             kept = kept.enumerated().compactMap { $0.offset % 2 == 0 ? $0.element : nil }
             stride *= 2
             guard seen % stride == 0 else { return }
@@ -27,10 +27,11 @@ struct StreamingThinner<Point> {
         kept.append(point)
     }
 
-    /// The kept points and the stream's last (if it was not kept already): at most `limit`.
+    /// The kept points, ending with the stream's last (in place of the last kept one when the
+    /// buffer is full): at most `limit`.
     var points: [Point] {
-        guard let last else { return kept }
-        return (seen - 1) % stride == 0 ? kept : kept + [last]
+        guard let last, (seen - 1) % stride != 0 else { return kept }
+        return kept.count < limit ? kept + [last] : kept.dropLast() + [last]
     }
 
     /// How many points the stream had.
