@@ -6,7 +6,8 @@ showed: the figure tiles (text, whether each is on screen and whole), the track'
 points), the plots, how far the page overflows sideways, and every request the page made (the
 Network events of the performance log, and the page's own resource timing). Saves a full-page
 screenshot at each size: report-390.png and report-1280.png for the first report,
-report-NAME-390.png and report-NAME-1280.png for the others.
+report-NAME-390.png and report-NAME-1280.png for the others (none for a page that is not a
+report: a control).
 
 Usage: report_page.py SCREENSHOT_DIR NAME=REPORT_FILE [NAME=REPORT_FILE ...]
 Prints one JSON object; the Swift test (ReportPageTests) asserts on it.
@@ -41,7 +42,8 @@ const track = document.querySelector('svg.track');
 const wide = [...document.querySelectorAll('body *')].filter(e => !e.closest('.scroll, svg') && e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
   .map(e => e.tagName.toLowerCase() + (e.className && typeof e.className === 'string' ? '.' + e.className : ''));
 return {
-  title: document.getElementById('report-title').textContent,
+  title: document.getElementById('report-title') ? document.getElementById('report-title').textContent : document.title,
+  gates: [...document.querySelectorAll('svg.track .gate-label')].map(t => t.textContent),
   figures,
   track_points: d ? (d.match(/[ML]/g) || []).length : 0,
   track_rect: track ? rect(track) : null,
@@ -106,9 +108,10 @@ try:
             asked = requests(driver)
             page["requests"] = [u for u in asked if u != url]
             page["console"] = chromium.console_errors(driver)
-            shot = os.path.join(shots, f"report-{size}.png" if index == 0 else f"report-{name}-{size}.png")
-            full_screenshot(driver, shot)
-            result["screenshots"].append(shot)
+            if page["figures"]:  # a report (not a control page): its picture
+                shot = os.path.join(shots, f"report-{size}.png" if index == 0 else f"report-{name}-{size}.png")
+                full_screenshot(driver, shot)
+                result["screenshots"].append(shot)
             result[name][size] = page
 except Exception as e:  # noqa: BLE001 - reported to the Swift test
     chromium.report_failure(driver, result, e, os.path.join(shots, "report-failure.png"))
