@@ -10,7 +10,9 @@ import XCTest
 /// track with its pins and gates, both plots and the pieces, fits the phone's width, and asks
 /// for nothing — while a probe page beside it, which does ask, is seen asking (so "nothing" is
 /// measured, not assumed). Screenshots in `.build/screenshots/report-390.png`, `report-1280.png`
-/// (the course) and `report-workout-390.png`, `report-workout-1280.png`.
+/// (the course) and `report-workout-390.png`, `report-workout-1280.png`. Then, in the same
+/// browser, the session page's Share report button gives the same file as ID.html
+/// (`report-share-390.png`: the Share panel).
 final class ReportPageTests: XCTestCase {
     /// Saves `trace` with `extra` arguments, adds `note`, and exports its report to `file`: the
     /// session's `show --json` and the report's size.
@@ -44,15 +46,29 @@ final class ReportPageTests: XCTestCase {
         let probe = data.appendingPathComponent("probe.html")
         try #"<!DOCTYPE html><title>probe</title><img src="http://127.0.0.1:9/probe.png" alt="">"#.write(to: probe, atomically: true, encoding: .utf8)
 
+        // The web app over the same sessions, for the session page's Share report button.
+        let server = try ServerProcess(arguments: ["--replay", "samples/sim-workout.csv", "--speed", "5"], dataDirectory: data)
+        defer { server.stop() }
+        let workoutID = try XCTUnwrap(workoutShow["id"] as? String)
+
         let shots = try BrowserScript.screenshots()
-        let result = try BrowserScript.run("report_page.py", [shots.path, "course=" + course, "workout=" + workout, "probe=" + probe.path])
+        let result = try BrowserScript.run("report_page.py", [shots.path, "--session", server.base, workoutID,
+                                                              "course=" + course, "workout=" + workout, "probe=" + probe.path],
+                                           detail: "\n" + server.log.suffix(2000))
+        // The button sits in the Share panel and gives ID.html, the very bytes `oarlog export` wrote.
+        let share = try XCTUnwrap(result["share"] as? [String: Any])
+        XCTAssertEqual(share["panel"] as? String, "Share")
+        XCTAssertEqual(share["label"] as? String, "Share report")
+        XCTAssertEqual(share["name"] as? String, workoutID + ".html")
+        XCTAssertEqual(share["text"] as? String, try String(contentsOfFile: workout, encoding: .utf8))
+        XCTAssertEqual(share["console"] as? [String], [])
         let probed = try XCTUnwrap((result["probe"] as? [String: Any])?["390"] as? [String: Any])
         XCTAssertEqual(probed["requests"] as? [String], ["http://127.0.0.1:9/probe.png"], "the log sees a request when there is one")
         try check(try XCTUnwrap(result["course"] as? [String: Any]), show: courseShow, title: "Long row <b>NK</b>",
                   note: "5:00.0 Bow side rushing <script>alert(1)</script>", gates: ["Start", "500 m", "1000 m", "1500 m", "Finish"], pieceRows: 4)
         try check(try XCTUnwrap(result["workout"] as? [String: Any]), show: workoutShow, title: "Head race <i>practice</i>",
                   note: "5:00.0 Square blades & <em>relax</em>", gates: [], pieceRows: 5)
-        BrowserScript.checkScreenshots(result, minimumBytes: 10_000)
+        BrowserScript.checkScreenshots(result, minimumBytes: 3_000)  // the Share panel alone is small
     }
 
     /// One report at both sizes: the figures, the drawing, the tables, no overflow, no request.

@@ -9,7 +9,11 @@ screenshot at each size: report-390.png and report-1280.png for the first report
 report-NAME-390.png and report-NAME-1280.png for the others (none for a page that is not a
 report: a control).
 
-Usage: report_page.py SCREENSHOT_DIR NAME=REPORT_FILE [NAME=REPORT_FILE ...]
+With --session BASE_URL ID, then also the web app's session page (network back on): its "Share
+report" button in the Share panel, clicked, gives the report as a download named ID.html
+(report-share-390.png shows the panel).
+
+Usage: report_page.py SCREENSHOT_DIR [--session BASE_URL ID] NAME=REPORT_FILE [NAME=REPORT_FILE ...]
 Prints one JSON object; the Swift test (ReportPageTests) asserts on it.
 """
 import base64
@@ -19,11 +23,16 @@ import sys
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 import chromium
 
-shots = sys.argv[1]
-reports = [(a.split("=", 1)[0], "file://" + os.path.abspath(a.split("=", 1)[1])) for a in sys.argv[2:]]
+shots, rest = sys.argv[1], sys.argv[2:]
+session = None
+if rest[:1] == ["--session"]:
+    session, rest = (rest[1], rest[2]), rest[3:]
+reports = [(a.split("=", 1)[0], "file://" + os.path.abspath(a.split("=", 1)[1])) for a in rest]
 result = {"screenshots": []}
 
 READ = """
@@ -93,6 +102,41 @@ def full_screenshot(driver, path):
         f.write(base64.b64decode(shot["data"]))
 
 
+SAVE_DOWNLOADS = """
+window.__saved = null;
+const click = HTMLAnchorElement.prototype.click;
+HTMLAnchorElement.prototype.click = function () {
+  if (this.download) { window.__saved = {name: this.download, href: this.href}; return; }
+  return click.call(this);
+};
+"""
+
+
+def share_button(driver, base, session_id):
+    """The session page's Share report button at phone size, clicked: what it offered."""
+    wait = WebDriverWait(driver, 60, poll_frequency=0.1)
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions",
+                           {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    chromium.resize(driver, chromium.PHONE)
+    driver.get(base + "/#session/" + session_id)
+    wait.until(lambda d: d.execute_script("return document.body.dataset.sessionLoaded") == session_id)
+    wait.until(lambda d: d.execute_script("return !!document.getElementById('session-share-report')"))
+    driver.execute_script(SAVE_DOWNLOADS)
+    button = driver.find_element(By.ID, "session-share-report")
+    panel = driver.execute_script("return arguments[0].closest('.panel').querySelector('.panel-title').textContent", button)
+    label = button.text
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    wait.until(lambda d: d.execute_script("return window.__saved"))
+    saved = driver.execute_script("return window.__saved")
+    text = driver.execute_async_script("const done = arguments[0]; fetch(window.__saved.href).then(r => r.text()).then(done, e => done('failed: ' + e))")
+    shot = os.path.join(shots, "report-share-390.png")
+    driver.find_element(By.ID, "session-share-report").find_element(By.XPATH, "./ancestor::div[contains(@class, 'panel')]").screenshot(shot)
+    result["screenshots"].append(shot)
+    return {"label": label, "panel": panel, "name": saved["name"], "text": text,
+            "console": chromium.console_errors(driver)}
+
+
 driver = start()
 try:
     driver.execute_cdp_cmd("Network.enable", {})
@@ -113,6 +157,8 @@ try:
                 full_screenshot(driver, shot)
                 result["screenshots"].append(shot)
             result[name][size] = page
+    if session:
+        result["share"] = share_button(driver, *session)
 except Exception as e:  # noqa: BLE001 - reported to the Swift test
     chromium.report_failure(driver, result, e, os.path.join(shots, "report-failure.png"))
 finally:
