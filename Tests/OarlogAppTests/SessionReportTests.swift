@@ -65,7 +65,7 @@ final class SessionReportTests: XCTestCase {
         let hostile = "<script>alert('oar')</script> & \"quotes\""
         let outing = SessionArchiveTests.Outing(title: "Crew <img src=x onerror=alert(1)>", date: "2026-05-02T07:00:00Z",
                                                 place: SessionArchiveTests.putney, minutes: 6, rate: 24, boat: "Eight",
-                                                notes: [hostile, "Rate up at the bridge"])
+                                                notes: [hostile, "Rate up at the bridge"], area: "Temple <Island>")
         let (id, html, _) = try report(outing)
         let show = try shown(id)
 
@@ -100,6 +100,10 @@ final class SessionReportTests: XCTestCase {
         let trail = try SessionTrail(try SessionReader(path: try XCTUnwrap(temp.directory.sessionFile(id: id)))).points.count
         XCTAssertEqual(drawn, trail)
         XCTAssertGreaterThan(drawn, 300)
+        // The area recorded with the session is drawn, its name as text.
+        XCTAssertEqual(html.components(separatedBy: "<circle class=\"area\"").count - 1, 1)
+        XCTAssertTrue(html.contains(">Temple &lt;Island&gt;</text>"))
+        XCTAssertTrue(html.contains("<g class=\"pin start\">") && html.contains("<g class=\"pin finish\">"))
         // The pieces are the session page's, one row each.
         let pieces = try JSONSerialization.jsonObject(with: Data(SessionStore(sessionsPath: temp.directory.path).piecesJSON(id: id).utf8)) as? [String: Any]
         let rows = try XCTUnwrap(html.components(separatedBy: "<section id=\"pieces\"").last).components(separatedBy: "<tr").count - 2

@@ -86,7 +86,7 @@ extension SessionReport {
 
     func trackSection() -> String {
         guard let drawing = SessionReportTrack(track: track, fences: fences) else {
-            return "<section id=\"track\"><h2>Track</h2><p class=\"nodata\">No GPS track: \u{2014}</p></section>\n"
+            return "<section id=\"track\"><h2>Track</h2><p class=\"nodata\">No GPS track: the session has no position fixes.</p></section>\n"
         }
         return "<section id=\"track\"><h2>Track</h2>" + drawing.svg()
             + "<p class=\"caption\">\(trackFixes) fixes\(trackFixes > track.count ? ", \(track.count) drawn" : ""). "
