@@ -1,31 +1,37 @@
 // The session page's "Share report" button: the session as one HTML file that opens offline on
 // any phone or laptop (GET /api/sessions/{id}/export/html: byte for byte `oarlog export ID
 // --format html`). Where the browser can share files (a phone's share sheet), it offers the file
-// there; elsewhere it downloads it as ID.html. The button sits in the Share panel's row of actions
-// (#session-share-actions, made here when the page has none).
+// there; elsewhere it downloads it as ID.html. It lives in its own box at the top of
+// #session-share (the Share panel's content, shared with share-link.js; made if the page has none).
 import { el } from './dom.js';
 
 const $ = id => document.getElementById(id);
 
-// The row the Share panel's actions sit in: made at the top of the panel the first time.
-function actionsRow() {
-  let row = $('session-share-actions');
-  if (row) return row;
-  row = el('div', 'share-actions');
-  row.id = 'session-share-actions';
-  // Its own few rules here, so the shared style sheet is left alone: one row that wraps on a phone.
-  row.style.cssText = 'display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-bottom: 6px;';
-  const panel = $('session-share') ? $('session-share').closest('.panel') : null;
-  if (!panel) return null;
-  const title = panel.querySelector('.panel-title');
-  if (title) title.after(row); else panel.prepend(row);
-  return row;
+// This button's box, first in #session-share (and the Share panel, when the page has none).
+function ensureBox() {
+  let outer = $('session-share');
+  if (!outer) {
+    const panel = el('div', 'panel');
+    panel.append(el('div', 'panel-title', 'Share'));
+    outer = el('div');
+    outer.id = 'session-share';
+    panel.append(outer);
+    (document.querySelector('#session .session-grid') || document.body).append(panel);
+  }
+  let mine = $('share-report-box');
+  if (!mine) {
+    mine = el('div', 'share-report-box');
+    mine.id = 'share-report-box';
+    // Its own few rules here, so the shared style sheets are left alone: one row that wraps.
+    mine.style.cssText = 'display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-bottom: 8px;';
+    outer.prepend(mine);
+  }
+  return mine;
 }
 
 // Puts (or points) the button at session ID.
 export function offerReport(id) {
-  const row = actionsRow();
-  if (!row) return;
+  const row = ensureBox();
   let button = $('session-share-report');
   if (!button) {
     button = el('button', 'small', 'Share report');
