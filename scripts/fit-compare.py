@@ -9,7 +9,8 @@ no component expansion, no sub-fields, enums as numbers, times as FIT seconds) a
 (default: record, lap, session, file_id): the same number of messages, in order, each with the
 same fields and values (numbers within the field's resolution, 1/scale). A field Oarlog's
 profile does not name is printed by number, raw: it is named and scaled here with the SDK's
-profile before the comparison. Developer fields are not compared.
+profile before the comparison. Developer fields are compared by their names and scales from the
+file's own `field_description` messages.
 
 Exit status: 0 when they agree, 1 on any disagreement (each one printed, at most 20), 2 when a
 decoder fails or the SDK is missing.
@@ -30,10 +31,26 @@ def sdk_messages(path):
     if errors:
         print(f"{path}: the Garmin SDK could not decode it: {errors}", file=sys.stderr)
         sys.exit(2)
+    described = {d["key"]: d for d in messages.get("field_description_mesgs", [])}
     out = {}
     for key, values in messages.items():
         kind = key[:-len("_mesgs")] if isinstance(key, str) and key.endswith("_mesgs") else str(key)
-        out[kind] = [{str(k): v for k, v in m.items() if k != "developer_fields"} for m in values]
+        out[kind] = [dict([(str(k), v) for k, v in m.items() if k != "developer_fields"]
+                          + developer_fields(m.get("developer_fields", {}), described)) for m in values]
+    return out
+
+
+def developer_fields(values, described):
+    """A message's developer fields as (name, value), scaled by their descriptions; the invalid
+    value of their base type (a field with nothing to say) left out, as for the profile's fields."""
+    invalid = {0x02: 0xFF, 0x84: 0xFFFF, 0x86: 0xFFFFFFFF, 0x85: 0x7FFFFFFF, 0x00: 0xFF}
+    out = []
+    for key, value in values.items():
+        d = described.get(key)
+        if d is None or value == invalid.get(d.get("fit_base_type_id"), None):
+            continue
+        scale = d.get("scale") or 1
+        out.append((d["field_name"], value / scale if scale != 1 and isinstance(value, (int, float)) else value))
     return out
 
 

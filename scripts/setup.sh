@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 # mosquitto/libmosquitto-dev (the fleet: boats to a coach and a club through an MQTT broker),
 # python3-jsonschema (payloads checked against Signal K's delta schema), openssl (a test CA).
 PACKAGES=(gpsd gpsd-clients libgps-dev libiio-dev libiio-utils iiod python3-scipy python3-numpy python3-pip libxml2-utils libsqlite3-dev zlib1g-dev shellcheck device-tree-compiler
-          libjs-leaflet libjs-chart.js chromium chromium-driver python3-selenium curl
+          libjs-leaflet libjs-chart.js node-qrcode-generator zbar-tools chromium chromium-driver python3-selenium curl
           mosquitto mosquitto-clients libmosquitto-dev python3-jsonschema openssl)
 
 missing=()

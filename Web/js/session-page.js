@@ -26,7 +26,6 @@ export class SessionPage {
       this.map.highlight(piece);
     });
     $('session-note-form').onsubmit = e => { e.preventDefault(); this.addNote(); };
-    $('session-share').onclick = () => this.share();
   }
 
   async load(id) {
@@ -48,7 +47,8 @@ export class SessionPage {
     fillSummary($('session-summary'), s);
     $('session-downloads').replaceChildren();
     addDownloadLinks($('session-downloads'), id, [['fit', 'FIT'], ['tcx', 'TCX'], ['gpx', 'GPX'], ['csv', 'Strokes CSV'], ['geojson', 'GeoJSON']]);
-    this.resetShare();
+    import('./share-link.js').then(m => m.showShareLink(id));
+    import('./share-report.js').then(m => m.offerReport(id)); // the Share panel's report button
     this.makeCourse.reset(id);
     this.strokes = (s.stroke_list || []).filter(k => k.t_s != null);
     this.showNotes();
@@ -59,35 +59,6 @@ export class SessionPage {
 
   resized() {
     this.map.resized();
-  }
-
-  resetShare() {
-    $('session-share-link').hidden = true;
-    $('session-share-note').hidden = true;
-    $('session-share').hidden = false;
-  }
-
-  // A link that plays this one session back (POST /api/sessions/{id}/share: its key opens that
-  // session's playback and nothing else), for a crew member's phone that is not paired.
-  async share() {
-    const id = this.id;
-    let answer;
-    try {
-      answer = await control('POST', `/api/sessions/${encodeURIComponent(id)}/share`);
-    } catch (e) {
-      $('session-share-note').textContent = 'No link: ' + e.message;
-      $('session-share-note').hidden = false;
-      return;
-    }
-    if (id !== this.id) return;
-    const input = $('session-share-link');
-    input.value = location.origin + answer.link;
-    input.hidden = false;
-    $('session-share').hidden = true;
-    $('session-share-note').textContent = 'Anyone on the boat\'s Wi-Fi with this link can play this session back; nothing else.';
-    $('session-share-note').hidden = false;
-    input.focus();
-    input.select();
   }
 
   showNotes() {

@@ -28,6 +28,8 @@ public struct ExportAssembler: Sendable {
         var longitude: Degrees
         var altitude: Metres?
         var speed: MetresPerSecond?
+        var heartRate: BeatsPerMinute?
+        var power: Watts?
     }
 
     private struct LapState: Sendable {
@@ -67,6 +69,9 @@ public struct ExportAssembler: Sendable {
     private var finished = false
     /// The plan's laps, from the tracker's events; nil when the session rows no plan.
     private var workout: WorkoutLaps?
+    /// The latest heart rate and power heard, put on the next fixes.
+    private var latestHeartRate = Latest()
+    private var latestPower = Latest()
     /// Hard bound on each queue whatever the timing (about 100 s of 100 Hz fixes).
     private static let queueLimit = 10_000
 
@@ -95,8 +100,14 @@ public struct ExportAssembler: Sendable {
                 if distance.usedFixes > used {
                     points.append(PendingPoint(time: fix.time, latitude: fix.latitude, longitude: fix.longitude,
                                                altitude: fix.altitude.flatMap { $0.isFinite ? $0 : nil },
-                                               speed: fix.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }))
+                                               speed: fix.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil },
+                                               heartRate: latestHeartRate.value(at: fix.time, within: 5),
+                                               power: latestPower.value(at: fix.time, within: 10)))
                 }
+            case .heartRate(let h) where h.bpm.isFinite && h.bpm > 0:
+                latestHeartRate = Latest(time: h.time, value: h.bpm)
+            case .reference(let r):
+                if let w = r.power, w.isFinite, w >= 0 { latestPower = Latest(time: r.time, value: w) }
             case .metadata(let key, let value):
                 if key == "start_utc", let utc = UTCTime.parseISO8601(value) { startUTCMetadata = utc }
                 if title == nil, key == "title" || key == "session_name", !value.isEmpty { title = value }
@@ -199,13 +210,16 @@ public struct ExportAssembler: Sendable {
         var speed = p.speed
         if speed == nil, let a = lastPoint, p.time > a.time { speed = (d - a.distance) / (p.time - a.time) }
         var rate: StrokesPerMinute?
+        var current: StrokeMetrics?
         if let s = lastStroke {
             let age = p.time - s.stroke.catchTime
             rate = age <= configuration.maximumStrokePeriod ? (s.smoothedRate ?? s.stroke.strokeRate ?? 0) : 0
+            if age <= configuration.maximumStrokePeriod { current = s }
         }
         guard var l = lap else { return }
         let point = ExportPoint(time: p.time, utc: start.originUTC + p.time, latitude: p.latitude, longitude: p.longitude,
-                                altitude: p.altitude, distance: d, speed: speed, strokeRate: rate, lap: l.index)
+                                altitude: p.altitude, distance: d, speed: speed, strokeRate: rate, lap: l.index,
+                                heartRate: p.heartRate, power: p.power, stroke: current)
         try emit(.point(point))
         let position = GeoPoint(latitude: p.latitude, longitude: p.longitude)
         if l.firstPosition == nil { l.firstPosition = position }
@@ -306,5 +320,16 @@ public struct ExportAssembler: Sendable {
         lap = l
         try closeLap(at: time, trigger: plan.trigger(endingAtBoundary: l.segment ?? .beforePlan), emit: emit)
         try openLap(at: time, segment: boundary.segment, distance: d, emit: emit)
+    }
+}
+
+/// The latest value of a reading and when it was heard.
+private struct Latest: Sendable {
+    var time: Seconds = -.infinity
+    var value: Double = .nan
+
+    /// The value if it was heard at most `within` seconds before `now`.
+    func value(at now: Seconds, within: Seconds) -> Double? {
+        value.isFinite && now - time <= within && now >= time - 1 ? value : nil
     }
 }

@@ -1,8 +1,9 @@
 import OarlogPipeline
 
-/// The export file formats, with their usual file extensions.
+/// The export file formats, with their usual file extensions. `html` is the single-file report
+/// of a kept session: the application floor makes it (OarlogApp's SessionReport), not a sink.
 public enum ExportFormat: String, Sendable, CaseIterable {
-    case gpx, tcx, fit, csv, geojson
+    case gpx, tcx, fit, csv, geojson, html
 
     /// The extension a file of this format gets by default (`csv` exports are per stroke, so
     /// they are named `.strokes.csv` and never overwrite a CSV trace).
@@ -28,6 +29,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
         case .fit: return try FITExporter(path: path, configuration: configuration)
         case .csv: return try StrokeCSVExporter(path: path, columns: csvColumns, configuration: configuration)
         case .geojson: return try GeoJSONExporter(path: path, configuration: configuration)
+        case .html: throw ExportError("the HTML report is of a kept session, not a stream of strokes")
         }
     }
 }

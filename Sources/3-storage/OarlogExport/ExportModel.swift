@@ -99,6 +99,13 @@ public struct ExportPoint: Sendable, Equatable {
     public var strokeRate: StrokesPerMinute?
     /// 0-based lap.
     public var lap: Int
+    /// The latest heart rate within 5 s before this fix (a strap, or a device's figure); nil without one.
+    public var heartRate: BeatsPerMinute? = nil
+    /// The latest per-stroke power within 10 s before this fix (an EmPower oarlock); nil without one.
+    public var power: Watts? = nil
+    /// The stroke under way at this fix (its catch within `maximumStrokePeriod`), whose figures
+    /// the FIT file carries on the record as developer fields; nil when not rowing.
+    public var stroke: StrokeMetrics? = nil
 }
 
 /// One stroke as exported: the analyzer's figures plus when, where and in which lap.

@@ -8,12 +8,12 @@
 final class FITEncoder {
     /// FIT base types used here, with their sizes and "invalid" (no data) values.
     enum BaseType: UInt8 {
-        case enumeration = 0x00, uint8 = 0x02, string = 0x07, uint16 = 0x84, sint32 = 0x85, uint32 = 0x86
+        case enumeration = 0x00, uint8 = 0x02, string = 0x07, uint16 = 0x84, sint32 = 0x85, uint32 = 0x86, byte = 0x0D
 
         /// Bytes of one value (a string field's size is its own: `Field.size`).
         var size: Int {
             switch self {
-            case .enumeration, .uint8, .string: return 1
+            case .enumeration, .uint8, .string, .byte: return 1
             case .uint16: return 2
             case .sint32, .uint32: return 4
             }
@@ -21,7 +21,7 @@ final class FITEncoder {
 
         var invalid: UInt32 {
             switch self {
-            case .enumeration, .uint8: return 0xFF
+            case .enumeration, .uint8, .byte: return 0xFF
             case .string: return 0
             case .uint16: return 0xFFFF
             case .sint32: return 0x7FFF_FFFF
@@ -42,11 +42,14 @@ final class FITEncoder {
         }
     }
 
-    /// A message layout: its global number (the FIT profile's message) bound to a local type.
+    /// A message layout: its global number (the FIT profile's message) bound to a local type,
+    /// and the developer fields it carries after its own (each described first by a
+    /// `field_description` of developer data index 0: `FITExporter+Rowing.swift`).
     struct Definition {
         var localType: UInt8
         var globalNumber: UInt16
         var fields: [Field]
+        var developerFields: [Field] = []
     }
 
     /// Fills one data message's fields in definition order.
@@ -66,7 +69,7 @@ final class FITEncoder {
             if let v = value {
                 switch type {
                 case .string: break
-                case .enumeration, .uint8: if v >= 0 && v < 0xFF { raw = UInt32(v) }
+                case .enumeration, .uint8, .byte: if v >= 0 && v < 0xFF { raw = UInt32(v) }
                 case .uint16: if v >= 0 && v < 0xFFFF { raw = UInt32(v) }
                 case .uint32: if v >= 0 && v < 0xFFFF_FFFF { raw = UInt32(v) }
                 case .sint32: if v > -0x8000_0000 && v < 0x7FFF_FFFF { raw = UInt32(bitPattern: Int32(v)) }
@@ -91,6 +94,17 @@ final class FITEncoder {
             bytes += utf8
             bytes += [UInt8](repeating: 0, count: field.size - utf8.count)
         }
+
+        /// Appends the next field's bytes (a `byte` array field), cut or padded with 0xFF to its size.
+        mutating func put(bytes value: [UInt8]) {
+            precondition(next < fields.count, "more values than fields")
+            let field = fields[next]
+            precondition(field.type == .byte, "bytes for a field that is not a byte array")
+            next += 1
+            let kept = value.prefix(field.size)
+            bytes += kept
+            bytes += [UInt8](repeating: 0xFF, count: field.size - kept.count)
+        }
     }
 
     /// A string field's size for `text`: its UTF-8 and the null, at most 255.
@@ -99,6 +113,8 @@ final class FITEncoder {
     static let headerSize = 14
     private let file: ExportFile
     private var defined: [Bool] = Array(repeating: false, count: 16)
+    /// Each local type's fields, its own then the developer's (made once, when defined).
+    private var layouts: [[Field]] = Array(repeating: [], count: 16)
     private var scratch: [UInt8] = []
 
     init(file: ExportFile) throws {
@@ -111,19 +127,26 @@ final class FITEncoder {
     func write(_ definition: Definition, _ fill: (inout MessageBuilder) -> Void) throws {
         let local = Int(definition.localType)
         if !defined[local] {
-            var d: [UInt8] = [0x40 | definition.localType, 0, 0,
+            let developer = definition.developerFields
+            var d: [UInt8] = [0x40 | (developer.isEmpty ? 0 : 0x20) | definition.localType, 0, 0,
                               UInt8(definition.globalNumber & 0xFF), UInt8(definition.globalNumber >> 8),
                               UInt8(definition.fields.count)]
             for f in definition.fields { d += [f.number, UInt8(f.size), f.type.rawValue] }
+            if !developer.isEmpty {
+                // Developer fields: number, size, developer data index (always 0: Oarlog's).
+                d.append(UInt8(developer.count))
+                for f in developer { d += [f.number, UInt8(f.size), 0] }
+            }
             try file.write(d)
             defined[local] = true
+            layouts[local] = definition.fields + developer
         }
         scratch.removeAll(keepingCapacity: true)
         scratch.append(definition.localType)
-        var builder = MessageBuilder(bytes: scratch, fields: definition.fields)
+        var builder = MessageBuilder(bytes: scratch, fields: layouts[local])
         scratch = []
         fill(&builder)
-        precondition(builder.next == definition.fields.count, "message \(definition.globalNumber): \(builder.next) of \(definition.fields.count) fields given")
+        precondition(builder.next == builder.fields.count, "message \(definition.globalNumber): \(builder.next) of \(builder.fields.count) fields given")
         try file.write(builder.bytes)
         scratch = builder.bytes
     }

@@ -4,7 +4,8 @@ import OarlogPipeline
 
 /// Writes the session as a FIT activity file: `file_id` (activity), a timer-start `event`, one
 /// `record` per GPS fix (timestamp, position in semicircles, distance, speed, altitude, cadence =
-/// stroke rate), one `lap` per lap, a timer-stop `event`, one `session` (sport rowing (15),
+/// stroke rate, heart rate and power where known, and the stroke's rowing figures as developer
+/// fields: `FITExporter+Rowing.swift`), one `lap` per lap, a timer-stop `event`, one `session` (sport rowing (15),
 /// sub-sport generic) and the `activity`. A session that rows a workout plan also carries the
 /// plan (`workout` and one `workout_step` per step, after `file_id`), and its laps are the plan's
 /// steps with their intensity and `wkt_step_index` (`FITExporter+Workout.swift`).
@@ -45,7 +46,8 @@ public final class FITExporter: AssembledExporter {
     ])
     static let record = FITEncoder.Definition(localType: 2, globalNumber: 20, fields: [
         F(253, .uint32), F(0, .sint32), F(1, .sint32), F(5, .uint32), F(6, .uint16), F(2, .uint16), F(4, .uint8),
-    ])
+        F(3, .uint8), F(7, .uint16),
+    ], developerFields: rowingDeveloperFields)
     static let lap = FITEncoder.Definition(localType: 3, globalNumber: 19, fields: lapFields)
     static let lapFields = [
         F(253, .uint32), F(2, .uint32), F(3, .sint32), F(4, .sint32), F(5, .sint32), F(6, .sint32),
@@ -94,6 +96,7 @@ public final class FITExporter: AssembledExporter {
         try e.write(Self.fileID) { m in
             m.put(Profile.fileActivity); m.put(Profile.manufacturerDevelopment); m.put(1); m.put(t)
         }
+        try writeRowingDescriptions(e)
         if let plan = start.plan {
             try writeWorkout(plan)
             lapsHaveSteps = true
@@ -113,6 +116,9 @@ public final class FITExporter: AssembledExporter {
             m.put(FITEncoder.scaled(p.speed, 1000))
             m.put(FITEncoder.scaled(p.altitude, 5, offset: 500))
             m.put(Self.cadence(p.strokeRate))
+            m.put(p.heartRate.map { Int64($0.rounded()) })
+            m.put(p.power.map { Int64($0.rounded()) })
+            Self.putRowing(p.stroke, into: &m)
         }
     }
 

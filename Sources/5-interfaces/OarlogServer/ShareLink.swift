@@ -5,7 +5,7 @@ import OarlogAPI
 /// Who may play a session back (`/api/sessions/{id}/playback`): the holder of the token, or of
 /// that session's share key — HMAC-SHA256 of `oarlog-playback:ID` keyed with the token, its
 /// first 16 bytes in hex. A key opens that one session's playback and nothing else; a new token
-/// (delete the token file) withdraws every key given (docs/API.md, "Share links").
+/// (delete the token file) withdraws every key given (docs/API.md, "Playback"; the page offers share links instead: SharesController).
 extension ServerAccess {
     /// Whether a playback of session `id` may open: the token as `Authorization: Bearer`, or as a
     /// WebSocket subprotocol, or that session's share key (`?share=`). The one rule both the front

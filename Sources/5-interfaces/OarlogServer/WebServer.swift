@@ -14,6 +14,8 @@ public struct ServerConfiguration: Sendable {
     /// Where Debian installs Leaflet and Chart.js (`libjs-leaflet`, `libjs-chart.js`).
     public var leafletDirectory = "/usr/share/javascript/leaflet"
     public var chartDirectory = "/usr/share/javascript/chart.js"
+    /// Where Debian installs the QR code maker the share link draws with (`node-qrcode-generator`).
+    public var qrcodeDirectory = "/usr/share/nodejs/qrcode-generator"
     /// The largest request body accepted (a note, a title): larger is refused with 413.
     public var maximumBodyBytes = APIRequest.maximumBodyBytes
     /// The kept sessions the API lists, reads and changes.
@@ -71,9 +73,11 @@ public enum WebServer {
         router.add(middleware: SecurityHeaders())
         router.add(middleware: ErrorJSON())
         router.add(middleware: PathGuard())
+        router.add(middleware: ShareGate(sessions: configuration.sessions, access: access))
         router.add(middleware: FileMiddleware(configuration.webRoot, searchForIndexHtml: true))
         router.add(middleware: FileMiddleware(configuration.leafletDirectory, urlBasePath: "/vendor/leaflet"))
         router.add(middleware: FileMiddleware(configuration.chartDirectory, urlBasePath: "/vendor/chart.js"))
+        router.add(middleware: FileMiddleware(configuration.qrcodeDirectory, urlBasePath: "/vendor/qrcode"))
         // The station's recording is kept out of every change and download (SessionStore.watching).
         let api = APIServices(sessions: configuration.sessions.watching(station), station: station, access: access,
                               maximumBodyBytes: configuration.maximumBodyBytes)
@@ -91,6 +95,8 @@ public enum WebServer {
         router.addRoutes(CoursesController(api: api).endpoints)
         router.addRoutes(UploadsController(api: api).endpoints)
         router.addRoutes(FleetController(coach: coach, api: api).endpoints)
+        router.addRoutes(SharesController(api: api).endpoints)
+        router.addRoutes(SharedController(api: api, webRoot: configuration.webRoot).endpoints)
         router.addRoutes(StreamController(api: api, pool: PlaybackPool()).endpoints)
         return router
     }

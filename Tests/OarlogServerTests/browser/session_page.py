@@ -243,13 +243,13 @@ try:
         "return [...document.querySelectorAll('#session-notes .note-text')].map(e => e.textContent)"))
     result["notes_after_edit"] = driver.execute_script(
         "return [...document.querySelectorAll('#session-notes li')].map(e => (e.querySelector('.note-time')?.textContent ?? '') + ' ' + (e.querySelector('.note-text')?.textContent ?? ''))")
-    # Share: a link that plays this one session back, for a crew member's phone.
-    share = driver.find_element(By.ID, "session-share")
+    # Share link: a link that opens this one session read-only, for a crew member's phone.
+    share = driver.find_element(By.ID, "share-make")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", share)
     share.click()
-    wait.until(lambda d: d.find_element(By.ID, "session-share-link").is_displayed())
-    result["share_link"] = driver.find_element(By.ID, "session-share-link").get_attribute("value")
-    result["share_note"] = driver.find_element(By.ID, "session-share-note").text
+    wait.until(lambda d: d.find_element(By.ID, "share-url").is_displayed())
+    result["share_link"] = driver.find_element(By.ID, "share-url").get_attribute("value")
+    result["share_note"] = driver.find_element(By.CSS_SELECTOR, "#share-link-box .nodata-note").text
     driver.save_screenshot(f"{shots}/session-share.png")
     result["screenshots"].append(f"{shots}/session-share.png")
 

@@ -66,6 +66,7 @@ public struct SessionExport {
     public func run(to path: String? = nil, sinks: [any PipelineSink] = [], shouldStop: () -> Bool = { false }) throws -> Outcome {
         let output = path ?? defaultOutputPath
         if output == inputPath { throw AppError("the export would overwrite \(inputPath): choose another output file") }
+        if format == .html { return try writeReport(to: output) }
         switch input {
         case .session(let reader):
             let replay = SessionReplay(reader, overrides: settings)

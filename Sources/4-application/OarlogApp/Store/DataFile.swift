@@ -14,6 +14,14 @@ import Foundation
 struct DataFile {
     let path: String
     let maximumBytes: Int
+    /// The file's mode when it is written (`shares.json`, which holds tokens: 0600).
+    var mode: mode_t = 0o644
+
+    init(path: String, maximumBytes: Int, mode: mode_t = 0o644) {
+        self.path = path
+        self.maximumBytes = maximumBytes
+        self.mode = mode
+    }
 
     struct Failure: Error, Sendable, CustomStringConvertible {
         var description: String
@@ -55,7 +63,7 @@ struct DataFile {
     /// Replaces the file with `text`: a temporary file written and synced, then renamed.
     func replace(with text: String) throws(Failure) {
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw Failure(description: "\(fileName) cannot be written: \(String(cString: strerror(errno)))") }
         var ok = true
         let bytes = Array(text.utf8)

@@ -1,8 +1,8 @@
 import Hummingbird
 import OarlogApp
 
-/// An export as the web app gets it (its map's track, the downloads): the bytes `oarlog export`
-/// writes, with their media type and, for a download, the file name.
+/// An export as the web app gets it (its map's track, the downloads, the Share button's report):
+/// the bytes `oarlog export` writes, with their media type and, for a download, the file name.
 enum ExportDownload {
     /// The media type of each format.
     static func contentType(_ format: SessionStore.ExportFormat) -> String {
@@ -12,6 +12,7 @@ enum ExportDownload {
         case .fit: return "application/vnd.ant.fit"
         case .csv: return "text/csv; charset=utf-8"
         case .geojson: return "application/geo+json"
+        case .html: return "text/html; charset=utf-8"
         }
     }
 

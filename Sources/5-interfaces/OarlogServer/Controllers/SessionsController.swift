@@ -81,7 +81,7 @@ struct SessionsController: Sendable {
     /// Every export as a download, named as `oarlog export` names it (ID.EXT).
     @Sendable func export(_ request: Request, context: Context) async throws -> Response {
         guard let name = context.parameters.get("format"), let format = SessionStore.ExportFormat(rawValue: name) else {
-            throw HTTPError(.notFound, message: "no such format: gpx, tcx, fit, csv or geojson")
+            throw HTTPError(.notFound, message: "no such format: gpx, tcx, fit, csv, geojson or html")
         }
         return try await download(context, format: format, attachment: true)
     }

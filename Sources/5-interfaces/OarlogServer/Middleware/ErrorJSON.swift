@@ -17,7 +17,7 @@ struct ErrorJSON<Context: RequestContext>: RouterMiddleware {
                 return answer
             }
             if let error = error as? any HTTPResponseError { return Self.answer(error.status, message: nil) }
-            context.logger.error("\(request.method) \(request.uri.path): \(error)")
+            context.logger.error("\(request.method) \(ShareGate<Context>.redacted(request.uri.path)): \(error)")
             return Self.answer(.internalServerError, message: "the server failed to answer this request")
         }
         guard response.status.code >= 400, response.body.contentLength == 0 else { return response }

@@ -4,12 +4,13 @@ import OarlogCore
 import OarlogExport
 import OarlogTrace
 
-/// `oarlog export TRACE|SESSION --format gpx|tcx|fit|csv|geojson [-o FILE]`: replays a trace or a
-/// recorded session through the pipeline into one exporter, streaming the file as it goes.
+/// `oarlog export TRACE|SESSION --format gpx|tcx|fit|csv|geojson|html [-o FILE]`: replays a trace or a
+/// recorded session through the pipeline into one exporter, streaming the file as it goes; `html`
+/// is a kept session's single-file report (SessionReport).
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a session as GPX, TCX, FIT, a per-stroke CSV or GeoJSON.",
+        abstract: "Export a session as GPX, TCX, FIT, a per-stroke CSV, GeoJSON or a one-file HTML report.",
         discussion: """
             The trace or session is replayed through the same pipeline as `oarlog replay`, so the export \
             carries the same distance, strokes and stroke rate. A recorded session (a path, an id or \
@@ -21,6 +22,7 @@ struct Export: ParsableCommand {
               oarlog export session.csv --format gpx -o row.gpx
               oarlog export session.csv --format tcx --laps every:500
               oarlog export session.csv --format csv --csv-columns rowingdata
+              oarlog export last --format html                       the report: one file that opens offline
             """
     )
 
