@@ -29,13 +29,24 @@ public enum UploadState: String, Codable, Sendable {
 public struct UploadClaim: Codable, Sendable, Equatable {
     public var pid: Int32
     public var atUTC: Double
+    /// This run of the process (a process id is used again, soonest in a container: a claim with
+    /// this process's id but another run's mark is a dead process's).
+    public var run: UInt64?
     /// A claim older than this is stale whoever made it.
     static let stale_s: Double = 15 * 60
+    /// This process's mark.
+    static let thisRun = UInt64.random(in: 1...UInt64.max)
+
+    init(pid: Int32, atUTC: Double) {
+        self.pid = pid
+        self.atUTC = atUTC
+        run = Self.thisRun
+    }
 
     /// True while the claiming process runs and the claim is fresh.
     func isLive(now: Double) -> Bool {
         guard now - atUTC < Self.stale_s else { return false }
-        if pid == getpid() { return true }
+        if pid == getpid() { return run == Self.thisRun }
         return kill(pid, 0) == 0 || errno == EPERM
     }
 }
