@@ -104,7 +104,7 @@ final class UploadsSecretsCLITests: XCTestCase {
 
         // Every secret: those given and those the sites gave (the access tokens, a new refresh token).
         var secrets: Set<String> = [key, secret, refresh]
-        let accounts = data.appendingPathComponent("sessions/accounts")
+        let accounts = data.appendingPathComponent("accounts")
         for file in (try? FileManager.default.subpathsOfDirectory(atPath: accounts.path)) ?? [] {
             let text = ChildProcess.text(accounts.path + "/" + file)
             for word in text.split(whereSeparator: \.isWhitespace) where word.count >= 12 { secrets.insert(String(word)) }

@@ -16,9 +16,10 @@ public struct KeptAccount: Codable, Sendable, Equatable {
 }
 
 /// The training-site accounts, one per service, in `accounts.json` beside the sessions (locked,
-/// replaced atomically: `DataFile`); each account's secrets are files of mode 0600 in
-/// `accounts/SERVICE/` (directory 0700) beside it, through `SecretFiles`. Nothing here ever
-/// prints, logs or returns a secret.
+/// replaced atomically: `DataFile`); each account's secrets are files of mode 0600 in the data
+/// directory's `accounts/SERVICE/` (directory 0700: outside `sessions/`, so a copy of the
+/// sessions handed round holds no secret), through `SecretFiles`. Nothing here ever prints, logs
+/// or returns a secret.
 public struct UploadAccounts: Sendable {
     public static let fileName = "accounts.json"
     public let sessionsPath: String
@@ -32,7 +33,14 @@ public struct UploadAccounts: Sendable {
 
     /// The secrets of `service`'s account.
     public func secrets(_ service: TrainingService) -> SecretFiles {
-        SecretFiles(directory: sessionsPath + "/accounts/" + service.rawValue)
+        SecretFiles(directory: secretsPath + "/" + service.rawValue)
+    }
+
+    /// `DATA/accounts` for the usual `DATA/sessions`; else `accounts` in the sessions folder.
+    public var secretsPath: String {
+        let url = URL(fileURLWithPath: sessionsPath)
+        guard url.lastPathComponent == "sessions" else { return sessionsPath + "/accounts" }
+        return url.deletingLastPathComponent().appendingPathComponent("accounts").path
     }
 
     /// Every account, in the order of `TrainingService`.
