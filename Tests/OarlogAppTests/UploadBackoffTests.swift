@@ -1,7 +1,7 @@
 import OarlogApp
 import XCTest
 
-/// The upload queue's waits (docs/UPLOADS-QUEUE.md): 30 s doubling to an hour, jittered ±20 %,
+/// The upload queue's waits (docs/UPLOADS.md): 30 s doubling to an hour, jittered ±20 %,
 /// never sooner than the site's Retry-After; a Strava upload polled 2 s doubling to 5 min.
 final class UploadBackoffTests: XCTestCase {
     func testDoublingFromThirtySecondsToAnHour() {

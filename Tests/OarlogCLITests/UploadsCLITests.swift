@@ -5,7 +5,7 @@ import Foundation
 import OarlogTestSupport
 import XCTest
 
-/// Store and forward as a person meets it (docs/UPLOADS-QUEUE.md): the built `oarlog` against
+/// Store and forward as a person meets it (docs/UPLOADS.md): the built `oarlog` against
 /// Intervals.icu's stand-in (Tests/Standins/training_site.py, from Intervals.icu's API v1 document:
 /// `POST /api/v1/athlete/{id}/activities`). Offline → queued; back → delivered exactly once; a
 /// kill -9 mid-send → delivered exactly once after; 100 sessions → each once; a 401 → failed,

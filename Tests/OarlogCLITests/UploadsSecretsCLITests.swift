@@ -5,7 +5,7 @@ import Foundation
 import OarlogTestSupport
 import XCTest
 
-/// The queue at scale and the secrets (docs/UPLOADS-QUEUE.md): 100 sessions queued are each
+/// The queue at scale and the secrets (docs/UPLOADS.md): 100 sessions queued are each
 /// delivered once; and no key or token is in any output, API answer or file wider than 0600.
 final class UploadsSecretsCLITests: XCTestCase {
     var root: URL!

@@ -4,7 +4,7 @@ import Glibc
 import Foundation
 import OarlogUpload
 
-/// Where one session's send to one site stands (docs/UPLOADS-QUEUE.md).
+/// Where one session's send to one site stands (docs/UPLOADS.md).
 public enum UploadState: String, Codable, Sendable {
     /// Waiting to be sent (offline, the site busy): tried when its time comes.
     case queued

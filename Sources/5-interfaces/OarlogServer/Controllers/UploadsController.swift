@@ -3,7 +3,7 @@ import Hummingbird
 import OarlogAPI
 import OarlogApp
 
-/// `/api/uploads` and `/api/accounts` (docs/API.md, docs/UPLOADS-QUEUE.md): `GET /api/uploads`
+/// `/api/uploads` and `/api/accounts` (docs/API.md, docs/UPLOADS.md): `GET /api/uploads`
 /// lists every upload as `oarlog uploads --json`; `GET /api/accounts` the accounts as `oarlog
 /// accounts list --json` (never a secret). With the token, `POST /api/sessions/{id}/uploads`
 /// (`{"service":"strava","force":false}`) queues the session for the service and starts a

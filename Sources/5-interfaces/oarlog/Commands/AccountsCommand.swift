@@ -4,7 +4,7 @@ import OarlogCore
 
 extension UploadService: ExpressibleByArgument {}
 
-/// `oarlog accounts`: the training-site accounts sessions are uploaded to (docs/UPLOADS-QUEUE.md).
+/// `oarlog accounts`: the training-site accounts sessions are uploaded to (docs/UPLOADS.md).
 /// Secrets are read from files and kept in files of mode 0600 beside the sessions; never printed.
 struct AccountsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

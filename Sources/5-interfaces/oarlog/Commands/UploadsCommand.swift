@@ -9,7 +9,7 @@ struct UploadsCommand: ParsableCommand {
         abstract: "List the uploads: queued, sent, done, duplicate or failed, with the remote id and the last error.",
         discussion: """
             JSON keys: session, service, state, remote_id, last_error, attempts, next_try_utc, queued_utc, \
-            updated_utc, account, account_stopped (docs/UPLOADS-QUEUE.md).
+            updated_utc, account, account_stopped (docs/UPLOADS.md).
             """
     )
 
