@@ -163,7 +163,11 @@ extension CLITests {
         let made = try ChildProcess.run("/usr/bin/python3", ["-c", script, zip, interval, v212], in: dataDirectory.path)
         XCTAssertEqual(made.status, 0, made.err)
 
-        let run = try runOarlog(["import", "export.zip", "--json"], dataDirectory: dataDirectory.path, in: dataDirectory.path)
+        // Its own temporary directory, so another test's import running at the same time is not seen.
+        let scratch = dataDirectory.appendingPathComponent("tmp").path
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let run = try ChildProcess.run(try Binaries.oarlog(), ["import", "export.zip", "--json"], in: dataDirectory.path,
+                                       environment: ["OARLOG_DATA_DIR": dataDirectory.path, "TMPDIR": scratch])
         XCTAssertEqual(run.status, 1, "a refused entry makes the exit status 1: \(run.err)")
         let answer = try importJSON(run)
         let imported = try XCTUnwrap(answer["imported"] as? [[String: Any]])
@@ -175,7 +179,7 @@ extension CLITests {
         XCTAssertTrue(refused.first?["error"]?.contains("outside the archive") == true, "\(refused)")
         XCTAssertTrue(refused.last?["error"]?.contains("zip bomb") == true, "\(refused)")
         XCTAssertEqual(answer["other_files"] as? Int, 1, "the PDF")
-        let temporary = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("oarlog-import-") }
+        let temporary = try FileManager.default.contentsOfDirectory(atPath: scratch).filter { $0.hasPrefix("oarlog-import-") }
         XCTAssertEqual(temporary, [], "the entries' temporary files are removed")
 
         // Two directory entries over one deflated block (how the smallest zip bombs multiply):

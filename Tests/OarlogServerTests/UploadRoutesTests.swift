@@ -52,7 +52,7 @@ final class UploadRoutesTests: XCTestCase {
             let path = "/api/sessions/\(id)/uploads"
             let noToken = try await post(path, #"{"service":"intervals"}"#, headers: [:])
             XCTAssertEqual(noToken.status, .unauthorized)
-            for (body, words) in [(#"{"service":"garmin"}"#, "not intervals"), ("not json", "the body"), (#"{"service":"strava"}"#, "no Strava account")] {
+            for (body, words) in [(#"{"service":"garmin"}"#, "not intervals"), ("not json", "malformed JSON"), (#"{"service":"strava"}"#, "no Strava account")] {
                 let bad = try await post(path, body)
                 XCTAssertEqual(bad.status, .badRequest, body)
                 XCTAssertTrue(String(buffer: bad.body).contains(words), String(buffer: bad.body))

@@ -135,6 +135,7 @@ func webRequest(_ input: [UInt8]) {
     _ = try? WorkoutChoiceRequest(body: body)
     _ = try? WorkoutAnswerRequest(body: body)
     _ = try? GhostChoiceRequest(body: body)
+    _ = try? UploadRequest(body: body)
     _ = try? ChallengeSetRequest(body: body)
     _ = try? ChallengeAnswerRequest(body: body)
     // A course sent from the phone: a name that reads is never empty or long, and a GeoJSON

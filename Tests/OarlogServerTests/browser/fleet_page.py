@@ -173,8 +173,9 @@ try:
     shoot("fleet-phone-end-meetings")
 
     # A tapped meeting: the map centred where the boats met.
-    meeting = driver.find_elements("css selector", "#fleet-meetings li")[-1]
-    meeting.click()
+    # Found and tapped in one script: the list is redrawn every second, so an element found first
+    # and clicked later may be gone (Selenium's StaleElementReferenceException under load).
+    driver.execute_script("[...document.querySelectorAll('#fleet-meetings li')].pop().click()")
     wait_renders(1)
     time.sleep(0.5)
     tapped = read()

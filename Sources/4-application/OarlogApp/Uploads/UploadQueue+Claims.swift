@@ -33,7 +33,9 @@ extension UploadQueue {
     /// entry is due (a person asked: the network is back), not only those whose backoff ended.
     func claimDue(services: Set<TrainingService>, only: String? = nil, limit: Int = .max, everyQueued: Bool = false,
                   skipping: Set<String> = [], now: Double = Date().timeIntervalSince1970) throws -> [UploadJob] {
-        try change { all -> [UploadJob] in
+        // Nothing to claim without an account or a queue: no lock taken (no lock file made).
+        guard !services.isEmpty, FileManager.default.fileExists(atPath: path) else { return [] }
+        return try change { all -> [UploadJob] in
             var jobs: [UploadJob] = []
             let claim = UploadClaim(pid: getpid(), atUTC: now)
             for k in all.indices where jobs.count < limit {

@@ -17,15 +17,8 @@ struct SharedController: Sendable {
     static var invalid: HTTPError { HTTPError(.forbidden, message: "this share link is not valid: it was revoked, or never made") }
 
     var endpoints: RouteCollection<Context> {
-        RouteCollection(context: Context.self)
+        SessionReadRoutes(api: api, resolve: sharedID).add(to: RouteCollection(context: Context.self), under: "/api/shared/:token")
             .get("/share/:token", use: page)
-            .get("/api/shared/:token", use: show)
-            .get("/api/shared/:token/trail", use: trail)
-            .get("/api/shared/:token/course", use: course)
-            .get("/api/shared/:token/pieces", use: pieces)
-            .get("/api/shared/:token/curve", use: curve)
-            .get("/api/shared/:token/series", use: series)
-            .get("/api/shared/:token/track", use: track)
     }
 
     /// The page; for a token that opens nothing, the same page answered 403 (it then says so).
@@ -38,44 +31,6 @@ struct SharedController: Sendable {
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: html)))
     }
 
-    @Sendable func show(_ request: Request, context: Context) async throws -> Response {
-        try await answer(context) { sessions, id in try sessions.reportJSON(id: id) }
-    }
-
-    @Sendable func trail(_ request: Request, context: Context) async throws -> Response {
-        let points = try TrailRequest(points: request.uri.queryParameters["points"].map(String.init)).points
-        return try await answer(context) { sessions, id in try sessions.trailJSON(id: id, points: points) }
-    }
-
-    @Sendable func course(_ request: Request, context: Context) async throws -> Response {
-        try await answer(context) { sessions, id in try sessions.courseJSON(id: id) }
-    }
-
-    @Sendable func pieces(_ request: Request, context: Context) async throws -> Response {
-        try await answer(context) { sessions, id in try sessions.piecesJSON(id: id) }
-    }
-
-    @Sendable func curve(_ request: Request, context: Context) async throws -> Response {
-        let query = request.uri.queryParameters
-        let curve = try CurveRequest(piece: query["piece"].map(String.init), stroke: query["stroke"].map(String.init),
-                                     points: query["points"].map(String.init))
-        return try await answer(context) { sessions, id in try sessions.curveJSON(id: id, curve) }
-    }
-
-    @Sendable func series(_ request: Request, context: Context) async throws -> Response {
-        let query = request.uri.queryParameters
-        let series = try SeriesRequest(fields: query["fields"].map(String.init), points: query["points"].map(String.init))
-        return try await answer(context) { sessions, id in try sessions.seriesJSON(id: id, series) }
-    }
-
-    /// The track as GeoJSON, for the map (a session being recorded has none yet: 409).
-    @Sendable func track(_ request: Request, context: Context) async throws -> Response {
-        let id = try await sharedID(context)
-        try api.sessions.checkNotRecording(id, "the session is being recorded")
-        let bytes = try await api.exporting(id: id, format: .geojson)
-        return ExportDownload.response(bytes, id: id, format: .geojson, attachment: false)
-    }
-
     /// The session the path's token opens, else 403.
     func sharedID(_ context: Context) async throws -> String {
         guard let token = context.parameters.get("token"), ShareBook.isPlausibleToken(token) else { throw Self.invalid }
@@ -85,11 +40,5 @@ struct SharedController: Sendable {
         } catch SessionStoreError.notFound {
             throw Self.invalid
         }
-    }
-
-    func answer(_ context: Context, _ read: @escaping @Sendable (SessionStore, String) throws -> String) async throws -> Response {
-        let id = try await sharedID(context)
-        let sessions = api.sessions
-        return json(try await api.reading { try read(sessions, id) })
     }
 }

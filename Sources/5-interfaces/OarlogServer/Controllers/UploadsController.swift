@@ -32,24 +32,17 @@ struct UploadsController: Sendable {
         return json(try await api.reading { UploadReports.accountsJSON(try sessions.uploadAccounts.list()) })
     }
 
-    struct Body: Decodable {
-        var service: String
-        var force: Bool?
-    }
-
     @Sendable func upload(_ request: Request, context: Context) async throws -> Response {
         try api.authorize(request)
         let id = try api.sessionID(context)
         var request = request
         let buffer = try await request.collectBody(upTo: api.maximumBodyBytes)
-        guard let body = try? JSONDecoder().decode(Body.self, from: Data(buffer.readableBytesView)) else {
-            throw HTTPError(.badRequest, message: "the body is not {\"service\": \"intervals|strava|concept2\", \"force\": false}")
-        }
+        let body = try UploadRequest(body: Array(buffer.readableBytesView))
         guard let service = UploadService(rawValue: body.service) else {
-            throw HTTPError(.badRequest, message: "service: '\(body.service.prefix(40))' is not intervals, strava or concept2")
+            throw HTTPError(.badRequest, message: "service: \(body.service) is not one Oarlog knows")
         }
         let sessions = api.sessions
-        let force = body.force ?? false
+        let force = body.force
         let answer = try await api.writing { try sessions.requestUpload(id: id, to: service, force: force) }
         UploadPump.poke()
         let accounts = (try? sessions.uploadAccounts.list()) ?? []
