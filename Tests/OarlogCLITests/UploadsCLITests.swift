@@ -100,21 +100,23 @@ final class UploadsCLITests: XCTestCase {
     /// distance (1 cm, FIT's resolution), its time (1 s) and its laps (their distances sum to the
     /// session's, within 1 m) as `oarlog show ID --json` gives them.
     func assertFITMatchesSession(_ path: String, id: String) throws {
+        let show = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try oarlog("show", id, "--json").out.utf8)) as? [String: Any])
+        try Self.assertFIT(path, distance: try XCTUnwrap(show["distance_m"] as? Double), elapsed: try XCTUnwrap(show["elapsed_s"] as? Double))
+    }
+
+    static func assertFIT(_ path: String, distance: Double, elapsed: Double, file: StaticString = #filePath, line: UInt = #line) throws {
         let decoder = TestPaths.packageRoot.appendingPathComponent("Tests/OarlogExportTests/Fixtures/fit_decode.py").path
         let run = try ChildProcess.run("/usr/bin/env", ["python3", decoder, path])
-        XCTAssertEqual(run.status, 0, "Garmin FIT SDK: \(run.err.prefix(500))")
+        XCTAssertEqual(run.status, 0, "Garmin FIT SDK: \(run.err.prefix(500))", file: file, line: line)
         let decoded = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
-        XCTAssertEqual(decoded["errors"] as? [String], [])
+        XCTAssertEqual(decoded["errors"] as? [String], [], file: file, line: line)
         let messages = try XCTUnwrap(decoded["messages"] as? [String: Any])
         let session = try XCTUnwrap((messages["session"] as? [[String: Any]])?.first)
         let laps = try XCTUnwrap(messages["lap"] as? [[String: Any]])
-        let show = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try oarlog("show", id, "--json").out.utf8)) as? [String: Any])
-        let distance = try XCTUnwrap(show["distance_m"] as? Double)
-        let elapsed = try XCTUnwrap(show["elapsed_s"] as? Double)
-        XCTAssertEqual(try XCTUnwrap(session["total_distance"] as? Double), distance, accuracy: 0.0100001)
-        XCTAssertEqual(try XCTUnwrap(session["total_elapsed_time"] as? Double), elapsed, accuracy: 1.0)
-        XCTAssertFalse(laps.isEmpty)
-        XCTAssertEqual(laps.compactMap { $0["total_distance"] as? Double }.reduce(0, +), distance, accuracy: 1.0)
+        XCTAssertEqual(try XCTUnwrap(session["total_distance"] as? Double), distance, accuracy: 0.0100001, file: file, line: line)
+        XCTAssertEqual(try XCTUnwrap(session["total_elapsed_time"] as? Double), elapsed, accuracy: 1.0, file: file, line: line)
+        XCTAssertFalse(laps.isEmpty, file: file, line: line)
+        XCTAssertEqual(laps.compactMap { $0["total_distance"] as? Double }.reduce(0, +), distance, accuracy: 1.0, file: file, line: line)
     }
 
     /// `oarlog upload` killed (-9) while the site holds its answer (it has kept the file): the
