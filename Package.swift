@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "OarlogFleet", targets: ["OarlogFleet"]),
         .library(name: "OarlogWorkouts", targets: ["OarlogWorkouts"]),
         .library(name: "OarlogUpload", targets: ["OarlogUpload"]),
+        .library(name: "OarlogTrainingSites", targets: ["OarlogTrainingSites"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -79,11 +80,15 @@ let package = Package(
         // bests) in SQLite through GRDB, with FTS5 for text; the filters and orders of `oarlog
         // sessions`. The files stay the source of truth: OarlogApp fills the index from them.
         .target(name: "OarlogArchive", dependencies: ["OarlogCore", .product(name: "GRDB", package: "GRDB.swift")], path: "Sources/3-storage/OarlogArchive"),
-        // The training sites a kept session is sent to (Intervals.icu, Strava, the Concept2 logbook)
-        // over HTTPS, each as its public API documents it; an account's secrets as files of mode 0600.
-        .target(name: "OarlogUpload", dependencies: [
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        ], path: "Sources/3-storage/OarlogUpload"),
+        // The seam to the training sites a kept session is sent to: what a site does (TrainingSite:
+        // upload, check, find), what is sent (UploadItem), an account (SiteAccount) and its secrets
+        // as files of mode 0600 (SecretFiles). No network: the application layer depends on this.
+        .target(name: "OarlogUpload", path: "Sources/3-storage/OarlogUpload"),
+        // The sites' clients over HTTPS, each as its public API documents it (Intervals.icu, Strava,
+        // the Concept2 logbook; OAuth 2 refresh), given to the application layer by the interfaces.
+        .target(name: "OarlogTrainingSites", dependencies: [
+            "OarlogUpload", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ], path: "Sources/3-storage/OarlogTrainingSites"),
         // zlib (Debian zlib1g-dev) behind a shim header: a zip's deflated entries for the import.
         .systemLibrary(name: "CZlib", path: "Sources/c-shims/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libmosquitto (Debian libmosquitto-dev, 2.0) behind a shim header.
@@ -109,7 +114,7 @@ let package = Package(
         // over OarlogApp's SessionStore and LiveStation (never the storage modules); the control
         // token, the static pages (Web/) and Debian's Leaflet and Chart.js.
         .target(name: "OarlogServer", dependencies: [
-            "OarlogCore", "OarlogAPI", "OarlogApp",
+            "OarlogCore", "OarlogAPI", "OarlogApp", "OarlogTrainingSites",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -120,7 +125,7 @@ let package = Package(
             dependencies: [
                 "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogEvaluation", "OarlogGPS",
                 "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogAPI", "OarlogApp", "OarlogServer",
-                "OarlogFleet", "OarlogWorkouts",
+                "OarlogFleet", "OarlogWorkouts", "OarlogTrainingSites",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Sources/5-interfaces/oarlog"
         ),
@@ -149,7 +154,7 @@ let package = Package(
         .testTarget(name: "OarlogAPITests", dependencies: ["OarlogAPI"]),
         // Each training site's client against a local stand-in written from its public API
         // document (Tests/Standins): success, duplicate, 401, an expired token, 429, 503.
-        .testTarget(name: "OarlogUploadTests", dependencies: ["OarlogTestSupport", "OarlogUpload"]),
+        .testTarget(name: "OarlogUploadTests", dependencies: ["OarlogTestSupport", "OarlogUpload", "OarlogTrainingSites"]),
         // The workout tracker against the simulator's truth, live and in replay.
         .testTarget(name: "OarlogWorkoutsTests", dependencies: [
             "OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogWorkouts", "OarlogPipeline", "OarlogSimulator",

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import OarlogTestSupport
+import OarlogTrainingSites
 import OarlogUpload
 import XCTest
 

@@ -1,4 +1,5 @@
 import Foundation
+import OarlogTrainingSites
 import OarlogUpload
 import XCTest
 

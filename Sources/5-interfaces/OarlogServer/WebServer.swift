@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import OarlogAPI
 import OarlogApp
+import OarlogTrainingSites
 import OarlogCore
 
 /// What `oarlog serve` is told.
@@ -60,7 +61,7 @@ public enum WebServer {
     public static func run(_ configuration: ServerConfiguration, station: LiveStation, access: ServerAccess, coach: FleetCoach? = nil,
                            ready: @escaping @Sendable (Int) -> Void) async throws {
         let router = makeRouter(configuration, station: station, access: access, coach: coach)
-        UploadPump.start(store: configuration.sessions)  // the upload queue, delivered in the background
+        UploadPump.start(store: configuration.sessions, makeSite: { makeTrainingSite($0, secrets: $1) })  // the upload queue, delivered in the background
         let app = Application(router: router, server: frontDoorServer(router, configuration, access: access),
                               configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "oarlog"),
                               onServerRunning: { channel in ready(channel.localAddress?.port ?? configuration.port) })

@@ -6,13 +6,15 @@ import OarlogUpload
 /// process's id), works on them off the lock — a send, a search after a cut-off send, a poll — and
 /// keeps each answer. A 401 stops the account (its other entries wait until it is added again).
 public struct UploadDelivery: Sendable {
+    /// Makes the client of an account's site: the interfaces give OarlogTrainingSites'
+    /// `makeTrainingSite` (the application layer has no network client of its own).
     public typealias SiteMaker = @Sendable (SiteAccount, SiteSecrets) -> TrainingSite
     public let store: SessionStore
     let makeSite: SiteMaker
     /// Entries worked on at once.
     public var parallel = 4
 
-    public init(store: SessionStore, makeSite: @escaping SiteMaker = { makeTrainingSite($0, secrets: $1) }) {
+    public init(store: SessionStore, makeSite: @escaping SiteMaker) {
         self.store = store
         self.makeSite = makeSite
     }

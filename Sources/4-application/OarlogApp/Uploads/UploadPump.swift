@@ -19,12 +19,12 @@ public final class UploadPump: Sendable {
 
     /// Starts delivering in the background (until the process ends); returns the pump.
     @discardableResult
-    public static func start(store: SessionStore, interval_s: Double = 30) -> UploadPump {
+    public static func start(store: SessionStore, makeSite: @escaping UploadDelivery.SiteMaker, interval_s: Double = 30) -> UploadPump {
         let pump = UploadPump(store: store, interval_s: interval_s)
         running.withLock { $0 = pump }
         let stream = pump.stream
         Task.detached(priority: .utility) {
-            let delivery = UploadDelivery(store: store)
+            let delivery = UploadDelivery(store: store, makeSite: makeSite)
             var ticker = Task { await Self.tick(pump, after_s: interval_s) }
             _ = ticker
             for await _ in stream {

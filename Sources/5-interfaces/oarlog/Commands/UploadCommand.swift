@@ -1,5 +1,6 @@
 import ArgumentParser
 import OarlogApp
+import OarlogTrainingSites
 import OarlogCore
 
 /// `oarlog upload ID|last --to SERVICE [--force]`, `oarlog upload --pending`: sends a session to
@@ -38,7 +39,7 @@ struct UploadCommand: ParsableCommand {
 
     func run() throws {
         let store = SessionStore.default
-        let delivery = UploadDelivery(store: store)
+        let delivery = UploadDelivery(store: store, makeSite: Self.makeSite)
         guard let to else {
             let done = delivery.deliverWaiting(waitForProcessing_s: 60, byHand: true)
             for e in done { StandardStreams.write(Self.line(e)) }
@@ -74,22 +75,25 @@ struct UploadCommand: ParsableCommand {
     static func sendAutomatic(session id: String) {
         let store = SessionStore.default
         guard !store.queueAutomaticUploads(session: id).isEmpty else { return }
-        for e in UploadDelivery(store: store).deliverWaiting(only: id, waitForProcessing_s: 30) { StandardStreams.error(line(e)) }
+        for e in UploadDelivery(store: store, makeSite: Self.makeSite).deliverWaiting(only: id, waitForProcessing_s: 30) { StandardStreams.error(line(e)) }
     }
 
     /// `record`: the queue delivered in the background while recording, when an account is `--auto`.
     static func startPumpIfAuto() {
         let store = SessionStore.default
         guard ((try? store.uploadAccounts.list()) ?? []).contains(where: { $0.account.auto }) else { return }
-        UploadPump.start(store: store)
+        UploadPump.start(store: store, makeSite: Self.makeSite)
     }
 
     /// `record`'s end: what is due is delivered before it exits.
     static func deliverAtEnd() {
         let store = SessionStore.default
         guard ((try? store.uploadAccounts.list()) ?? []).contains(where: { $0.account.auto }) else { return }
-        for e in UploadDelivery(store: store).deliverWaiting(waitForProcessing_s: 30) { StandardStreams.error(line(e)) }
+        for e in UploadDelivery(store: store, makeSite: Self.makeSite).deliverWaiting(waitForProcessing_s: 30) { StandardStreams.error(line(e)) }
     }
+
+    /// The sites' clients (OarlogTrainingSites).
+    static let makeSite: UploadDelivery.SiteMaker = { makeTrainingSite($0, secrets: $1) }
 
     static func line(_ e: UploadEntry) -> String {
 

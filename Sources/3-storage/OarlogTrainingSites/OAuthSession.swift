@@ -1,4 +1,5 @@
 import Foundation
+import OarlogUpload
 
 /// An OAuth 2 account's access token (Strava, the Concept2 logbook): made from the refresh token
 /// with the client id and secret (`grant_type=refresh_token`, RFC 6749 §6), kept with its expiry

@@ -1,4 +1,5 @@
 import Foundation
+import OarlogUpload
 
 /// A session as the Concept2 logbook's result (Logbook API v1, see Concept2Site): whole metres,
 /// tenths of a second, and its strokes in the logbook's units.

@@ -1,4 +1,5 @@
 import Foundation
+import OarlogUpload
 
 /// A `multipart/form-data` body (RFC 7578): text fields and files, with a boundary that is not in
 /// any of them.

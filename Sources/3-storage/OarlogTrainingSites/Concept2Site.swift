@@ -1,4 +1,5 @@
 import Foundation
+import OarlogUpload
 
 // Concept2 Logbook API v1, written from (read November 2026, not yet met the real service):
 // - "Concept2 Logbook API", log.concept2.com/developers/documentation: "The current version of

@@ -1,4 +1,5 @@
 import Foundation
+import OarlogUpload
 
 // Intervals.icu, API v1, written from (read November 2026, not yet met the real service):
 // - "Intervals.icu API Integration Cookbook", forum.intervals.icu/t/intervals-icu-integration-cookbook/80090:

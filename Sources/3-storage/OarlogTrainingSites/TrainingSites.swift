@@ -1,3 +1,5 @@
+import OarlogUpload
+
 /// The site client for an account (docs/UPLOADS.md). An account without what its site needs (an
 /// athlete id, a client id) gets a client that answers `.unauthorized` saying so.
 public func makeTrainingSite(_ account: SiteAccount, secrets: SiteSecrets) -> TrainingSite {

@@ -1,4 +1,5 @@
 import Foundation
+import OarlogUpload
 
 // Strava API v3, written from (read November 2026, not yet met the real service):
 // - "Uploading to Strava", developers.strava.com/docs/uploads: "an asynchronous process"; the file

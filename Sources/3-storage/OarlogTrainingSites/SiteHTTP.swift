@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import OarlogUpload
 
 /// One request to a training site.
 public struct SiteRequest: Sendable {
