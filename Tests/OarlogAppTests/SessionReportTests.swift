@@ -87,7 +87,7 @@ final class SessionReportTests: XCTestCase {
         // Stored text is text: no markup of the note's or the title's gets through.
         XCTAssertNil(html.range(of: "<script", options: .caseInsensitive), "no script element at all")
         XCTAssertNil(html.range(of: "<img", options: .caseInsensitive))
-        XCTAssertTrue(html.contains("&lt;script&gt;alert(&#39;oar&#39;)&lt;/script&gt; &amp; &quot;quotes&quot;"))
+        XCTAssertTrue(html.contains("&lt;script&gt;alert(&apos;oar&apos;)&lt;/script&gt; &amp; &quot;quotes&quot;"))
         XCTAssertTrue(html.contains("Crew &lt;img src=x onerror=alert(1)&gt;"))
         XCTAssertTrue(html.contains("Rate up at the bridge"))
         // Nothing points outside the file; the page's own rule forbids fetching anything.

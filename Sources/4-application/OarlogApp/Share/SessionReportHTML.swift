@@ -1,25 +1,11 @@
 import OarlogCore
 import OarlogDSP
+import OarlogExport
 
-/// Text made safe inside HTML: in an element's content or in a quoted attribute.
+/// Text made safe inside HTML, in an element's content or a quoted attribute: the exports' XML
+/// escaping (`&apos;` is HTML5's too; control characters other than tab and line breaks dropped).
 enum HTMLText {
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for c in text.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            // Controls other than tab and newline say nothing a reader needs.
-            case _ where c.value < 0x20 && c != "\t" && c != "\n": out += " "
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { ExportText.xmlEscaped(text) }
 }
 
 /// The report as one HTML page: a Content-Security-Policy that lets nothing be fetched, the

@@ -45,18 +45,10 @@ public struct UploadAccounts: Sendable {
 
     /// Every account, in the order of `TrainingService`.
     public func list() throws -> [KeptAccount] {
-        let bytes: [UInt8]?
-        do { bytes = try file.read() } catch { throw AppError(error.description) }
-        guard let bytes, !bytes.isEmpty else { return [] }
-        do {
-            return try JSONDecoder().decode([KeptAccount].self, from: Data(bytes))
-                .sorted { TrainingService.allCases.firstIndex(of: $0.service)! < TrainingService.allCases.firstIndex(of: $1.service)! }
-        } catch {
-            throw AppError("\(Self.fileName) cannot be read: \(error.localizedDescription)")
-        }
+        try file.items(KeptAccount.self)
+            .sorted { TrainingService.allCases.firstIndex(of: $0.service)! < TrainingService.allCases.firstIndex(of: $1.service)! }
     }
 
-    /// `service`'s account, if one was added.
     public func account(_ service: TrainingService) throws -> KeptAccount? {
         try list().first { $0.service == service }
     }
@@ -97,20 +89,6 @@ public struct UploadAccounts: Sendable {
 
     @discardableResult
     func change<T>(_ body: (inout [KeptAccount]) throws -> T) throws -> T {
-        do {
-            return try file.locked { () throws -> T in
-                var all = try list()
-                let result = try body(&all)
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                let text = String(decoding: try encoder.encode(all), as: UTF8.self) + "\n"
-                do { try file.replace(with: text) } catch { throw AppError("\(error)") }
-                return result
-            }
-        } catch let error as AppError {
-            throw error
-        } catch {
-            throw AppError("\(error)")
-        }
+        try file.changeItems(KeptAccount.self, pretty: true, body)
     }
 }

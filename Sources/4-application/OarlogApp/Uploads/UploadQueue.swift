@@ -21,39 +21,21 @@ public struct UploadQueue: Sendable {
 
     /// Every entry, oldest first.
     public func list() throws -> [UploadEntry] {
-        let bytes: [UInt8]?
-        do { bytes = try file.read() } catch { throw AppError(error.description) }
-        guard let bytes, !bytes.isEmpty else { return [] }
-        do { return try JSONDecoder().decode([UploadEntry].self, from: Data(bytes)) } catch {
-            throw AppError("\(Self.fileName) cannot be read: \(error.localizedDescription)")
-        }
+        try file.items(UploadEntry.self)
     }
 
-    /// Reads the entries, lets `body` change them and writes them back, under the lock.
+    /// Reads the entries, lets `body` change them and writes them back, under the lock; past
+    /// `maximumEntries` the oldest finished ones are dropped.
     @discardableResult
     func change<T>(_ body: (inout [UploadEntry]) throws -> T) throws -> T {
-        do {
-            return try file.locked { () throws -> T in
-                var all = try list()
-                let before = all
-                let result = try body(&all)
-                if all != before {
-                    if all.count > Self.maximumEntries {
-                        let finished = all.indices.filter { all[$0].state == .done || all[$0].state == .duplicate }
-                        let drop = Set(finished.prefix(all.count - Self.maximumEntries))
-                        all = all.indices.filter { !drop.contains($0) }.map { all[$0] }
-                    }
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.sortedKeys]
-                    let text = String(decoding: try encoder.encode(all), as: UTF8.self) + "\n"
-                    do { try file.replace(with: text) } catch { throw AppError("\(error)") }
-                }
-                return result
+        try file.changeItems(UploadEntry.self) { all -> T in
+            let result = try body(&all)
+            if all.count > Self.maximumEntries {
+                let finished = all.indices.filter { all[$0].state == .done || all[$0].state == .duplicate }
+                let drop = Set(finished.prefix(all.count - Self.maximumEntries))
+                all = all.indices.filter { !drop.contains($0) }.map { all[$0] }
             }
-        } catch let error as AppError {
-            throw error
-        } catch {
-            throw AppError("\(error)")
+            return result
         }
     }
 
