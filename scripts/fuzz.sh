@@ -84,6 +84,7 @@ PY
             printf '/api/sessions/2026-11-24_head-race/playback\n\n{"seek": 754.5, "speed": 10, "pause": false}' > "$WORK/corpus/web-request/seed-playback"
             printf '/api/live/workout\nBearer x\n{"spec": "3x4:00@22-24spm/2:00r", "starts_at_go": true}' > "$WORK/corpus/web-request/seed-workout"
             printf '/api/live/ghost\nBearer x\n{"course": "NK 2k", "ghost": "2021-03-30T11-13-05Z_nk-logbook-csv:1", "boat": "Eight"}' > "$WORK/corpus/web-request/seed-ghost"
+            printf '/api/sessions/2021-03-30T11-13-05Z_nk-logbook-csv/uploads\nBearer x\n{"service": "strava", "force": true}' > "$WORK/corpus/web-request/seed-upload"
             printf '/api/challenges\nBearer x\n{"course": "NK 2k", "under": "9:30", "before": "2026-12-20", "boat": "Eight", "handicap": true, "by": "Coach", "note": "sub 9:30"}' > "$WORK/corpus/web-request/seed-challenge"
             printf '/api/courses\nBearer x\n{"name": "Bridge 2k", "session": "2021-03-30T11-13-05Z_nk-logbook-csv", "start": {"lat_deg": 52.2249, "lon_deg": 6.8526}, "finish": {"lat_deg": 52.2376, "lon_deg": 6.8320}}' > "$WORK/corpus/web-request/seed-course" ;;
         fleet-message)  # the topic, then a Signal K delta as a boat publishes it
