@@ -4,7 +4,7 @@
 // node-qrcode-generator, served at /vendor/qrcode/qrcode.js) for a crew member's phone to scan.
 // Under it, the session's live links, each with Revoke (DELETE /api/shares/{token}). The link
 // opens that one session read-only (/share/{token}, Web/share.html) and nothing else.
-// It lives in its own box inside #session-share (made if the page has none).
+// It lives in its own box inside #session-share (the session page's Share panel).
 import { control, token } from './api.js';
 import { el } from './dom.js';
 
@@ -39,16 +39,7 @@ function ensureBox() {
     css.href = '/css/share.css';
     document.head.append(css);
   }
-  let outer = $('session-share');
-  if (!outer) {
-    const panel = el('div', 'panel');
-    panel.append(el('div', 'panel-title', 'Share'));
-    outer = el('div');
-    outer.id = 'session-share';
-    panel.append(outer);
-    const grid = document.querySelector('#session .session-grid') || document.body;
-    grid.append(panel);
-  }
+  const outer = $('session-share');
   let mine = $('share-link-box');
   if (!mine) {
     mine = el('div', 'share-link-box');

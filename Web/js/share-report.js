@@ -2,22 +2,14 @@
 // any phone or laptop (GET /api/sessions/{id}/export/html: byte for byte `oarlog export ID
 // --format html`). Where the browser can share files (a phone's share sheet), it offers the file
 // there; elsewhere it downloads it as ID.html. It lives in its own box at the top of
-// #session-share (the Share panel's content, shared with share-link.js; made if the page has none).
+// #session-share (the Share panel's content, shared with share-link.js).
 import { el } from './dom.js';
 
 const $ = id => document.getElementById(id);
 
-// This button's box, first in #session-share (and the Share panel, when the page has none).
+// This button's box, first in #session-share (the session page's Share panel).
 function ensureBox() {
-  let outer = $('session-share');
-  if (!outer) {
-    const panel = el('div', 'panel');
-    panel.append(el('div', 'panel-title', 'Share'));
-    outer = el('div');
-    outer.id = 'session-share';
-    panel.append(outer);
-    (document.querySelector('#session .session-grid') || document.body).append(panel);
-  }
+  const outer = $('session-share');
   let mine = $('share-report-box');
   if (!mine) {
     mine = el('div', 'share-report-box');

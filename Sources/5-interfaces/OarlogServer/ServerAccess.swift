@@ -1,5 +1,6 @@
 import Foundation
 import OarlogAPI
+import OarlogCore
 import Synchronization
 
 /// Who may control the boat: the token `oarlog serve` prints (kept in the data directory, so a
@@ -90,12 +91,7 @@ public final class ServerAccess: Sendable {
 
     static func newCode() -> String { String(format: "%06d", Int.random(in: 0..<1_000_000)) }
 
-    static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var diff: UInt8 = 0
-        for i in 0..<a.count { diff |= a[i] ^ b[i] }
-        return diff == 0
-    }
+    static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool { ConstantTime.equal(a, b) }
 
     static func randomHex(bytes: Int) -> String {
         var g = SystemRandomNumberGenerator()

@@ -19,17 +19,23 @@ public struct SessionTrail {
     public let points: [Point]
 
     public init(_ reader: SessionReader) throws {
+        var points: [Point] = []
+        try Self.forEachPoint(reader) { points.append($0) }
+        self.points = points
+    }
+
+    /// Each point of the trail in turn: the fixes the session's distance accumulator uses, with
+    /// the distance rowed by then.
+    static func forEachPoint(_ reader: SessionReader, _ body: (Point) -> Void) throws {
         let settings = SessionReplay(reader).settings
         var accumulator = DistanceAccumulator(configuration: try settings.analyzerConfiguration().distance)
-        var points: [Point] = []
         for fix in try reader.fixes() {
             let used = accumulator.usedFixes
             accumulator.process(fix)
             if accumulator.usedFixes > used {
-                points.append(Point(time: fix.time, latitude: fix.latitude, longitude: fix.longitude, distance: accumulator.distance))
+                body(Point(time: fix.time, latitude: fix.latitude, longitude: fix.longitude, distance: accumulator.distance))
             }
         }
-        self.points = points
     }
 
     /// At most `limit` points, evenly spread, always the first and the last.

@@ -102,16 +102,8 @@ extension SessionTrail {
     /// The trail as the map draws it (the same fixes, from the same accumulator), thinned to at
     /// most `limit` points while it is read, and how many points the whole trail has.
     static func streamed(_ reader: SessionReader, limit: Int) throws -> ([Point], Int) {
-        let settings = SessionReplay(reader).settings
-        var accumulator = DistanceAccumulator(configuration: try settings.analyzerConfiguration().distance)
         var thinner = StreamingThinner<Point>(limit: limit)
-        for fix in try reader.fixes() {
-            let used = accumulator.usedFixes
-            accumulator.process(fix)
-            if accumulator.usedFixes > used {
-                thinner.add(Point(time: fix.time, latitude: fix.latitude, longitude: fix.longitude, distance: accumulator.distance))
-            }
-        }
+        try forEachPoint(reader) { thinner.add($0) }
         return (thinner.points, thinner.count)
     }
 }

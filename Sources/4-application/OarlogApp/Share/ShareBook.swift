@@ -1,4 +1,5 @@
 import Foundation
+import OarlogCore
 
 /// One share link: a random token that opens one kept session read-only on the boat's Wi-Fi
 /// (`/share/TOKEN`), until the owner revokes it.
@@ -100,13 +101,7 @@ public struct ShareBook: Sendable {
     }
 
     /// Constant-time comparison of two tokens (the time depends on the lengths only).
-    static func same(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var diff: UInt8 = 0
-        for i in 0..<x.count { diff |= x[i] ^ y[i] }
-        return diff == 0
-    }
+    static func same(_ a: String, _ b: String) -> Bool { ConstantTime.equal(Array(a.utf8), Array(b.utf8)) }
 
     private func read() throws(SessionStoreError) -> [SessionShare] {
         let bytes: [UInt8]?
