@@ -19,6 +19,9 @@ TARGETS=("$@")
                                      import-zip fences session recovery web-request fleet-message workout-plan)
 WORK="${OARLOG_FUZZ_DIR:-/tmp/oarlog-fuzz}"
 mkdir -p "$WORK"
+# The seeds are written by whichever `oarlog` is built: the release one, or the tests' debug one.
+OARLOG_BIN="${OARLOG:-.build/release/oarlog}"
+[ -x "$OARLOG_BIN" ] || OARLOG_BIN=.build/debug/oarlog
 
 SANITIZERS="${OARLOG_FUZZ_SANITIZERS:-fuzzer,address}"
 case "$SANITIZERS" in
@@ -59,7 +62,7 @@ make_seeds() {
              seed gpx Tests/OarlogTraceTests/Fixtures/xml/nk_logbook.oarlog.gpx 30 ;;
         fit) mkdir -p "$WORK/corpus/fit"; cp "$DEVICES/3x250m.fit" "$WORK/corpus/fit/seed-3x250m.fit"
              [ -f "$WORK/corpus/fit/seed-export.fit" ] || head -n 200 samples/rowingdata/nk_logbook.csv > "$WORK/seed-nk.csv"
-             [ -f "$WORK/corpus/fit/seed-export.fit" ] || .build/release/oarlog export "$WORK/seed-nk.csv" --format fit \
+             [ -f "$WORK/corpus/fit/seed-export.fit" ] || "$OARLOG_BIN" export "$WORK/seed-nk.csv" --format fit \
                  -o "$WORK/corpus/fit/seed-export.fit" >/dev/null 2>&1 || true ;;
         talos) seed talos Tests/OarlogTraceTests/Fixtures/talos-synthetic.txt 100 ;;
         quiske) seed quiske samples/rowingdata/quiske_per_stroke_seat.csv 4 ;;
@@ -97,9 +100,9 @@ PY
             if [ ! -s "$WORK/seed-session.oarlog" ]; then
                 head -n 1500 samples/sim-workout.csv > "$WORK/seed-trace.csv"
                 # With a plan, so the workout records are in the seed.
-                OARLOG_DATA_DIR="$WORK/seed-data" .build/release/oarlog replay "$WORK/seed-trace.csv" --workout 2x0:05/0:03r --save --title seed >/dev/null 2>&1 \
+                OARLOG_DATA_DIR="$WORK/seed-data" "$OARLOG_BIN" replay "$WORK/seed-trace.csv" --workout 2x0:05/0:03r --save --title seed >/dev/null 2>&1 \
                     || OARLOG_DATA_DIR="$WORK/seed-data" swift run -c release oarlog replay "$WORK/seed-trace.csv" --workout 2x0:05/0:03r --save --title seed >/dev/null
-                OARLOG_DATA_DIR="$WORK/seed-data" .build/release/oarlog note last "seed note" --at 5 >/dev/null 2>&1 || true
+                OARLOG_DATA_DIR="$WORK/seed-data" "$OARLOG_BIN" note last "seed note" --at 5 >/dev/null 2>&1 || true
                 cp "$(find "$WORK/seed-data/sessions" -name "*.oarlog" | head -n 1)" "$WORK/seed-session.oarlog"
             fi
             cp "$WORK/seed-session.oarlog" "$WORK/corpus/$t/seed-session.oarlog" ;;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Oarlog needs on a fresh Debian 12 machine (Swift 6.x must already be on PATH),
-# then builds the package. Safe to run again: it installs only what is missing.
+# then builds `oarlog` in release mode. Safe to run again: it installs only what is missing.
+# `scripts/setup.sh --for-tests` installs the packages and stops: `swift test` builds what the
+# tests need (in debug), so the test command does not also spend minutes on a release build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,5 +38,8 @@ fi
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: Swift 6.1 or newer is needed on PATH (https://www.swift.org/install/linux/)" >&2
     exit 1
+fi
+if [ "${1:-}" = "--for-tests" ]; then
+    exit 0
 fi
 swift build -c release --product oarlog >&2
