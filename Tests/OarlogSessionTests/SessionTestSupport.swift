@@ -41,6 +41,9 @@ func bits(_ r: TraceRecord) -> [UInt64] {
         return [5] + d(x.time) + d(x.distance) + d(x.split) + d(x.strokeRate) + d(x.speed) + i(x.strokeCount) + d(x.distancePerStroke)
             + d(x.power)
     case .heartRate(let h): return [7] + d(h.time) + d(h.bpm) + s(h.sensor ?? "")
+    case .oarlock(let o):
+        return [8] + d(o.time) + s(o.seat ?? "") + d(o.power) + d(o.catchAngle) + d(o.finishAngle) + d(o.slip) + d(o.wash)
+            + d(o.effectiveLength) + d(o.averageForce) + d(o.maxForce) + d(o.maxForceAngle) + d(o.work)
     case .metadata(let k, let v): return [6] + s(k) + s(v)
     }
 }

@@ -146,6 +146,8 @@ public enum TraceRecord: Sendable, Equatable {
     case reference(ReferenceStroke)
     /// A heart rate (a strap, or a device's figure at a stroke or a second).
     case heartRate(HeartRateSample)
+    /// An instrumented oarlock's stroke (power, angles, forces) from a device's export.
+    case oarlock(OarlockStroke)
     /// `# key: value` metadata (for example `start_utc`).
     case metadata(key: String, value: String)
 
@@ -158,6 +160,7 @@ public enum TraceRecord: Sendable, Equatable {
         case .gap(let g): return g.start
         case .reference(let r): return r.time
         case .heartRate(let h): return h.time
+        case .oarlock(let o): return o.time
         case .metadata: return nil
         }
     }

@@ -34,3 +34,7 @@ extension Double {
 public typealias BeatsPerMinute = Double
 /// Watts (an oar's or a crew's power).
 public typealias Watts = Double
+/// Newtons (a force on the oar handle).
+public typealias Newtons = Double
+/// Joules (the work of one stroke).
+public typealias Joules = Double

@@ -268,6 +268,7 @@ public struct TalosLogReader: RecordSource, TraceStatisticsReporting {
         case .fix(var f): f.time = time; return .fix(f)
         case .reference(var r): r.time = time; return .reference(r)
         case .heartRate(var h): h.time = time; return .heartRate(h)
+        case .oarlock(var o): o.time = time; return .oarlock(o)
         case .note(var n): n.time = time; return .note(n)
         case .gap(var g): let d = g.end - g.start; g.start = time; g.end = time + d; return .gap(g)
         case .metadata: return record

@@ -50,6 +50,8 @@ public struct TraceReadStatistics: Sendable, Equatable {
     public var referenceRows = 0
     /// Heart-rate rows (a strap's, or a device's per stroke or per second).
     public var heartRateRows = 0
+    /// Instrumented oarlocks' strokes (EmPower figures).
+    public var oarlockRows = 0
     /// `# key: value` lines delivered as `.metadata` (or metadata records a foreign reader made).
     public var metadataRecords = 0
     /// `#` lines that are not `key: value`: comments, ignored.
@@ -83,11 +85,11 @@ public struct TraceReadStatistics: Sendable, Equatable {
 
     /// Records delivered (data rows plus metadata).
     public var totalRecords: Int {
-        accelRows + fixRows + noteRows + gapRows + referenceRows + heartRateRows + metadataRecords
+        accelRows + fixRows + noteRows + gapRows + referenceRows + heartRateRows + oarlockRows + metadataRecords
     }
 
     /// Records with a time (everything but metadata).
-    public var dataRows: Int { accelRows + fixRows + noteRows + gapRows + referenceRows + heartRateRows }
+    public var dataRows: Int { accelRows + fixRows + noteRows + gapRows + referenceRows + heartRateRows + oarlockRows }
 
     mutating func recordSkip(_ reason: SkipReason, line: Int) {
         skipCounts[reason.rawValue] += 1
@@ -111,6 +113,7 @@ public struct TraceReadStatistics: Sendable, Equatable {
         case .gap: gapRows += 1
         case .reference: referenceRows += 1
         case .heartRate: heartRateRows += 1
+        case .oarlock: oarlockRows += 1
         case .metadata: metadataRecords += 1
         }
     }

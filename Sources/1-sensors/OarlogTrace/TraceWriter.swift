@@ -70,6 +70,15 @@ public struct TraceWriter {
             s.append(h.bpm)
             if let sensor = h.sensor { s.byte(ASCII.comma); s.appendText(sensor) }
             s.byte(ASCII.newline)
+        case .oarlock(let o):
+            // t,oar,POWER_W,CATCH_DEG,FINISH_DEG,SLIP_DEG,WASH_DEG,EFFECTIVE_DEG,AVG_FORCE_N,MAX_FORCE_N,
+            // MAX_FORCE_ANGLE_DEG,WORK_J[,SEAT]: an empty field is a figure the oarlock did not give.
+            s.append(o.time); s.append(",oar,")
+            for v in [o.power, o.catchAngle, o.finishAngle, o.slip, o.wash, o.effectiveLength,
+                      o.averageForce, o.maxForce, o.maxForceAngle] { s.optionalField(v) }
+            s.appendOptional(o.work)
+            if let seat = o.seat { s.byte(ASCII.comma); s.appendText(seat) }
+            s.byte(ASCII.newline)
         case .metadata(let key, let value):
             try writeMetadata(key: key, value: value)
         }

@@ -114,6 +114,8 @@ public struct RowingAnalyzer: Sendable {
             }
         case .heartRate(let h):
             totals.addHeartRate(h.bpm)
+        case .oarlock:
+            break
         case .metadata(let key, let value):
             if key == "distance_source" { prefersDeviceDistance = value == "device" }
         case .note:

@@ -219,6 +219,7 @@ extension TraceRecord {
         case .gap(var g): g.start += offset; g.end += offset; return .gap(g)
         case .reference(var r): r.time += offset; return .reference(r)
         case .heartRate(var h): h.time += offset; return .heartRate(h)
+        case .oarlock(var o): o.time += offset; return .oarlock(o)
         case .metadata: return self
         }
     }

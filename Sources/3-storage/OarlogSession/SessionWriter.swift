@@ -179,6 +179,8 @@ public final class SessionWriter: PipelineSink {
             scratch.f64(h.bpm)
             scratch.string(h.sensor ?? "")
             put(.heartRate)
+        case .oarlock:
+            break  // not kept in the session file yet
         case .metadata(let key, let value):
             try startRecord(at: nil)
             try endAccelBlock()

@@ -44,7 +44,7 @@ public final class SessionFacts: PipelineSink {
         case .reference(let reference):
             referenceStrokes += 1
             lastReference = reference
-        case .heartRate: break  // the analyzer's summary has them
+        case .heartRate, .oarlock: break  // the analyzer's summary has them
         case .metadata(let key, let value):
             if metadata.count < Self.keptItemLimit { metadata.append((key, value)) }
         }
