@@ -67,6 +67,8 @@ public struct Note: Sendable, Equatable {
 /// Which sensor a gap concerns.
 public enum SensorKind: String, Sendable, Equatable, CaseIterable {
     case accelerometer, gps
+    /// A heart-rate strap (its gap is per strap: the gap's reason names the seat).
+    case heartRate = "hr"
 }
 
 /// A span in which a sensor gave no data although it should have (device lost, FIFO overflow,

@@ -111,6 +111,7 @@ public struct RowingAnalyzer: Sendable {
                 gpsGaps += 1
                 if g.breaksTrack { distance.breakTrack(deviceDistance: g.deviceDistance) }
             case .accelerometer: accelerometerGaps += 1
+            case .heartRate: break  // a strap's gap takes nothing from the boat's figures
             }
         case .heartRate(let h):
             totals.addHeartRate(h.bpm)
