@@ -22,6 +22,8 @@ public struct FleetBoard: Sendable {
         public var course: Degrees?
         public var strokeRate: StrokesPerMinute?
         public var split: SecondsPer500m?
+        /// The crew's heart rates in the boat's latest status.
+        public var heartRates: [FleetHeartRate] = []
         public var distance: Metres?
         /// Strokes received in this session (the last stroke's index when none was lost).
         public var strokeCount = 0
@@ -199,6 +201,7 @@ public struct FleetBoard: Sendable {
             boat.split = s.split
             boat.speed = s.speed ?? boat.speed
             boat.distance = max(boat.distance ?? 0, s.distance)
+            boat.heartRates = s.heartRates
         case .note(let text):
             if boat.notes.count >= Self.noteLimit { boat.notes.removeFirst() }
             boat.notes.append((m.utc, text))

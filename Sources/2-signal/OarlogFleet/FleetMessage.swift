@@ -170,14 +170,30 @@ public struct FleetStatus: Sendable, Equatable {
     public var split: SecondsPer500m?
     public var speed: MetresPerSecond?
     public var distance: Metres
+    /// The crew's heart rates heard lately, by sensor name (at most `FleetHeartRate.maximumSensors`).
+    public var heartRates: [FleetHeartRate]
     public init(state: State, strokes: Int, strokeRate: StrokesPerMinute?, split: SecondsPer500m?, speed: MetresPerSecond?,
-                distance: Metres) {
+                distance: Metres, heartRates: [FleetHeartRate] = []) {
         self.state = state
         self.strokes = strokes
         self.strokeRate = strokeRate
         self.split = split
         self.speed = speed
         self.distance = distance
+        self.heartRates = heartRates
+    }
+}
+
+/// A rower's heart rate as the boat's display shows it: the strap's seat (nil for a single
+/// unnamed strap) and its latest beats per minute.
+public struct FleetHeartRate: Sendable, Equatable {
+    /// A boat has at most eight rowers' straps (and a cox); more are not sent.
+    public static let maximumSensors = 9
+    public var sensor: String?
+    public var bpm: BeatsPerMinute
+    public init(sensor: String?, bpm: BeatsPerMinute) {
+        self.sensor = sensor
+        self.bpm = bpm
     }
 }
 

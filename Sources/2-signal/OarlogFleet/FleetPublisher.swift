@@ -7,7 +7,8 @@ import OarlogWorkouts
 /// A pipeline sink that tells the fleet what the boat is doing: a message at each catch and one
 /// when the stroke is concluded (the same index, with everything), the
 /// position at most once a second, the display's figures every `statusInterval` (retained),
-/// notes, fence events, the session's start and end, and where the crew is in its workout plan
+/// notes, fence events, the crew's heart rates (in the status), the session's start and end, and
+/// where the crew is in its workout plan
 /// (at most once a second and at each step's change) with each interval. Each message gets the boat's next
 /// sequence number; `send` hands it on (to an MQTT client's outbox). The same in `record`,
 /// `serve` and `replay`.
@@ -36,6 +37,7 @@ public final class FleetPublisher: PipelineSink {
     private var lastPosition: Seconds = -.infinity
     private var lastStatus: Seconds = -.infinity
     private var live: LiveFigures?
+    private var heartRates = CrewHeartRates()
     private var lastTime: Seconds = 0
     public private(set) var published = 0
 
@@ -89,6 +91,8 @@ public final class FleetPublisher: PipelineSink {
                                                     course: fix.course, distance: live?.distance)))
             case .note(let note):
                 emit(at: t, .note(note.text))
+            case .heartRate(let h):
+                heartRates.add(h)
             default:
                 break
             }
@@ -168,7 +172,7 @@ public final class FleetPublisher: PipelineSink {
 
     private func status(of f: LiveFigures, ended: Bool) -> FleetStatus {
         FleetStatus(state: ended ? .ended : (f.strokeRate == nil ? .paused : .rowing), strokes: f.strokes, strokeRate: f.strokeRate,
-                    split: f.split, speed: f.speed, distance: f.distance)
+                    split: f.split, speed: f.speed, distance: f.distance, heartRates: heartRates.current(at: max(f.time, lastTime)))
     }
 
     private func emit(at time: Seconds, _ content: FleetContent, name: Bool = false) {

@@ -22,6 +22,7 @@ public enum SignalKDelta {
 
     public static func payload(of message: FleetMessage) -> [UInt8] {
         var values: [(String, String)] = []
+        var meta: [(String, String)] = []
         func add(_ path: String, _ json: String) { values.append((path, json)) }
         if let name = message.boatName { add("", "{\"name\":\(quoted(name, FleetText.nameBytes))}") }
         add(rowing + "elapsedTime", number(message.elapsed))
@@ -61,6 +62,8 @@ public enum SignalKDelta {
             add(rowing + "split", number(s.split))
             add("navigation.speedOverGround", number(s.speed))
             add("navigation.log", number(s.distance))
+            values += heartRateValues(s.heartRates)
+            meta = heartRateMeta(s.heartRates)
         case .note(let text):
             add(rowing + "note", quoted(text, FleetText.noteBytes))
         case .fence(let f):
@@ -78,7 +81,11 @@ public enum SignalKDelta {
             if k > 0 { out += "," }
             out += "{\"path\":\(JSONString.quoted(path)),\"value\":\(json)}"
         }
-        out += "]}],\"oarlog\":{\"session\":\(JSONString.quoted(message.session)),\"seq\":\(message.sequence),\"kind\":\"\(message.kind.rawValue)\"}}"
+        out += "]"
+        if !meta.isEmpty {
+            out += ",\"meta\":[" + meta.map { "{\"path\":\(JSONString.quoted($0.0)),\"value\":\($0.1)}" }.joined(separator: ",") + "]"
+        }
+        out += "}],\"oarlog\":{\"session\":\(JSONString.quoted(message.session)),\"seq\":\(message.sequence),\"kind\":\"\(message.kind.rawValue)\"}}"
         return Array(out.utf8)
     }
 
@@ -155,7 +162,7 @@ public enum SignalKDelta {
             content = .status(FleetStatus(state: state, strokes: try values.count(rowing + "strokeCount"),
                                           strokeRate: values.spm(rowing + "strokeRate"), split: values.number(rowing + "split"),
                                           speed: values.number("navigation.speedOverGround"),
-                                          distance: try values.required("navigation.log")))
+                                          distance: try values.required("navigation.log"), heartRates: heartRates(in: values)))
         case .note:
             content = .note(try text(values.byPath[rowing + "note"], "the note", limit: FleetText.noteBytes))
         case .fence:

@@ -23,6 +23,14 @@ extension FleetCoach {
         w.field("rate_spm", b.strokeRate, places: 2)
         w.field("split_s_per_500m", b.split, places: 2)
         w.field("distance_m", b.distance, places: 2)
+        w.beginArray(key: "heart_rates")
+        for rate in b.heartRates {
+            w.beginObject()
+            w.field("sensor", rate.sensor)
+            w.field("bpm", rate.bpm, places: 0)
+            w.endObject()
+        }
+        w.endArray()
         w.field("strokes", b.strokeCount)
         w.field("strokes_caught", b.caughtStrokes)
         w.field("last_stroke", b.lastStrokeIndex)
