@@ -16,6 +16,11 @@ import OarlogWorkouts
 ///   tracker sends `.workout(.planned)` first) the laps are its steps instead (`WorkoutLaps`):
 ///   cut at each step's start, a lap's distance ends at the distance at its boundary
 ///   (interpolated between fixes), its strokes and mean rate are the tracker's interval's.
+/// - Heart rate and power: a point carries the latest heart rate (5 s) and power (10 s: a device
+///   stroke's, else an oarlock's). The records themselves (`ExportReading`) are held back and
+///   released in time order with the points and strokes: each counts in its lap's and the
+///   session's figures, and each stroke gets the heart rate at its catch and the oarlock stroke
+///   nearest it (`StrokeReadings`).
 /// - Order: the analyzer releases a stroke only once GPS covers it, so points and strokes are
 ///   held back `holdBack` seconds of trace time and then released merged in time order.
 ///   Memory is bounded by that span.
