@@ -6,7 +6,8 @@ import OarlogPipeline
 /// `record` per GPS fix (timestamp, position in semicircles, distance, speed, altitude, cadence =
 /// stroke rate, heart rate and power where known, and the stroke's rowing figures as developer
 /// fields: `FITExporter+Rowing.swift`), one `lap` per lap, a timer-stop `event`, one `session` (sport rowing (15),
-/// sub-sport generic) and the `activity`. A session that rows a workout plan also carries the
+/// sub-sport generic) and the `activity`. Laps and the session carry their average and maximum
+/// heart rate and power when they have any (`FITExporter+Figures.swift`). A session that rows a workout plan also carries the
 /// plan (`workout` and one `workout_step` per step, after `file_id`), and its laps are the plan's
 /// steps with their intensity and `wkt_step_index` (`FITExporter+Workout.swift`).
 ///
