@@ -16,6 +16,11 @@ import OarlogWorkouts
 ///   tracker sends `.workout(.planned)` first) the laps are its steps instead (`WorkoutLaps`):
 ///   cut at each step's start, a lap's distance ends at the distance at its boundary
 ///   (interpolated between fixes), its strokes and mean rate are the tracker's interval's.
+/// - Heart rate and power: a point carries the latest heart rate (5 s) and power (10 s: a device
+///   stroke's, else an oarlock's). The records themselves (`ExportReading`) are held back and
+///   released in time order with the points and strokes: each counts in its lap's and the
+///   session's figures, and each stroke gets the heart rate at its catch and the oarlock stroke
+///   nearest it (`StrokeReadings`).
 /// - Order: the analyzer releases a stroke only once GPS covers it, so points and strokes are
 ///   held back `holdBack` seconds of trace time and then released merged in time order.
 ///   Memory is bounded by that span.
@@ -46,6 +51,7 @@ public struct ExportAssembler: Sendable {
         var lastPosition: GeoPoint?
         var lastDistance: Metres
         var points = 0
+        var readings = ReadingTotals()
         /// With a plan: the part of it the lap covers.
         var segment: WorkoutLaps.Segment?
     }
@@ -53,6 +59,10 @@ public struct ExportAssembler: Sendable {
     private var distance: DistanceAccumulator
     private var points = ExportQueue<PendingPoint>()
     private var strokes = ExportQueue<StrokeMetrics>()
+    /// Heart rates and power figures, released in time order with the points and strokes.
+    private var readings = ExportQueue<ExportReading>()
+    private var sessionReadings = ReadingTotals()
+    private var strokeReadings = StrokeReadings()
     private var firstTime: Seconds?
     private var now: Seconds = 0
     private var startUTCMetadata: Double?
@@ -69,9 +79,10 @@ public struct ExportAssembler: Sendable {
     private var finished = false
     /// The plan's laps, from the tracker's events; nil when the session rows no plan.
     private var workout: WorkoutLaps?
-    /// The latest heart rate and power heard, put on the next fixes.
+    /// The latest heart rate and power heard (a device's stroke's, an oarlock's), put on the next fixes.
     private var latestHeartRate = Latest()
     private var latestPower = Latest()
+    private var latestOarlockPower = Latest()
     /// Hard bound on each queue whatever the timing (about 100 s of 100 Hz fixes).
     private static let queueLimit = 10_000
 
@@ -102,12 +113,18 @@ public struct ExportAssembler: Sendable {
                                                altitude: fix.altitude.flatMap { $0.isFinite ? $0 : nil },
                                                speed: fix.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil },
                                                heartRate: latestHeartRate.value(at: fix.time, within: 5),
-                                               power: latestPower.value(at: fix.time, within: 10)))
+                                               power: latestPower.value(at: fix.time, within: 10)
+                                                   ?? latestOarlockPower.value(at: fix.time, within: 10)))
                 }
-            case .heartRate(let h) where h.bpm.isFinite && h.bpm > 0:
-                latestHeartRate = Latest(time: h.time, value: h.bpm)
-            case .reference(let r):
-                if let w = r.power, w.isFinite, w >= 0 { latestPower = Latest(time: r.time, value: w) }
+            case .heartRate, .reference, .oarlock:
+                guard let reading = ExportReading(record) else { break }
+                readings.append(reading)
+                switch reading {
+                case .heartRate(let t, let bpm): latestHeartRate = Latest(time: t, value: bpm)
+                case .referencePower(let t, let w): latestPower = Latest(time: t, value: w)
+                case .oarlock(let o):
+                    if let w = o.power, w.isFinite, w >= 0 { latestOarlockPower = Latest(time: o.time, value: w) }
+                }
             case .metadata(let key, let value):
                 if key == "start_utc", let utc = UTCTime.parseISO8601(value) { startUTCMetadata = utc }
                 if title == nil, key == "title" || key == "session_name", !value.isEmpty { title = value }
@@ -140,18 +157,27 @@ public struct ExportAssembler: Sendable {
         try closeLap(at: endTime, trigger: .sessionEnd, emit: emit)
         guard let start else { return }
         let total = summary.distance ?? lastPoint?.distance ?? 0
+        var figures = sessionReadings.figures
+        if let v = summary.averageHeartRate { figures.averageHeartRate = v }
+        if let v = summary.maxHeartRate { figures.maxHeartRate = v }
+        if let v = summary.averagePower { figures.averagePower = v }
         try emit(.end(ExportTotals(summary: summary, start: start, endTime: endTime, distance: total, laps: lapCount,
                                    points: pointCount, maxSpeed: maxSpeed,
                                    startPosition: firstPoint.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) },
                                    endPosition: lastPoint.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) },
-                                   firstPoint: firstPoint, lastPoint: lastPoint)))
+                                   firstPoint: firstPoint, lastPoint: lastPoint, figures: figures)))
     }
 
     // MARK: - Release in time order
 
     private mutating func release(final: Bool, emit: (ExportItem) throws -> Void) throws {
         while true {
-            if let s = strokes.first, points.first.map({ s.stroke.catchTime <= $0.time }) ?? true {
+            if let r = readings.first?.time, strokes.first.map({ r <= $0.stroke.catchTime }) ?? true,
+               points.first.map({ r <= $0.time }) ?? true {
+                // A reading goes before a stroke or point at the same time: "at or before".
+                guard final || now - r >= configuration.holdBack || readings.count > Self.queueLimit else { return }
+                try consume(readings.removeFirst(), emit: emit)
+            } else if let s = strokes.first, points.first.map({ s.stroke.catchTime <= $0.time }) ?? true {
                 let t = s.stroke.catchTime
                 guard final || now - t >= configuration.holdBack || strokes.count > Self.queueLimit else { return }
                 strokes.removeFirst()
@@ -197,8 +223,19 @@ public struct ExportAssembler: Sendable {
                 longitude = a.longitude + u * Geodesy.normalizedLongitudeDifference(b.longitude - a.longitude)
             }
         }
+        let figures = strokeReadings.figures(at: t, half: StrokeReadings.halfStroke(s), pending: readings)
         try emit(.stroke(ExportStroke(metrics: s, utc: start.originUTC + t, latitude: latitude, longitude: longitude,
-                                      elapsed: t - start.startTime, lap: l.index)))
+                                      elapsed: t - start.startTime, lap: l.index, heartRate: figures.heartRate,
+                                      oarlock: figures.oarlock, power: figures.power)))
+    }
+
+    /// A heart rate or power figure: counted in its lap and the session, remembered for the strokes.
+    private mutating func consume(_ r: ExportReading, emit: (ExportItem) throws -> Void) throws {
+        try ensureLap(emit: emit)
+        while let b = workout?.boundary(before: r.time) { try cut(at: b, emit: emit) }
+        lap?.readings.add(r)
+        sessionReadings.add(r)
+        strokeReadings.add(r)
     }
 
     private mutating func consume(_ p: PendingPoint, emit: (ExportItem) throws -> Void) throws {
@@ -286,7 +323,8 @@ public struct ExportAssembler: Sendable {
                                    endUTC: start.originUTC + end, distance: l.lastDistance - l.startDistance,
                                    strokes: strokes, averageStrokeRate: rate, maxStrokeRate: l.maxRate,
                                    maxSpeed: l.maxSpeed, startPosition: l.firstPosition, endPosition: l.lastPosition,
-                                   points: l.points, trigger: trigger, intensity: intensity, workoutStep: step)))
+                                   points: l.points, trigger: trigger, intensity: intensity, workoutStep: step,
+                                   figures: l.readings.figures)))
     }
 
     // MARK: - Workout plan
@@ -320,16 +358,5 @@ public struct ExportAssembler: Sendable {
         lap = l
         try closeLap(at: time, trigger: plan.trigger(endingAtBoundary: l.segment ?? .beforePlan), emit: emit)
         try openLap(at: time, segment: boundary.segment, distance: d, emit: emit)
-    }
-}
-
-/// The latest value of a reading and when it was heard.
-private struct Latest: Sendable {
-    var time: Seconds = -.infinity
-    var value: Double = .nan
-
-    /// The value if it was heard at most `within` seconds before `now`.
-    func value(at now: Seconds, within: Seconds) -> Double? {
-        value.isFinite && now - time <= within && now >= time - 1 ? value : nil
     }
 }

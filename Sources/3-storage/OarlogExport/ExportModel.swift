@@ -101,7 +101,8 @@ public struct ExportPoint: Sendable, Equatable {
     public var lap: Int
     /// The latest heart rate within 5 s before this fix (a strap, or a device's figure); nil without one.
     public var heartRate: BeatsPerMinute? = nil
-    /// The latest per-stroke power within 10 s before this fix (an EmPower oarlock); nil without one.
+    /// The latest per-stroke power within 10 s before this fix: a device's stroke's, else an
+    /// instrumented oarlock's (EmPower); nil without one.
     public var power: Watts? = nil
     /// The stroke under way at this fix (its catch within `maximumStrokePeriod`), whose figures
     /// the FIT file carries on the record as developer fields; nil when not rowing.
@@ -119,6 +120,32 @@ public struct ExportStroke: Sendable, Equatable {
     /// Time since the first record.
     public var elapsed: Seconds
     public var lap: Int
+    /// The latest heart rate at or before the catch, at most 5 s old.
+    public var heartRate: BeatsPerMinute? = nil
+    /// The oarlock stroke nearest the catch within half a stroke (`StrokeReadings`).
+    public var oarlock: OarlockStroke? = nil
+    /// The oarlock's power, else the device's stroke's nearest the catch within half a stroke.
+    public var power: Watts? = nil
+}
+
+/// The heart rate and power of a lap or of the session: every heart-rate record counts once;
+/// the power figures are the device's strokes' when it gave any, else the oarlocks'.
+public struct ExportFigures: Sendable, Equatable {
+    public var averageHeartRate: BeatsPerMinute?
+    public var maxHeartRate: BeatsPerMinute?
+    public var averagePower: Watts?
+    public var maxPower: Watts?
+
+    public init(averageHeartRate: BeatsPerMinute? = nil, maxHeartRate: BeatsPerMinute? = nil,
+                averagePower: Watts? = nil, maxPower: Watts? = nil) {
+        self.averageHeartRate = averageHeartRate
+        self.maxHeartRate = maxHeartRate
+        self.averagePower = averagePower
+        self.maxPower = maxPower
+    }
+
+    /// Whether any figure is known.
+    public var isEmpty: Bool { averageHeartRate == nil && maxHeartRate == nil && averagePower == nil && maxPower == nil }
 }
 
 /// One lap's totals, known when it ends.
@@ -146,6 +173,8 @@ public struct ExportLap: Sendable, Equatable {
     public var intensity: LapIntensity = .active
     /// The plan step (0-based) the lap rows; nil without a plan and for the time before and after it.
     public var workoutStep: Int?
+    /// Heart rate and power over the lap's span.
+    public var figures = ExportFigures()
 
     public var elapsed: Seconds { endTime - startTime }
     /// Distance / elapsed time (rests included, as on a FIT lap's timer).
@@ -167,6 +196,8 @@ public struct ExportTotals: Sendable, Equatable {
     /// Distance of the first and last exported point (the first is 0 unless fixes were ignored).
     public var firstPoint: ExportPoint?
     public var lastPoint: ExportPoint?
+    /// Heart rate and power over the session: the summary's where it has them.
+    public var figures = ExportFigures()
 
     public var endUTC: Double { start.originUTC + endTime }
     public var elapsed: Seconds { endTime - start.startTime }

@@ -9,6 +9,12 @@ struct ExportQueue<Element: Sendable>: Sendable {
     var isEmpty: Bool { head == storage.count }
     var first: Element? { head < storage.count ? storage[head] : nil }
 
+    /// Visits the elements front to back while `body` returns true.
+    func scan(_ body: (Element) -> Bool) {
+        var i = head
+        while i < storage.count, body(storage[i]) { i += 1 }
+    }
+
     mutating func append(_ element: Element) {
         if head > 0 && head * 2 >= storage.count {
             storage.removeFirst(head)

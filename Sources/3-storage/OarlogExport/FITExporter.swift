@@ -6,7 +6,8 @@ import OarlogPipeline
 /// `record` per GPS fix (timestamp, position in semicircles, distance, speed, altitude, cadence =
 /// stroke rate, heart rate and power where known, and the stroke's rowing figures as developer
 /// fields: `FITExporter+Rowing.swift`), one `lap` per lap, a timer-stop `event`, one `session` (sport rowing (15),
-/// sub-sport generic) and the `activity`. A session that rows a workout plan also carries the
+/// sub-sport generic) and the `activity`. Laps and the session carry their average and maximum
+/// heart rate and power when they have any (`FITExporter+Figures.swift`). A session that rows a workout plan also carries the
 /// plan (`workout` and one `workout_step` per step, after `file_id`), and its laps are the plan's
 /// steps with their intensity and `wkt_step_index` (`FITExporter+Workout.swift`).
 ///
@@ -55,12 +56,13 @@ public final class FITExporter: AssembledExporter {
         F(0, .enumeration), F(1, .enumeration), F(17, .uint8), F(18, .uint8), F(23, .enumeration), F(24, .enumeration),
         F(25, .enumeration),
     ]
-    static let session = FITEncoder.Definition(localType: 4, globalNumber: 18, fields: [
+    static let session = FITEncoder.Definition(localType: 4, globalNumber: 18, fields: sessionFields)
+    static let sessionFields = [
         F(253, .uint32), F(2, .uint32), F(3, .sint32), F(4, .sint32), F(7, .uint32), F(8, .uint32), F(9, .uint32),
         F(10, .uint32), F(254, .uint16), F(14, .uint16), F(15, .uint16), F(25, .uint16), F(26, .uint16),
         F(0, .enumeration), F(1, .enumeration), F(5, .enumeration), F(6, .enumeration), F(18, .uint8), F(19, .uint8),
         F(28, .enumeration),
-    ])
+    ]
     static let activity = FITEncoder.Definition(localType: 5, globalNumber: 34, fields: [
         F(253, .uint32), F(0, .uint32), F(1, .uint16), F(2, .enumeration), F(3, .enumeration), F(4, .enumeration),
     ])
@@ -123,7 +125,8 @@ public final class FITExporter: AssembledExporter {
     }
 
     private func writeLap(_ l: ExportLap) throws {
-        try encoder?.write(lapsHaveSteps ? Self.workoutLap : Self.lap) { m in
+        let figures = l.figures.isEmpty ? nil : l.figures
+        try encoder?.write(Self.lapDefinition(steps: lapsHaveSteps, figures: figures != nil)) { m in
             m.put(FITEncoder.timestamp(l.endUTC))
             m.put(FITEncoder.timestamp(l.startUTC))
             m.putPosition(l.startPosition)
@@ -146,6 +149,7 @@ public final class FITExporter: AssembledExporter {
             }
             m.put(Profile.sportRowing)
             if lapsHaveSteps { m.put(l.workoutStep.map(Int64.init)) }
+            if let figures { m.putFigures(figures) }
         }
     }
 
@@ -158,7 +162,8 @@ public final class FITExporter: AssembledExporter {
         try e.write(Self.event) { m in
             m.put(end); m.put(Profile.eventTimer); m.put(Profile.eventTypeStopAll)
         }
-        try e.write(Self.session) { m in
+        let figures = totals.figures.isEmpty ? nil : totals.figures
+        try e.write(figures == nil ? Self.session : Self.sessionWithFigures) { m in
             m.put(end)
             m.put(FITEncoder.timestamp(totals.start.startUTC))
             m.putPosition(totals.startPosition)
@@ -176,6 +181,7 @@ public final class FITExporter: AssembledExporter {
             m.put(Self.cadence(s.averageStrokeRate))
             m.put(Self.cadence(s.maxStrokeRate))
             m.put(0)  // session trigger: activity end
+            if let figures { m.putFigures(figures) }
         }
         try e.write(Self.activity) { m in
             m.put(end); m.put(FITEncoder.scaled(totals.elapsed, 1000)); m.put(1)

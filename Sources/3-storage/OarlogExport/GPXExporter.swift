@@ -3,8 +3,9 @@ import OarlogDSP
 import OarlogPipeline
 
 /// Writes the session as GPX 1.1: one track, one track segment per lap, a track point per GPS
-/// fix with its time, elevation (when known) and, in Garmin's TrackPointExtension v2, the stroke
-/// rate as cadence and the speed. Streams to the file as points are released.
+/// fix with its time, elevation (when known) and, in Garmin's TrackPointExtension v2, the heart
+/// rate (whole bpm, `hr` before `cad` as its schema orders them), the stroke rate as cadence and
+/// the speed. GPX has no power field Strava or Garmin read: power is not written. Streams to the file as points are released.
 public final class GPXExporter: AssembledExporter {
     let output: ExportOutput
 
@@ -38,8 +39,10 @@ public final class GPXExporter: AssembledExporter {
             var s = "   <trkpt lat=\"\(ExportText.fixed(p.latitude, 7))\" lon=\"\(ExportText.fixed(p.longitude, 7))\">"
             if let a = p.altitude { s += "<ele>\(ExportText.fixed(a, 1))</ele>" }
             s += "<time>\(ExportText.iso8601(p.utc))</time>"
-            if p.strokeRate != nil || p.speed != nil {
+            let hr = TCXExporter.beats(p.heartRate)
+            if hr != nil || p.strokeRate != nil || p.speed != nil {
                 s += "<extensions><gpxtpx:TrackPointExtension>"
+                if let b = hr { s += "<gpxtpx:hr>\(b)</gpxtpx:hr>" }
                 if let r = p.strokeRate { s += "<gpxtpx:cad>\(Int(min(254, max(0, r.rounded()))))</gpxtpx:cad>" }
                 if let v = p.speed { s += "<gpxtpx:speed>\(ExportText.fixed(v, 3))</gpxtpx:speed>" }
                 s += "</gpxtpx:TrackPointExtension></extensions>"

@@ -7,8 +7,8 @@ import OarlogPipeline
 
 /// Writes the session as a Garmin Training Center (TCX v2) activity: one `Lap` per lap with its
 /// totals (time, distance, maximum speed, average stroke rate as cadence, trigger), its track
-/// points (time, position, distance, stroke rate as cadence, speed in the ActivityExtension v2
-/// `TPX`). TCX has no rowing sport: the activity is `Other`, with the notes saying rowing. With a
+/// points (time, position, distance, heart rate, stroke rate as cadence, speed and power in the
+/// ActivityExtension v2 `TPX`), and the lap's average and maximum heart rate. TCX has no rowing sport: the activity is `Other`, with the notes saying rowing. With a
 /// workout plan the laps are its steps: `Intensity` `Resting` for a rest (and the wait before the
 /// plan starts), `Active` for the rest; `TriggerMethod` `Time` or `Distance` by the step's length.
 ///
@@ -52,9 +52,14 @@ public final class TCXExporter: AssembledExporter {
             s += "<LongitudeDegrees>\(ExportText.fixed(p.longitude, 7))</LongitudeDegrees></Position>"
             if let a = p.altitude { s += "<AltitudeMeters>\(ExportText.fixed(a, 1))</AltitudeMeters>" }
             s += "<DistanceMeters>\(ExportText.fixed(p.distance, 2))</DistanceMeters>"
+            if let b = Self.beats(p.heartRate) { s += "<HeartRateBpm><Value>\(b)</Value></HeartRateBpm>" }
             if let r = p.strokeRate { s += "<Cadence>\(Self.cadence(r))</Cadence>" }
-            if let v = p.speed {
-                s += "<Extensions><ns3:TPX><ns3:Speed>\(ExportText.fixed(v, 3))</ns3:Speed></ns3:TPX></Extensions>"
+            let watts = p.power.flatMap { $0.isFinite && $0 >= 0 ? Int(min(65_535, $0.rounded())) : nil }
+            if p.speed != nil || watts != nil {
+                s += "<Extensions><ns3:TPX>"
+                if let v = p.speed { s += "<ns3:Speed>\(ExportText.fixed(v, 3))</ns3:Speed>" }
+                if let w = watts { s += "<ns3:Watts>\(w)</ns3:Watts>" }
+                s += "</ns3:TPX></Extensions>"
             }
             try spool.write(s + "</Trackpoint>\n")
         case .stroke:
@@ -64,7 +69,14 @@ public final class TCXExporter: AssembledExporter {
             try file.write("    <TotalTimeSeconds>\(ExportText.fixed(lap.elapsed, 3))</TotalTimeSeconds>\n")
             try file.write("    <DistanceMeters>\(ExportText.fixed(lap.distance, 2))</DistanceMeters>\n")
             if let v = lap.maxSpeed { try file.write("    <MaximumSpeed>\(ExportText.fixed(v, 3))</MaximumSpeed>\n") }
-            try file.write("    <Calories>0</Calories>\n    <Intensity>\(lap.intensity == .rest ? "Resting" : "Active")</Intensity>\n")
+            try file.write("    <Calories>0</Calories>\n")
+            if let b = Self.beats(lap.figures.averageHeartRate) {
+                try file.write("    <AverageHeartRateBpm><Value>\(b)</Value></AverageHeartRateBpm>\n")
+            }
+            if let b = Self.beats(lap.figures.maxHeartRate) {
+                try file.write("    <MaximumHeartRateBpm><Value>\(b)</Value></MaximumHeartRateBpm>\n")
+            }
+            try file.write("    <Intensity>\(lap.intensity == .rest ? "Resting" : "Active")</Intensity>\n")
             if let r = lap.averageStrokeRate { try file.write("    <Cadence>\(Self.cadence(r))</Cadence>\n") }
             try file.write("    <TriggerMethod>\(Self.triggerMethod(lap.trigger))</TriggerMethod>\n")
             if let spool {
@@ -93,6 +105,11 @@ public final class TCXExporter: AssembledExporter {
         case .time: return "Time"
         case .rest, .sessionEnd, .workoutStart: return "Manual"
         }
+    }
+
+    /// A heart rate as TCX writes it: whole beats per minute, 1–255 (the schema's `positiveByte`).
+    static func beats(_ bpm: BeatsPerMinute?) -> Int? {
+        bpm.flatMap { $0.isFinite && $0 >= 0.5 ? Int(min(255, $0.rounded())) : nil }
     }
 
     /// Stroke rate as a TCX cadence (a whole number 0–254).
