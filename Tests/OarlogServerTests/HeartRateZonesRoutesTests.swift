@@ -104,7 +104,8 @@ final class HeartRateZonesRoutesTests: XCTestCase {
             let cases: [(String, String, String)] = [
                 ("stroke", #"{"max_bpm":250}"#, "max_bpm: 250 is no maximum heart rate (expected 100–230 bpm)"),
                 ("stroke", #"{"max_bpm":99}"#, "max_bpm: 99 is no maximum heart rate (expected 100–230 bpm)"),
-                ("stroke", #"{"max_bpm":180,"rest_bpm":180}"#, "rest_bpm: 180 is not below max_bpm 180"),
+                ("stroke", #"{"max_bpm":140,"rest_bpm":140}"#, "rest_bpm: 140 is not below max_bpm 140"),
+                ("stroke", #"{"max_bpm":180,"rest_bpm":15}"#, "rest_bpm: 15 is no resting heart rate (expected 20–150 bpm)"),
                 ("stroke", #"{"max_bpm":140,"rest_bpm":145}"#, "rest_bpm: 145 is not below max_bpm 140"),
                 ("stroke", #"{"max_bpm":"190"}"#, "max_bpm: expected a number of beats per minute"),
                 ("stroke", #"{"max_bpm":190,"rest_bpm":true}"#, "rest_bpm: expected a number of beats per minute, or null"),

@@ -11,7 +11,7 @@ const FIELDS = 'heart_rate,power,catch_angle,finish_angle,avg_force,max_force';
 // Lines of the crew's seats: distinct, bright on black.
 const SEAT_COLOURS = ['#ff4f45', '#ffd200', '#3fdc4f', '#5ab4ff', '#ff9dfc', '#ff9500', '#00e5d4', '#ffffff'];
 // Zone shading, Z1 to Z5 (the live screen's zone colours, faint).
-const ZONE_SHADES = ['rgba(184,184,184,0.10)', 'rgba(90,180,255,0.14)', 'rgba(63,220,79,0.14)', 'rgba(255,179,0,0.16)', 'rgba(255,79,69,0.18)'];
+const ZONE_SHADES = ['rgba(184,184,184,0.16)', 'rgba(90,180,255,0.22)', 'rgba(63,220,79,0.22)', 'rgba(255,179,0,0.24)', 'rgba(255,79,69,0.26)'];
 
 export class HeartPowerPlots {
   constructor() {
@@ -39,7 +39,15 @@ export class HeartPowerPlots {
     }
   }
 
-  async load(id) {
+  // SUMMARY (`show --json`): a session whose summary has neither heart rate nor power (both keys
+  // there, both null) has none of these plots, and its records are not read for them.
+  async load(id, summary) {
+    if (summary && 'avg_heart_rate_bpm' in summary && 'avg_power_w' in summary
+        && summary.avg_heart_rate_bpm == null && summary.avg_power_w == null) {
+      this.series = null;
+      this.draw();
+      return;
+    }
     try {
       this.series = await fetch(`/api/sessions/${encodeURIComponent(id)}/series?fields=${FIELDS}&points=600`, { cache: 'no-store' })
         .then(r => r.ok ? r.json() : Promise.reject(new Error(r.status)));
@@ -97,8 +105,11 @@ export class HeartPowerPlots {
         legend.append(step);
       }
     }
+    // The axis spans the data with a margin, from and to round figures (10s of bpm, of W…).
     const ys = lines.flatMap(l => l.data.map(p => p.y));
-    const low = Math.min(...ys), high = Math.max(...ys), pad = Math.max(2, (high - low) * 0.1);
+    const low = Math.min(...ys), high = Math.max(...ys);
+    const step = high - low > 200 ? 50 : high - low > 40 ? 10 : 5;
+    const min = Math.floor((low - step / 2) / step) * step, max = Math.ceil((high + step / 2) / step) * step;
     this.charts[key] = new Chart(document.getElementById(key + '-chart'), {
       type: 'line',
       data: { datasets: lines.map(l => ({ label: l.label, data: l.data, borderColor: l.colour, borderWidth: 1.5, pointRadius: 0, tension: 0 })) },
@@ -108,7 +119,7 @@ export class HeartPowerPlots {
         plugins: { legend: { display: false }, tooltip: { enabled: false }, zoneShading: { zones } },
         scales: {
           x: { type: 'linear', title: { display: true, text: 'minutes', color: '#999' }, ticks: { color: '#bbb' }, grid: { color: '#333' } },
-          y: { min: Math.floor(low - pad), max: Math.ceil(high + pad), ticks: { color: '#bbb', maxTicksLimit: 5 }, grid: { color: '#333' } },
+          y: { min, max, ticks: { color: '#bbb', maxTicksLimit: 5 }, grid: { color: '#333' } },
         },
       },
     });

@@ -55,7 +55,7 @@ export class SessionPage {
     this.makeCourse.reset(id);
     this.strokes = (s.stroke_list || []).filter(k => k.t_s != null);
     this.showNotes();
-    await Promise.all([this.plots.load(id, s.note_list || []), this.heartPower.load(id), this.pieces.load(id), this.map.show(id, s, this.strokes)]);
+    await Promise.all([this.plots.load(id, s.note_list || []), this.heartPower.load(id, s), this.pieces.load(id), this.map.show(id, s, this.strokes)]);
     await this.curveShown;
     document.body.dataset.sessionLoaded = id;
   }

@@ -53,7 +53,7 @@ async function load() {
     curveShown = curve.show(id, piece, s.stroke_list || []);
     map.highlight(piece);
   });
-  await Promise.all([plots.load(id, s.note_list || []), heartPower.load(id), pieces.load(id), map.show(id, s, strokes)]);
+  await Promise.all([plots.load(id, s.note_list || []), heartPower.load(id, s), pieces.load(id), map.show(id, s, strokes)]);
   await curveShown;
   window.addEventListener('resize', () => map.resized());
   document.body.dataset.sessionLoaded = id;

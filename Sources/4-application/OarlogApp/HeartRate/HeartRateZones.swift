@@ -92,23 +92,23 @@ public struct HeartRateZones: Sendable {
     @discardableResult
     public func set(_ setting: HeartRateZoneSetting) throws(HeartRateZonesError) -> (setting: HeartRateZoneSetting, replaced: Bool) {
         if let problem = Self.problem(setting) { throw .badRequest(problem) }
+        // The file's helper wraps what its body throws: the body answers, the error is thrown here.
+        let replaced: Bool?
         do {
-            return try file.changeItems(HeartRateZoneSetting.self, pretty: true) { all throws -> (HeartRateZoneSetting, Bool) in
+            replaced = try file.changeItems(HeartRateZoneSetting.self, pretty: true) { all -> Bool? in
                 if let i = all.firstIndex(where: { Self.sameName($0.sensor, setting.sensor) }) {
                     all[i] = setting
-                    return (setting, true)
+                    return true
                 }
-                guard all.count < Self.maximumRowers else {
-                    throw HeartRateZonesError.full("\(Self.maximumRowers) rowers have zones, the most kept: remove one first")
-                }
+                guard all.count < Self.maximumRowers else { return nil }
                 all.append(setting)
-                return (setting, false)
+                return false
             }
-        } catch let error as HeartRateZonesError {
-            throw error
         } catch {
             throw .unreadable("\(error)")
         }
+        guard let replaced else { throw .full("\(Self.maximumRowers) rowers have zones, the most kept: remove one first") }
+        return (setting, replaced)
     }
 
     /// Sets `sensor`'s zones from a request's body: `{"max_bpm": 190, "rest_bpm": 55}`
@@ -136,18 +136,17 @@ public struct HeartRateZones: Sendable {
 
     /// Removes `sensor`'s zones (its case ignored).
     public func remove(sensor: String) throws(HeartRateZonesError) {
+        let found: Bool
         do {
-            try file.changeItems(HeartRateZoneSetting.self, pretty: true) { all throws in
-                guard let i = all.firstIndex(where: { Self.sameName($0.sensor, sensor) }) else {
-                    throw HeartRateZonesError.notFound("no zones for \(Self.quoted(sensor))")
-                }
+            found = try file.changeItems(HeartRateZoneSetting.self, pretty: true) { all -> Bool in
+                guard let i = all.firstIndex(where: { Self.sameName($0.sensor, sensor) }) else { return false }
                 all.remove(at: i)
+                return true
             }
-        } catch let error as HeartRateZonesError {
-            throw error
         } catch {
             throw .unreadable("\(error)")
         }
+        guard found else { throw .notFound("no zones for \(Self.quoted(sensor))") }
     }
 
     /// Why `setting` cannot be kept (nil when it can).
