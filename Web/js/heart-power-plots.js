@@ -26,7 +26,7 @@ export class HeartPowerPlots {
       panel.hidden = true;
       const head = el('div', 'panel-title', title + ' ');
       head.append(el('span', 'unit', unit), document.createTextNode(' '), el('span', 'unit plot-note'));
-      const box = el('div', 'plot');
+      const box = el('div', 'plot ' + key + '-plot');
       const canvas = el('canvas');
       canvas.id = key + '-chart';
       box.append(canvas);
@@ -105,11 +105,7 @@ export class HeartPowerPlots {
         legend.append(step);
       }
     }
-    // The axis spans the data with a margin, from and to round figures (10s of bpm, of W…).
-    const ys = lines.flatMap(l => l.data.map(p => p.y));
-    const low = Math.min(...ys), high = Math.max(...ys);
-    const step = high - low > 200 ? 50 : high - low > 40 ? 10 : 5;
-    const min = Math.floor((low - step / 2) / step) * step, max = Math.ceil((high + step / 2) / step) * step;
+    const { min, max, step } = niceAxis(lines.flatMap(l => l.data.map(p => p.y)));
     this.charts[key] = new Chart(document.getElementById(key + '-chart'), {
       type: 'line',
       data: { datasets: lines.map(l => ({ label: l.label, data: l.data, borderColor: l.colour, borderWidth: 1.5, pointRadius: 0, tension: 0 })) },
@@ -119,7 +115,7 @@ export class HeartPowerPlots {
         plugins: { legend: { display: false }, tooltip: { enabled: false }, zoneShading: { zones } },
         scales: {
           x: { type: 'linear', title: { display: true, text: 'minutes', color: '#999' }, ticks: { color: '#bbb' }, grid: { color: '#333' } },
-          y: { min, max, ticks: { color: '#bbb', maxTicksLimit: 5 }, grid: { color: '#333' } },
+          y: { min, max, ticks: { color: '#bbb', stepSize: step }, grid: { color: '#333' } },
         },
       },
     });
@@ -133,6 +129,16 @@ export class HeartPowerPlots {
     }
     return out;
   }
+}
+
+// An axis from and to round figures with four or five steps of 1, 2 or 5 × 10ⁿ over the values.
+function niceAxis(values) {
+  const low = Math.min(...values), high = Math.max(...values);
+  const rough = Math.max(high - low, 1) / 4, power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map(m => m * power).find(s => s >= rough);
+  let min = Math.floor(low / step) * step, max = Math.ceil(high / step) * step;
+  if (max === min) { min -= step; max += step; }
+  return { min, max, step };
 }
 
 // The heart-rate zones shaded behind the lines, Z1 to Z5.
