@@ -254,6 +254,8 @@ public final class LiveStation: @unchecked Sendable {
                 broadcast(LiveMessage.fix(fix))
             }
         case .gap(let gap):
+            // A strap's gap: its rate turns stale by its age (LiveHeartRates), the boat's sensors stay as they are.
+            guard gap.sensor != .heartRate else { break }
             updateStatus(send: true) { s in
                 if gap.sensor == .gps { s.gps = .lost } else { s.accelerometer = .lost }
             }
