@@ -8,7 +8,8 @@ import XCTest
 /// merged in; `oarlog serve --replay` of it, zones set for stroke and 7 through the API and for 5
 /// through the page's form. The live screen shows the eight seats, stroke first, each with the
 /// trace's last rate and the zone its rower's maximum (and rest) give; the saved session's page
-/// plots every seat's heart rate and the strokes' power, bucket by bucket as the trace's rows.
+/// plots every seat's heart rate and the strokes' power, bucket by bucket as the trace's rows;
+/// played back, it shows the seats as live.
 /// Screenshots in `.build/screenshots/hr-*.png`.
 final class HeartRatePageTests: XCTestCase {
     static let seats = ["stroke", "7", "6", "5", "4", "3", "2", "bow"]
@@ -117,6 +118,14 @@ final class HeartRatePageTests: XCTestCase {
         let power = try XCTUnwrap(plotted["power"]?.first?["points"] as? [[Double]])
         check(power, expected(strokes.map { ($0.t, $0.watts) }), "power")
         XCTAssertEqual(page["hr_note"] as? String, "· zones of Stroke", "the stroke's zones shaded")
+        // Played back: the eight seats again, each at a rate the trace had for it after 90 s.
+        let played = try XCTUnwrap((result["playback"] as? [String: Any])?["seats"] as? [[String: Any]])
+        XCTAssertEqual(played.map { $0["sensor"] as? String }, Self.seats)
+        for cell in played {
+            let seat = cell["sensor"] as? String ?? ""
+            let rates = Set(heart.filter { $0.seat == seat && $0.t >= 89 }.map { String($0.bpm) })
+            XCTAssertTrue(rates.contains(cell["bpm"] as? String ?? ""), "\(seat): \(cell)")
+        }
         XCTAssertEqual(result["console"] as? [String], [], "no errors in the browser console")
         BrowserScript.checkScreenshots(result, minimumBytes: 10_000)
     }

@@ -4,7 +4,8 @@ headless Chromium session at phone size (390x844). First #live while the server 
 with eight seats' heart rates (zones set for two seats through the API beforehand): the seats as
 shown once the replay has ended (name, rate, zone printed, zone class, colour, size); then the
 zones' settings section, where seat 5's maximum is set through its form; then the saved session's
-page: the heart-rate and power plots' lines and points, and which panels are shown.
+page: the heart-rate and power plots' lines and points, and which panels are shown; last, the
+session played back from 90 s: the seats as live.
 
 Usage: heart_rate_page.py BASE_URL TOKEN SCREENSHOT_DIR SESSION_ID
 Prints one JSON object; the Swift test (HeartRatePageTests) asserts on it.
@@ -91,6 +92,16 @@ try:
     # Under the page's bar (it stays at the top): the panel's title in sight.
     driver.execute_script("document.getElementById('hr-panel').scrollIntoView({block: 'start'}); window.scrollBy(0, -48);")
     shot("session")
+
+    # Played back, the session shows the seats as live (from 90 s in, at 10x).
+    driver.get(base + "/#play/" + session + "?at=90")
+    wait.until(lambda d: d.execute_script("return document.body.dataset.playback === 'paused'"))
+    driver.find_element("id", "pb-play").click()
+    wait.until(lambda d: d.execute_script("return document.querySelectorAll('#heart-rates .hr-seat').length === 8"))
+    result["playback"] = driver.execute_script(SEATS)
+    result["playback"]["elapsed_s"] = driver.execute_script("return window.oarlog.live.tiles.values.elapsed_s")
+    driver.execute_script("window.scrollTo(0, 0);")
+    shot("playback")
     result["console"] = chromium.console_errors(driver)
 except Exception as error:
     chromium.report_failure(driver, result, error, f"{shots}/hr-failure.png")
