@@ -1,5 +1,6 @@
-// The live race screen: tiles, the acceleration trace, the map, Ready → Start → 3-2-1-Go →
-// Stop, notes, the workout (WorkoutPanel), the ghost (GhostPanel), and the summary after Stop. Fed by /api/live.
+// The live race screen: tiles, the crew's heart rates (heart-rates.js; their zones set in
+// hr-zones.js), the acceleration trace, the map, Ready → Start → 3-2-1-Go → Stop, notes, the
+// workout (WorkoutPanel), the ghost (GhostPanel), and the summary after Stop. Fed by /api/live.
 import { Tiles } from './tiles.js';
 import { AccelPlot } from './accel-plot.js';
 import { BoatMap } from './boat-map.js';
@@ -7,12 +8,16 @@ import { WorkoutPanel } from './workout-panel.js';
 import { GhostPanel } from './ghost-panel.js';
 import { fillSummary } from './metrics.js';
 import { control, ensurePaired } from './api.js';
+import { HeartRates } from './heart-rates.js';
+import { HeartRateZonesSettings } from './hr-zones.js';
 
 const $ = id => document.getElementById(id);
 
 export class LivePage {
   constructor() {
     this.tiles = new Tiles($('tiles'), $('tile-settings'));
+    this.heartRates = new HeartRates($('tiles'));
+    this.zones = new HeartRateZonesSettings(document.querySelector('#live details.tile-settings'));
     this.plot = new AccelPlot($('accel-chart'));
     this.map = new BoatMap($('map'));
     this.workout = new WorkoutPanel();
@@ -89,6 +94,7 @@ export class LivePage {
   reset() {
     this.tiles.values = {};
     this.tiles.show({});
+    this.heartRates.show([]);
     this.strokes = [];
     this.resetTrace();
     this.map.clearCourse();
@@ -123,6 +129,8 @@ export class LivePage {
     switch (m.type) {
       case 'status':
         this.tiles.show(m);
+        this.heartRates.show(m.heart_rates);
+        this.zones.heard(m.heart_rates);
         this.sensor('sensor-gps', m.gps);
         this.sensor('sensor-accel', m.accelerometer);
         document.body.dataset.ended = m.ended ? 'true' : 'false';

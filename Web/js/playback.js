@@ -91,7 +91,7 @@ export class Playback {
         $('pb-play').textContent = m.paused ? '▶ Play' : '❚❚ Pause';
         $('pb-play').classList.toggle('stop', !m.paused);
         document.body.dataset.playback = m.ended ? 'ended' : m.paused ? 'paused' : 'playing';
-        if (sought) this.live.resetTrace();
+        if (sought) { this.live.resetTrace(); this.live.heartRates.show([]); }
         this.moveTo(m.t_s);
         break;
       }
@@ -99,6 +99,8 @@ export class Playback {
         this.live.tiles.show(m);
         this.live.sensor('sensor-gps', m.gps);
         this.live.sensor('sensor-accel', m.accelerometer);
+        // The crew's heart rates as met so far (a seek's or the end's figures carry none: kept).
+        if (m.heart_rates && m.heart_rates.length) this.live.heartRates.show(m.heart_rates);
         if (m.elapsed_s != null) this.moveTo(m.elapsed_s);
         break;
       case 'error':

@@ -1,6 +1,7 @@
 // One session after the outing: the summary table of `oarlog show` ("—" where a sensor gave no
 // data), the track on a map (session-map.js), split and rate against time or distance
-// (session-plots.js), the pieces (session-pieces.js) and the stroke curve of each
+// (session-plots.js), heart rate and the oar's power, angles and forces when the session has
+// them (heart-power-plots.js), the pieces (session-pieces.js) and the stroke curve of each
 // (stroke-curve.js), the notes (listed, on the plots and the map, added and edited here) and the
 // downloads. The summary and the strokes come from GET /api/sessions/{id} (`oarlog show ID
 // --json --strokes`); the rest is fetched side by side, so the page is there before the map is.
@@ -8,6 +9,7 @@ import { getJSON, control, ensurePaired, addDownloadLinks } from './api.js';
 import { fillSummary, NO_DATA, clock } from './metrics.js';
 import { SessionMap } from './session-map.js';
 import { SessionPlots } from './session-plots.js';
+import { HeartPowerPlots } from './heart-power-plots.js';
 import { SessionPieces } from './session-pieces.js';
 import { StrokeCurve } from './stroke-curve.js';
 import { MakeCourse } from './make-course.js';
@@ -18,6 +20,7 @@ export class SessionPage {
   constructor() {
     this.map = new SessionMap();
     this.plots = new SessionPlots();
+    this.heartPower = new HeartPowerPlots();
     this.curve = new StrokeCurve();
     this.makeCourse = new MakeCourse($('make-course'), this.map);
     // A piece picked in the table: its average stroke, and its stretch outlined on the map.
@@ -52,7 +55,7 @@ export class SessionPage {
     this.makeCourse.reset(id);
     this.strokes = (s.stroke_list || []).filter(k => k.t_s != null);
     this.showNotes();
-    await Promise.all([this.plots.load(id, s.note_list || []), this.pieces.load(id), this.map.show(id, s, this.strokes)]);
+    await Promise.all([this.plots.load(id, s.note_list || []), this.heartPower.load(id, s), this.pieces.load(id), this.map.show(id, s, this.strokes)]);
     await this.curveShown;
     document.body.dataset.sessionLoaded = id;
   }

@@ -1,10 +1,11 @@
 // One session opened by a share link (/share/TOKEN, Web/share.html): its summary, track, split
-// and rate plots, pieces, stroke curves and notes, read-only — the session page's own modules,
+// and rate plots, heart rate and power when it has them, pieces, stroke curves and notes, read-only — the session page's own modules,
 // whose reads of /api/sessions/{id}/… are sent to /api/shared/TOKEN/… instead (the only paths
 // this token may reach: docs/API.md, "Share links"). No control, no list, no other session.
 import { fillSummary, NO_DATA, clock } from './metrics.js';
 import { SessionMap } from './session-map.js';
 import { SessionPlots } from './session-plots.js';
+import { HeartPowerPlots } from './heart-power-plots.js';
 import { SessionPieces } from './session-pieces.js';
 import { StrokeCurve } from './stroke-curve.js';
 import { el } from './dom.js';
@@ -45,13 +46,14 @@ async function load() {
   const strokes = (s.stroke_list || []).filter(k => k.t_s != null);
   const map = new SessionMap();
   const plots = new SessionPlots();
+  const heartPower = new HeartPowerPlots();
   const curve = new StrokeCurve();
   let curveShown = null;
   const pieces = new SessionPieces(piece => {
     curveShown = curve.show(id, piece, s.stroke_list || []);
     map.highlight(piece);
   });
-  await Promise.all([plots.load(id, s.note_list || []), pieces.load(id), map.show(id, s, strokes)]);
+  await Promise.all([plots.load(id, s.note_list || []), heartPower.load(id, s), pieces.load(id), map.show(id, s, strokes)]);
   await curveShown;
   window.addEventListener('resize', () => map.resized());
   document.body.dataset.sessionLoaded = id;

@@ -219,12 +219,17 @@ public struct PlaybackCommand: Equatable, Sendable {
     }
 }
 
-/// `GET /api/sessions/{id}/series?fields=split,rate,speed,distance&points=N`: which per-stroke
-/// series to send for the plots, downsampled on the server to `points` buckets (2 to 5,000;
-/// default 600).
+/// `GET /api/sessions/{id}/series?fields=split,rate,speed,distance&points=N`: which series to
+/// send for the plots, downsampled on the server to `points` buckets (2 to 5,000; default 600).
+/// Per stroke: `split`, `rate`, `speed`, `distance`; from the session's records: `heart_rate`
+/// (one series per strap or seat), `power` (the oarlock's, else the device's strokes'),
+/// `catch_angle`, `finish_angle`, `avg_force`, `max_force` (the oarlock's).
 public struct SeriesRequest: Equatable, Sendable {
     public enum Field: String, CaseIterable, Sendable {
         case split, rate, speed, distance
+        case heartRate = "heart_rate", power
+        case catchAngle = "catch_angle", finishAngle = "finish_angle"
+        case averageForce = "avg_force", maxForce = "max_force"
         /// The key in the answer (units as `oarlog replay --json`).
         public var key: String {
             switch self {
@@ -232,8 +237,17 @@ public struct SeriesRequest: Equatable, Sendable {
             case .rate: "rate_spm"
             case .speed: "speed_mps"
             case .distance: "distance_m"
+            case .heartRate: "heart_rate_bpm"
+            case .power: "power_w"
+            case .catchAngle: "catch_angle_deg"
+            case .finishAngle: "finish_angle_deg"
+            case .averageForce: "avg_force_n"
+            case .maxForce: "max_force_n"
             }
         }
+
+        /// A series of the strokes the analyzer concluded (the others come from the records).
+        public var isPerStroke: Bool { [.split, .rate, .speed, .distance].contains(self) }
     }
 
     public static let defaultPoints = 600
@@ -243,17 +257,21 @@ public struct SeriesRequest: Equatable, Sendable {
 
     public init(fields: String?, points: String?) throws(APIRequestError) {
         var chosen: [Field] = []
+        let names = Field.allCases.map(\.rawValue).joined(separator: ", ")
         for name in (fields ?? "split,rate,speed,distance").split(separator: ",") {
             let trimmed = name.trimmingCharacters(in: .whitespaces)
             guard let field = Field(rawValue: trimmed) else {
-                throw .malformed("fields: a comma-separated list of split, rate, speed and distance (not '\(trimmed.prefix(40))')")
+                throw .malformed("fields: a comma-separated list of \(names) (not '\(trimmed.prefix(40))')")
             }
             if !chosen.contains(field) { chosen.append(field) }
         }
-        guard !chosen.isEmpty else { throw .malformed("fields: at least one of split, rate, speed and distance") }
+        guard !chosen.isEmpty else { throw .malformed("fields: at least one of \(names)") }
         self.fields = chosen
         self.points = try APIRequest.points(points, within: Self.pointLimits, default: Self.defaultPoints)
     }
+
+    /// Whether any series comes from the session's records (they are read for it).
+    public var wantsRecords: Bool { fields.contains { !$0.isPerStroke } }
 }
 
 /// `GET /api/sessions/{id}/trail?points=N`: the track for the session page's map, at most N

@@ -92,6 +92,7 @@ public enum WebServer {
         router.addRoutes(CompareController(api: api).endpoints)
         router.addRoutes(ImportController(api: api).endpoints)
         router.addRoutes(WorkoutsController(api: api).endpoints)
+        router.addRoutes(HeartRateZonesController(api: api).endpoints)
         router.addRoutes(ChallengesController(api: api).endpoints)
         router.addRoutes(CoursesController(api: api).endpoints)
         router.addRoutes(UploadsController(api: api).endpoints)

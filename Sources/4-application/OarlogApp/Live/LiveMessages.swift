@@ -136,6 +136,7 @@ public enum LiveMessage {
         w.field("recording", s.recordingID != nil)
         w.field("session", s.recordingID)
         w.field("ended", s.ended)
+        w.heartRates(s.heartRates)
         w.endObject()
         return w.take()
     }
@@ -154,6 +155,8 @@ public struct LiveStatus: Sendable, Equatable {
     public var recordingID: String?
     /// The source has ended (a replay ran out): the figures are final.
     public var ended = false
+    /// The crew's latest heart rates, with their zones.
+    public var heartRates = LiveHeartRates()
 
     public init(source: String) { self.source = source }
 }

@@ -60,6 +60,9 @@ public final class LiveStation: @unchecked Sendable {
         var workoutOffer: WorkoutOffer?
         /// The ghost the next recording races, and its race while rowed (LiveStation+Ghost).
         var ghost = LiveGhostState()
+        /// When the status goes out next for the heart rates (once a second of the source's
+        /// time while there are any: new rates, and old ones turning stale).
+        var heartRateTick: Seconds = -.infinity
         init() { status = LiveStatus(source: "live") }
     }
 
@@ -96,6 +99,7 @@ public final class LiveStation: @unchecked Sendable {
         let name: String
         if case .replay = source { name = "replay" } else { name = "live" }
         state.withLock { $0.status = LiveStatus(source: name) }
+        reloadHeartRateZones()
     }
 
     // MARK: Subscribers
@@ -219,15 +223,21 @@ public final class LiveStation: @unchecked Sendable {
 
     func sourceRecord(_ record: TraceRecord, plot: inout AccelerationPlot, lastFixTime: inout Seconds) {
         guard let t = record.time else { return }
-        let recording: Recording? = state.withLock { s in
+        let (recording, heartRatesDue): (Recording?, Bool) = state.withLock { s in
             if t > s.latestTime { s.latestTime = t }
             switch record {
             case .accel: if s.status.accelerometer != .ok { s.status.accelerometer = .ok }
             case .fix: if s.status.gps != .ok { s.status.gps = .ok }
+            case .heartRate(let h): s.status.heartRates.add(h)
             default: break
             }
-            return s.recording
+            // The heart rates' status once a second (a plain comparison on the accelerometer's path).
+            guard !s.status.heartRates.isEmpty, t >= s.heartRateTick else { return (s.recording, false) }
+            s.status.heartRates.now = max(s.status.heartRates.now, s.latestTime)
+            s.heartRateTick = t + 1
+            return (s.recording, true)
         }
+        if heartRatesDue { updateStatus(send: true) { _ in } }
         if let recording, t >= recording.start {
             switch record {
             case .metadata: break
@@ -244,6 +254,8 @@ public final class LiveStation: @unchecked Sendable {
                 broadcast(LiveMessage.fix(fix))
             }
         case .gap(let gap):
+            // A strap's gap: its rate turns stale by its age (LiveHeartRates), the boat's sensors stay as they are.
+            guard gap.sensor != .heartRate else { break }
             updateStatus(send: true) { s in
                 if gap.sensor == .gps { s.gps = .lost } else { s.accelerometer = .lost }
             }

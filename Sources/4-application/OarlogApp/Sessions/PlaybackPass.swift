@@ -65,6 +65,8 @@ final class PlaybackSink: PipelineSink, @unchecked Sendable {
     private var plot = AccelerationPlot()
     private var lastFixTime = -Double.infinity
     private var lastStatusTime = -Double.infinity
+    /// The crew's heart rates as the pass has met them (shown as live).
+    private var heartRates = LiveHeartRates()
     /// Where the pass has got to, and the last note it passed.
     private(set) var time: Seconds
     private(set) var lastNote: String?
@@ -76,6 +78,7 @@ final class PlaybackSink: PipelineSink, @unchecked Sendable {
         self.baseDistance = baseDistance
         time = from
         self.lastNote = lastNote
+        heartRates.zones = playback.heartRateZones
     }
 
     var wantsRawRecords: Bool { true }
@@ -97,15 +100,18 @@ final class PlaybackSink: PipelineSink, @unchecked Sendable {
             case .note(let note):
                 lastNote = note.text
                 playback.emit(LiveMessage.note(note))
+            case .heartRate(let h):
+                heartRates.add(h)
             default: break
             }
         case .analysis(.live(let figures)):
             guard figures.time >= from, figures.time >= lastStatusTime + 0.45 else { return }
             lastStatusTime = figures.time
+            heartRates.now = max(heartRates.now, time)
             playback.emit(playback.status(at: time, distance: baseDistance + figures.distance, speed: figures.speed,
                                           split: figures.split,
                                           strokeRate: figures.strokeRate ?? playback.lastStroke(before: nextStroke)?.smoothedRate,
-                                          strokeCount: nextStroke, lastNote: lastNote))
+                                          strokeCount: nextStroke, lastNote: lastNote, heartRates: heartRates))
         case .fence(let e):
             guard e.time >= from else { return }
             playback.emit(LiveMessage.fence(e))

@@ -28,6 +28,8 @@ public final class SessionPlayback: @unchecked Sendable {
     /// The session's notes, in time order (the last one before a seek is shown after it).
     let notes: [Note]
     let hasGPS: Bool
+    /// The crew's zones (beside the session's file), for the heart rates shown as it plays.
+    let heartRateZones: HeartRateZoneTable
     let hasAccelerometer: Bool
     private let send: @Sendable (String) -> Void
     private let queue: DispatchQueue
@@ -66,6 +68,7 @@ public final class SessionPlayback: @unchecked Sendable {
         notes = try reader.notes(onDamage: .skipDamagedChunks).sorted { $0.time < $1.time }
         duration = figures.duration
         hasGPS = figures.fixes > 0
+        heartRateZones = HeartRateZones(sessionsPath: (reader.path as NSString).deletingLastPathComponent).table()
         hasAccelerometer = figures.accelerometerSamples > 0
         self.queue = queue
         self.phoneIsReady = phoneIsReady
@@ -175,7 +178,8 @@ public final class SessionPlayback: @unchecked Sendable {
     /// A status message of this playback: the figures at `time`, with the session's own stroke
     /// count and the last stroke's distance per stroke.
     func status(at time: Seconds, distance: Metres, speed: MetresPerSecond?, split: SecondsPer500m?,
-                strokeRate: StrokesPerMinute?, strokeCount: Int, lastNote: String?, ended: Bool = false) -> String {
+                strokeRate: StrokesPerMinute?, strokeCount: Int, lastNote: String?, ended: Bool = false,
+                heartRates: LiveHeartRates = LiveHeartRates()) -> String {
         var status = LiveStatus(source: "playback")
         status.figures = LiveFigures(time: time, elapsed: time, distance: distance, speed: speed, split: split,
                                      strokeRate: strokeRate, strokes: strokeCount)
@@ -183,6 +187,7 @@ public final class SessionPlayback: @unchecked Sendable {
         status.lastNote = lastNote
         (status.gps, status.accelerometer) = sensors
         status.ended = ended
+        status.heartRates = heartRates
         return LiveMessage.status(status)
     }
 

@@ -1,11 +1,12 @@
 import OarlogAPI
 import OarlogCore
 
-/// A session's per-stroke series for the web app's plots (`/api/sessions/{id}/series`),
-/// downsampled on the server so that a 10-hour session's plots stay small: the session's time is
-/// cut into equal buckets and each bucket keeps the minimum, the maximum and the mean of each
-/// series over the strokes whose catch falls in it (so a spike is not averaged away); a bucket
-/// without a stroke (a rest) is `null`.
+/// A session's series for the web app's plots (`/api/sessions/{id}/series`), downsampled on the
+/// server so that a 10-hour session's plots stay small: the session's time is cut into equal
+/// buckets and each bucket keeps the minimum, the maximum and the mean of each series over the
+/// strokes whose catch falls in it (so a spike is not averaged away); a bucket without a stroke
+/// (a rest) is `null`. The heart rates, power, angles and forces of the records
+/// (`SessionRecordSeries`) go into the same buckets by their own times.
 public struct SessionSeries {
     public let duration: Seconds
     public let strokes: [StrokeMetrics]
@@ -15,7 +16,7 @@ public struct SessionSeries {
         self.duration = duration.isFinite ? max(0, duration) : 0
     }
 
-    /// The value of `field` at a stroke, or nil when it has none.
+    /// The value of `field` at a stroke, or nil when it has none (or it is not a stroke's).
     static func value(_ field: SeriesRequest.Field, _ m: StrokeMetrics) -> Double? {
         let v: Double?
         switch field {
@@ -23,34 +24,33 @@ public struct SessionSeries {
         case .rate: v = m.smoothedRate ?? m.stroke.strokeRate
         case .speed: v = m.split.flatMap { $0 > 0 ? 500 / $0 : nil }
         case .distance: v = m.distance
+        default: v = nil
         }
         guard let v, v.isFinite else { return nil }
         return v
     }
 
+    /// The buckets for `request`: none for a session without strokes when only stroke series
+    /// are asked for (else `points`), each `width` seconds.
+    public func layout(_ request: SeriesRequest) -> (count: Int, width: Seconds) {
+        let n = strokes.isEmpty && !request.wantsRecords ? 0 : request.points
+        return (n, n > 0 ? max(duration, strokes.last?.stroke.catchTime ?? 0) / Double(n) : 0)
+    }
+
     /// The answer as JSON: `t_s` (each bucket's start), `bucket_s`, `strokes` (per bucket) and,
-    /// per field, `{"min": [...], "max": [...], "mean": [...]}`.
-    public func json(_ request: SeriesRequest) -> String {
-        let n = strokes.isEmpty ? 0 : request.points
-        let width = n > 0 ? max(duration, strokes.last?.stroke.catchTime ?? 0) / Double(n) : 0
-        let fields = request.fields
-        var low = [[Double?]](repeating: [Double?](repeating: nil, count: n), count: fields.count)
-        var high = low
-        var sum = [[Double]](repeating: [Double](repeating: 0, count: n), count: fields.count)
-        var counted = [[Int]](repeating: [Int](repeating: 0, count: n), count: fields.count)
+    /// per field, `{"min": [...], "max": [...], "mean": [...]}` (the records' series as
+    /// `SessionRecordSeries.write` gives them).
+    func json(_ request: SeriesRequest, records: SessionRecordSeries? = nil, zones: HeartRateZoneTable = HeartRateZoneTable()) -> String {
+        let (n, width) = layout(request)
+        let fields = request.fields.filter(\.isPerStroke)
+        var values = [SeriesBuckets](repeating: SeriesBuckets(count: n), count: fields.count)
         var perBucket = [Int](repeating: 0, count: n)
         for m in strokes where n > 0 {
             let t = m.stroke.catchTime
             guard t.isFinite else { continue }
             let b = width > 0 ? min(n - 1, max(0, Int(t / width))) : 0
             perBucket[b] += 1
-            for (f, field) in fields.enumerated() {
-                guard let v = Self.value(field, m) else { continue }
-                low[f][b] = min(low[f][b] ?? v, v)
-                high[f][b] = max(high[f][b] ?? v, v)
-                sum[f][b] += v
-                counted[f][b] += 1
-            }
+            for (f, field) in fields.enumerated() { values[f].add(Self.value(field, m), bucket: b) }
         }
         var w = JSONWriter()
         w.beginObject()
@@ -59,13 +59,14 @@ public struct SessionSeries {
         w.field("duration_s", duration, places: 3)
         w.array("t_s", (0..<n).lazy.map { b in Double(b) * width }, places: 2)
         w.array("strokes", perBucket)
-        for (f, field) in fields.enumerated() {
-            w.beginObject(key: field.key)
-            let places = field == .distance ? 1 : 2
-            w.array("min", low[f], places: places)
-            w.array("max", high[f], places: places)
-            w.array("mean", (0..<n).lazy.map { b in counted[f][b] > 0 ? sum[f][b] / Double(counted[f][b]) : nil }, places: places)
-            w.endObject()
+        for field in request.fields {
+            if let f = fields.firstIndex(of: field) {
+                w.beginObject(key: field.key)
+                values[f].write(&w, places: field == .distance ? 1 : 2)
+                w.endObject()
+            } else {
+                (records ?? SessionRecordSeries(buckets: n, width: width)).write(field, &w, zones: zones)
+            }
         }
         w.endObject()
         return w.take()
