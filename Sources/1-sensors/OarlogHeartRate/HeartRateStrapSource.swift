@@ -84,7 +84,7 @@ public final class HeartRateStrapSource: LiveRecordSource, @unchecked Sendable {
             backoff.reset()
             busState.withLock { $0.opens += 1 }
             let lost = read(bus, session)
-            session.detach(reason: lost ?? "stopped", now: thread.now())
+            if let lost { session.detach(reason: lost, now: thread.now()) }
             publish(session)
             if let lost, !thread.isStopping {
                 busState.withLock { $0.lastError = lost }
