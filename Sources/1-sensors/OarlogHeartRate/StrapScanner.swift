@@ -7,11 +7,12 @@ import OarlogLive
 /// strength, connected). Blocking; on the caller's thread.
 public enum StrapScanner {
     /// Scans for `duration` (0: only what bluetoothd already knows) on the bus at `busAddress`
-    /// (`nil`: the system bus). Throws when bluetoothd cannot be reached.
-    public static func scan(duration: Seconds, busAddress: String? = nil) throws -> [BlueZDevice] {
+    /// (`nil`: the system bus), waiting at most `timeout_s` for each of bluetoothd's answers.
+    /// Throws when bluetoothd cannot be reached.
+    public static func scan(duration: Seconds, busAddress: String? = nil, timeout_s: Double = 5) throws -> [BlueZDevice] {
         let bus = try BlueZBus(address: busAddress)
         for rule in BlueZ.matchRules { try bus.addMatch(rule) }
-        var objects = BlueZObjectSet(managedObjects: try bus.call("/", BlueZ.objectManager, "GetManagedObjects").first ?? .other)
+        var objects = BlueZObjectSet(managedObjects: try bus.call("/", BlueZ.objectManager, "GetManagedObjects", timeout_s: timeout_s).first ?? .other)
         let adapters = objects.adapters.sorted()
         if duration > 0, !adapters.isEmpty {
             let uuid = BlueZ.heartRateService

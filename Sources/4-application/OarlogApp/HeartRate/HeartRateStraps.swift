@@ -26,8 +26,8 @@ public struct StrapStatus: Codable, Sendable, Equatable {
 
 /// The straps' glue between the strap book, bluetoothd and the live session.
 public enum HeartRateStraps {
-    /// The live session's strap reader, while one runs (set by `LiveSensors.open`).
-    static let running = Mutex<HeartRateStrapSource?>(nil)
+    /// The live session's strap reader, while one runs (set by `LiveSensors.open`; not kept alive by this).
+    static let running = Mutex<WeakStrapSource>(WeakStrapSource())
 
     /// The D-Bus address used: `DBUS_SYSTEM_BUS_ADDRESS` if set, else the system bus.
     static var busAddress: String? { ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"] }
@@ -39,7 +39,7 @@ public enum HeartRateStraps {
         let configuration = HeartRateStrapConfiguration(
             straps: choice.straps.map { StrapAssignment(seat: $0.seat, address: $0.address) }, busAddress: choice.busAddress ?? busAddress)
         let source = HeartRateStrapSource(configuration: configuration, clock: clock, log: log, shouldStop: shouldStop)
-        running.withLock { $0 = source }
+        running.withLock { $0.source = source }
         return source
     }
 
@@ -56,12 +56,12 @@ public enum HeartRateStraps {
     /// The book's straps and those bluetoothd knows now (no scan; nothing when it cannot be
     /// reached), with the live session's connection and heart rate.
     public static func status(book: StrapBook, askBluetoothd: Bool = true) throws -> [StrapStatus] {
-        let seen = askBluetoothd ? ((try? StrapScanner.scan(duration: 0, busAddress: busAddress)) ?? []) : []
+        let seen = askBluetoothd ? ((try? StrapScanner.scan(duration: 0, busAddress: busAddress, timeout_s: 1)) ?? []) : []
         return merge(book: try book.list(), seen: seen)
     }
 
     static func merge(book: [StrapBookEntry], seen: [BlueZDevice]) -> [StrapStatus] {
-        let live = running.withLock { $0?.statistics } ?? []
+        let live = running.withLock { $0.source?.statistics } ?? []
         var list: [StrapStatus] = book.map { entry in
             let device = seen.first { $0.address == entry.address }
             let stats = live.first { $0.address == entry.address }
@@ -74,6 +74,11 @@ public enum HeartRateStraps {
         }
         return list
     }
+}
+
+/// A reference to the running strap reader that does not keep it alive.
+struct WeakStrapSource: @unchecked Sendable {
+    weak var source: HeartRateStrapSource?
 }
 
 /// Which straps a live session reads (the strap book's, unless --no-hr).
