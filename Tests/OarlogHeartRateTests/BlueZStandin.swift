@@ -13,8 +13,10 @@ final class BlueZStandin {
     let directory: String
     let busAddress: String
     private let daemon: ChildProcess
-    private let standin: ChildProcess
+    private var standin: ChildProcess
     private let outputPath: String
+    private let fifo: String
+    private let script: String
     private var control: Int32
 
     /// Skips the test (with why) when dbus-daemon or python3-dbus is missing; CI installs both.
@@ -37,10 +39,10 @@ final class BlueZStandin {
                                   output: directory + "/daemon.log", errors: directory + "/daemon.log")
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(10_000) }
-        let fifo = directory + "/control"
+        fifo = directory + "/control"
         guard mkfifo(fifo, 0o600) == 0 else { throw XCTSkip("cannot make a FIFO in \(directory)") }
         outputPath = directory + "/standin.log"
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Standins/bluez_standin.py").path
         standin = try ChildProcess("/usr/bin/python3", [script, busAddress, fifo], output: outputPath, errors: outputPath)
         control = -1
@@ -50,6 +52,19 @@ final class BlueZStandin {
     }
 
     deinit { stop() }
+
+    /// bluetoothd restarting: the stand-in is stopped (org.bluez leaves the bus) and started
+    /// again, knowing no strap (the test adds them again).
+    func restart() throws {
+        close(control)
+        control = -1
+        standin.stop(SIGTERM, grace: 5)
+        let readyLines = lines(startingWith: "ready bluez").count
+        standin = try ChildProcess("/usr/bin/python3", [script, busAddress, fifo], output: outputPath, errors: outputPath)
+        try waitFor("ready bluez \(Self.bluezVersion) org.bluez", count: readyLines + 1)
+        control = open(fifo, O_WRONLY)
+        if control < 0 { throw XCTSkip("cannot open the stand-in's FIFO") }
+    }
 
     private var stopped = false
     func stop() {

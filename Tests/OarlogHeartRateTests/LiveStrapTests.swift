@@ -136,4 +136,32 @@ final class LiveStrapTests: XCTestCase {
         XCTAssertTrue(gaps.first?.reason.contains("silent for 1 s") == true, gaps.first?.reason ?? "no gap")
         XCTAssertEqual(source.statistics.first?.connections, 2)
     }
+
+    func testBluetoothdRestartingDropsTheStrapsUntilItIsBack() throws {
+        let bluez = try BlueZStandin()
+        defer { bluez.stop() }
+        let strap = Self.address(3)
+        bluez.send("add \(strap) Polar-Verity")
+        var configuration = HeartRateStrapConfiguration(straps: [StrapAssignment(seat: "7", address: strap)], busAddress: bluez.busAddress)
+        configuration.initialRetryDelay = 0.1
+        let source = HeartRateStrapSource(configuration: configuration)
+        source.start()
+        defer { source.stop() }
+        try bluez.waitFor("notify \(strap)")
+        bluez.send("stream \(strap) 5 10 8")
+        var records: [TraceRecord] = []
+        Self.collect(source, into: &records, timeout: 10) { Self.rates($0, seat: "7").count >= 5 }
+        try bluez.restart()
+        // The new bluetoothd knows no device: the client discovers again and finds the strap.
+        bluez.send("add \(strap) Polar-Verity")
+        try bluez.waitFor("notify \(strap)", count: 2)
+        bluez.send("stream \(strap) 5 10 8")
+        Self.collect(source, into: &records, timeout: 10) { Self.rates($0, seat: "7").count >= 10 }
+        XCTAssertEqual(Self.rates(records, seat: "7"), (0..<5).map(Self.expectedBPM) + (0..<5).map(Self.expectedBPM))
+        let gaps = Self.gaps(records)
+        XCTAssertEqual(gaps.count, 1)
+        XCTAssertTrue(gaps.first?.reason.contains("bluetoothd left the bus") == true, gaps.first?.reason ?? "no gap")
+        XCTAssertEqual(source.statistics.first?.connections, 2)
+        XCTAssertEqual(source.busStatistics.opens, 1, "the bus itself stayed up")
+    }
 }
