@@ -1,4 +1,5 @@
 import OarlogHeartRate
+import OarlogTestSupport
 import XCTest
 
 /// The Heart Rate Measurement (0x2A37) parser against byte arrays laid out by hand from the
@@ -98,5 +99,23 @@ final class HeartRateMeasurementTests: XCTestCase {
         }
         // Only flags without 16-bit, energy or RR (bits 0, 3, 4 clear: 32 of 256) and rates 1…250.
         XCTAssertEqual(accepted, 32 * 250)
+    }
+
+    func testRandomNotificationsNeverTrapAndAcceptedOnesAddUp() {
+        // 200,000 seeded random payloads of 0–40 bytes: each is a value or a rejection, and every
+        // value accounts for each byte: flags, rate (1 or 2), energy (0 or 2), 2 per RR interval.
+        var random = SplitMix64(state: 0x2A37_180D)
+        var accepted = 0
+        for _ in 0..<200_000 {
+            let count = Int(random.next() % 41)
+            let bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            guard case .success(let m) = HeartRateMeasurement.parse(bytes) else { continue }
+            accepted += 1
+            let length = 1 + (m.rateIsSixteenBits ? 2 : 1) + (m.energyExpended_kJ == nil ? 0 : 2) + 2 * m.rrIntervals_1024ths.count
+            XCTAssertEqual(length, bytes.count, "\(bytes)")
+            XCTAssertTrue((1...250).contains(m.beatsPerMinute))
+            XCTAssertEqual(m.rateIsSixteenBits, bytes[0] & 1 != 0)
+        }
+        XCTAssertGreaterThan(accepted, 1000, "the random payloads should include many valid ones")
     }
 }
