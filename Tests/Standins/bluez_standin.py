@@ -48,6 +48,10 @@ class NotConnected(dbus.DBusException):
     _dbus_error_name = "org.bluez.Error.NotConnected"
 
 
+class InProgress(dbus.DBusException):
+    _dbus_error_name = "org.bluez.Error.InProgress"
+
+
 class Obj(dbus.service.Object):
     """An exported object with org.freedesktop.DBus.Properties over `self.props`."""
 
@@ -126,6 +130,7 @@ class Strap:
         self.world, self.address, self.name = world, address, name
         self.in_range, self.device, self.service, self.char = True, None, None, None
         self.timer, self.k, self.left = None, 0, 0
+        self.notify_senders = set()
 
     @property
     def base(self):
@@ -162,16 +167,21 @@ class Characteristic(Obj):
             "Flags": dbus.Array(["notify"], signature="s"), "Notifying": False,
             "Value": dbus.Array([], signature="y")})
 
-    @dbus.service.method(CHAR)
-    def StartNotify(self):
+    @dbus.service.method(CHAR, sender_keyword="sender")
+    def StartNotify(self, sender=None):
         if not self.strap.device.props["Connected"]:
             raise NotConnected("Not Connected")
+        if self.props["Notifying"] and sender in self.strap.notify_senders:
+            # gatt-api.txt: "Possible Errors: ... org.bluez.Error.InProgress" (a second StartNotify).
+            raise InProgress("In Progress")
+        self.strap.notify_senders.add(sender)
         self.props["Notifying"] = True
         say("notify " + self.strap.address)
 
-    @dbus.service.method(CHAR)
-    def StopNotify(self):
-        self.props["Notifying"] = False
+    @dbus.service.method(CHAR, sender_keyword="sender")
+    def StopNotify(self, sender=None):
+        self.strap.notify_senders.discard(sender)
+        self.props["Notifying"] = bool(self.strap.notify_senders)
 
     @dbus.service.method(CHAR, in_signature="a{sv}", out_signature="ay")
     def ReadValue(self, options):
@@ -222,6 +232,7 @@ class World:
         strap.device.set(ServicesResolved=True)
 
     def disconnect(self, strap):
+        strap.notify_senders.clear()
         if strap.char is not None:
             strap.char.props["Notifying"] = False
         if strap.device is not None and strap.device.props["Connected"]:

@@ -106,7 +106,7 @@ final class StrapSession {
             default: return false
             }
         }) else { return }
-        if message.kind == .error {
+        if message.kind == .error && !Self.meansDone(message.errorName) {
             let text = message.arguments.first?.string ?? ""
             links[i].drop("\(message.errorName)\(text.isEmpty ? "" : " (\(text))")", now: now, log: log)
             return
@@ -123,6 +123,13 @@ final class StrapSession {
         default:
             break
         }
+    }
+
+    /// BlueZ's errors that mean the call's aim is met: Connect on a device already connected
+    /// (AlreadyConnected), StartNotify by a client already notified (InProgress, BlueZ 5.66's
+    /// gatt-client for a second StartNotify from the same sender).
+    static func meansDone(_ errorName: String) -> Bool {
+        errorName == "org.bluez.Error.AlreadyConnected" || errorName == "org.bluez.Error.InProgress"
     }
 
     private func signal(_ message: BusMessage, now: Seconds) throws {
