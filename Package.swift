@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "OarlogWorkouts", targets: ["OarlogWorkouts"]),
         .library(name: "OarlogUpload", targets: ["OarlogUpload"]),
         .library(name: "OarlogTrainingSites", targets: ["OarlogTrainingSites"]),
+        .library(name: "OarlogHeartRate", targets: ["OarlogHeartRate"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -70,6 +71,12 @@ let package = Package(
         .systemLibrary(name: "CIIO", path: "Sources/c-shims/CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         // A live accelerometer source: a Linux IIO device through libiio (local: or ip: via iiod).
         .target(name: "OarlogIIO", dependencies: ["CIIO", "OarlogCore", "OarlogLive"], path: "Sources/1-sensors/OarlogIIO"),
+        // libdbus-1 (Debian libdbus-1-dev, 1.14) behind a shim header: the system bus, for bluetoothd.
+        .systemLibrary(name: "CDBus", path: "Sources/c-shims/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // Live heart-rate straps through bluetoothd's D-Bus API (BlueZ 5.66: Adapter1 discovery on
+        // 0x180D, Device1.Connect, GattCharacteristic1.StartNotify on 0x2A37), up to 8, a seat each;
+        // the Heart Rate Measurement parser; reconnects and gaps like GPS and IIO.
+        .target(name: "OarlogHeartRate", dependencies: ["CDBus", "OarlogCore", "OarlogLive"], path: "Sources/1-sensors/OarlogHeartRate"),
         // Hardware CRC-32C (SSE4.2 crc32 + PCLMULQDQ, checked at run time) for the session frames.
         .target(name: "COarlogCRC", path: "Sources/c-shims/COarlogCRC"),
         // The crash-safe binary session file: writer (a pipeline sink), reader, recovery, the data directory.
@@ -106,6 +113,7 @@ let package = Package(
         .target(name: "OarlogApp", dependencies: [
             "OarlogAPI", "OarlogArchive", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", 
             "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO", "OarlogMQTT", "OarlogFleet", "OarlogWorkouts", "OarlogUpload", "CZlib",
+            "OarlogHeartRate",
         ], path: "Sources/4-application/OarlogApp"),
         // What the web API accepts: paths, session ids, the token header and each call's JSON body,
         // checked and decoded without HTTP machinery (so it is fuzzed); stored text cleaned by Core's StoredText.
@@ -164,6 +172,8 @@ let package = Package(
         // Signal K deltas (checked against Signal K's schema with python3-jsonschema), the coach's board, crossed paths.
         .testTarget(name: "OarlogFleetTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogFleet", "OarlogSimulator", "OarlogWorkouts"],
                     exclude: ["Fixtures"]),
+        // The straps against a stand-in of org.bluez (BlueZ 5.66's API documents) on a private dbus-daemon.
+        .testTarget(name: "OarlogHeartRateTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogLive", "OarlogHeartRate"]),
         .testTarget(name: "OarlogLiveTests", dependencies: ["OarlogCore", "OarlogLive"]),
         .testTarget(name: "OarlogPipelineTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogLive", "OarlogPipeline", "OarlogSimulator"]),
         .testTarget(name: "OarlogSimulatorTests", dependencies: ["OarlogTestSupport", "OarlogCore", "OarlogSimulator", "OarlogDSP", "OarlogFences", "OarlogPipeline"]),

@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
 # python3-jsonschema (payloads checked against Signal K's delta schema), openssl (a test CA).
 PACKAGES=(gpsd gpsd-clients libgps-dev libiio-dev libiio-utils iiod python3-scipy python3-numpy python3-pip libxml2-utils libsqlite3-dev zlib1g-dev shellcheck device-tree-compiler
           libjs-leaflet libjs-chart.js node-qrcode-generator zbar-tools chromium chromium-driver python3-selenium curl
-          mosquitto mosquitto-clients libmosquitto-dev python3-jsonschema openssl)
+          mosquitto mosquitto-clients libmosquitto-dev python3-jsonschema openssl
+          libdbus-1-dev dbus-daemon python3-dbus python3-gi)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

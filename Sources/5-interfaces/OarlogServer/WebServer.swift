@@ -98,6 +98,7 @@ public enum WebServer {
         router.addRoutes(UploadsController(api: api).endpoints)
         router.addRoutes(FleetController(coach: coach, api: api).endpoints)
         router.addRoutes(SharesController(api: api).endpoints)
+        router.addRoutes(HeartRateStrapsController(api: api).endpoints)
         router.addRoutes(SharedController(api: api, webRoot: configuration.webRoot).endpoints)
         router.addRoutes(StreamController(api: api, pool: PlaybackPool()).endpoints)
         return router

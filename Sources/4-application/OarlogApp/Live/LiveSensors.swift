@@ -1,20 +1,24 @@
 import OarlogCore
 import OarlogGPS
+import OarlogHeartRate
 import OarlogIIO
 import OarlogLive
 import Synchronization
 
-/// Which sensors a live session reads: the accelerometer through IIO and the GPS through gpsd,
-/// either of which may be left out.
+/// Which sensors a live session reads: the accelerometer through IIO, the GPS through gpsd and
+/// the heart-rate straps through bluetoothd, any of which may be left out.
 public struct LiveSensorChoice: Sendable, Equatable {
     /// The IIO accelerometer (nil: none).
     public var accelerometer: IIOAccelerometerConfiguration?
     /// gpsd (nil: no GPS).
     public var gpsd: GPSDSourceConfiguration?
+    /// The heart-rate straps through bluetoothd (nil or none assigned: no heart rate).
+    public var heartRate: HeartRateStrapChoice?
 
-    public init(accelerometer: IIOAccelerometerConfiguration?, gpsd: GPSDSourceConfiguration?) {
+    public init(accelerometer: IIOAccelerometerConfiguration?, gpsd: GPSDSourceConfiguration?, heartRate: HeartRateStrapChoice? = nil) {
         self.accelerometer = accelerometer
         self.gpsd = gpsd
+        self.heartRate = heartRate
     }
 
     /// `host:port` → (host, port); a bare host gets gpsd's port; nil for anything else.
@@ -82,6 +86,12 @@ public struct LiveSensors {
                     if !quiet.load(ordering: .relaxed) { log(line) }
                 },
                 shouldStop: shouldStop))
+        }
+        if let choice = choice.heartRate, let straps = HeartRateStraps.source(for: choice, clock: clock, log: log, shouldStop: shouldStop) {
+            let seats = choice.straps.prefix(HeartRateStrapConfiguration.maximumStraps).map { "\($0.seat) \($0.address)" }
+            sensors.devices.append("heart rate: \(seats.joined(separator: ", ")) through bluetoothd")
+            sensors.sources.append(straps)
+            log("heart rate: reading \(seats.count) strap\(seats.count == 1 ? "" : "s") (\(seats.joined(separator: ", ")))")
         }
         return sensors
     }

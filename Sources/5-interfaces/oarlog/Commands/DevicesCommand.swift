@@ -1,6 +1,7 @@
 import ArgumentParser
 import OarlogGPS
 import OarlogIIO
+import OarlogApp
 import OarlogCore
 
 /// `oarlog devices`: the IIO devices (accelerometers) and the GPS receivers gpsd has, with what
@@ -8,7 +9,7 @@ import OarlogCore
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "List IIO devices (accelerometers) and gpsd's GPS receivers, with what each can do.",
+        abstract: "List IIO devices (accelerometers), gpsd's GPS receivers and the heart-rate straps, with what each can do.",
         discussion: """
             IIO devices come from libiio (--uri local: on the board, ip:HOST through iiod); for each: \
             whether it is an accelerometer, its scale, buffered reads and scan types, the timestamp \
@@ -51,6 +52,17 @@ struct Devices: ParsableCommand {
             let receivers = try GPSDDevices.list(host: gpsdHost, port: gpsdPort, timeout: 3)
             if receivers.isEmpty { StandardStreams.write("  none (gpsd runs but has no device: check /etc/default/gpsd DEVICES=)\n") }
             for r in receivers { StandardStreams.write("  \(r)\n") }
+        } catch {
+            StandardStreams.write("  \(error)\n")
+        }
+        StandardStreams.write("Heart-rate straps (oarlog hr):\n")
+        do {
+            let straps = try HeartRateStraps.status(book: SessionStore.default.straps)
+            if straps.isEmpty { StandardStreams.write("  none assigned or known to bluetoothd (oarlog hr scan)\n") }
+            for s in straps {
+                let answers = s.seat == nil ? "" : (s.name != nil || s.rssi != nil || s.connected ? "  answers" : "  not seen by bluetoothd")
+                StandardStreams.write("  \(HeartRateCommand.line(s))\(answers)\n")
+            }
         } catch {
             StandardStreams.write("  \(error)\n")
         }

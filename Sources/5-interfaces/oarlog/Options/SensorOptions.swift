@@ -3,8 +3,8 @@ import OarlogApp
 import OarlogGPS
 import OarlogIIO
 
-/// The boat's sensors as `record` and `serve` open them: gpsd, and an IIO accelerometer, either
-/// left out with --no-gps / --no-accel.
+/// The boat's sensors as `record` and `serve` open them: gpsd, an IIO accelerometer and the
+/// assigned heart-rate straps, each left out with --no-gps / --no-accel / --no-hr.
 struct SensorOptions: ParsableArguments {
     @Option(help: "gpsd as HOST:PORT.")
     var gps: String = "localhost:2947"
@@ -24,6 +24,9 @@ struct SensorOptions: ParsableArguments {
     @Flag(name: .customLong("no-accel"), help: "Without the accelerometer (GPS only: no strokes).")
     var noAccel = false
 
+    @Flag(name: .customLong("no-hr"), help: "Without the heart-rate straps assigned with `oarlog hr assign`.")
+    var noHR = false
+
     /// A bad --gps or --rate, named.
     func validateValues() throws {
         if !noGPS && LiveSensorChoice.hostPort(gps) == nil { throw ValidationError("--gps '\(gps)': expected HOST:PORT, e.g. localhost:2947") }
@@ -39,6 +42,7 @@ struct SensorOptions: ParsableArguments {
             accelerometer = configuration
         }
         let gpsd = noGPS ? nil : LiveSensorChoice.hostPort(gps).map { GPSDSourceConfiguration(host: $0.host, port: $0.port) }
-        return LiveSensorChoice(accelerometer: accelerometer, gpsd: gpsd)
+        let heartRate = noHR ? nil : HeartRateStrapChoice.assigned(sessionsPath: SessionStore.default.path)
+        return LiveSensorChoice(accelerometer: accelerometer, gpsd: gpsd, heartRate: heartRate)
     }
 }
