@@ -9,6 +9,11 @@ public struct OarlockAverages: Sendable, Equatable {
         public private(set) var sum = 0.0
         public private(set) var count = 0
         public init() {}
+        /// A mean as stored (a session's summary frame).
+        public init(sum: Double, count: Int) {
+            self.sum = sum
+            self.count = max(0, count)
+        }
         mutating func add(_ v: Double?) {
             guard let v, v.isFinite else { return }
             sum += v
@@ -18,13 +23,13 @@ public struct OarlockAverages: Sendable, Equatable {
         public var value: Double? { count > 0 ? sum / Double(count) : nil }
     }
 
-    public private(set) var power = Mean()
-    public private(set) var catchAngle = Mean(), finishAngle = Mean(), slip = Mean(), wash = Mean()
-    public private(set) var effectiveLength = Mean()
-    public private(set) var averageForce = Mean(), maxForce = Mean(), maxForceAngle = Mean()
-    public private(set) var work = Mean()
+    public var power = Mean()
+    public var catchAngle = Mean(), finishAngle = Mean(), slip = Mean(), wash = Mean()
+    public var effectiveLength = Mean()
+    public var averageForce = Mean(), maxForce = Mean(), maxForceAngle = Mean()
+    public var work = Mean()
     /// Oarlock strokes added.
-    public private(set) var strokes = 0
+    public var strokes = 0
 
     public init() {}
 
@@ -66,6 +71,13 @@ public struct HeartRateBySensor: Sendable, Equatable {
         public private(set) var count = 0
         public private(set) var max: BeatsPerMinute = 0
         init(name: String) { self.name = name }
+        /// A sensor's figures as stored (a session's summary frame).
+        public init(name: String, sum: Double, count: Int, max: BeatsPerMinute) {
+            self.name = name
+            self.sum = sum
+            self.count = Swift.max(1, count)
+            self.max = max
+        }
         mutating func add(_ bpm: BeatsPerMinute) {
             sum += bpm
             count += 1
@@ -80,6 +92,12 @@ public struct HeartRateBySensor: Sendable, Equatable {
     public private(set) var ignoredSamples = 0
 
     public init() {}
+
+    /// Sensors as stored (a session's summary frame; at most `maxSensors` are kept).
+    public init(sensors: [Sensor], ignoredSamples: Int) {
+        self.sensors = Array(sensors.prefix(Self.maxSensors))
+        self.ignoredSamples = ignoredSamples
+    }
 
     public mutating func add(_ bpm: BeatsPerMinute, sensor: String?) {
         guard let sensor, bpm.isFinite, bpm > 0 else { return }

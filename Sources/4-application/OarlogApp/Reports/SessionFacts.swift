@@ -21,6 +21,8 @@ public final class SessionFacts: PipelineSink {
     /// The other device's figures at its last stroke.
     public private(set) var lastReference: ReferenceStroke?
     public private(set) var referenceStrokes = 0
+    /// The heart rates and oarlock strokes near each stroke (`stroke_list`, the stroke table).
+    public private(set) var strokeFigures = StrokeDeviceFigures()
 
     public init() {}
 
@@ -44,7 +46,7 @@ public final class SessionFacts: PipelineSink {
         case .reference(let reference):
             referenceStrokes += 1
             lastReference = reference
-        case .heartRate, .oarlock: break  // the analyzer's summary has them
+        case .heartRate, .oarlock: strokeFigures.add(record)  // the analyzer's summary has their totals
         case .metadata(let key, let value):
             if metadata.count < Self.keptItemLimit { metadata.append((key, value)) }
         }

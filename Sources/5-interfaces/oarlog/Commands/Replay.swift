@@ -84,7 +84,7 @@ struct Replay: ParsableCommand {
         if json {
             sinks.append(JSONReportSink(source: trace, includeStrokes: strokes, facts: replay.facts) { StandardStreams.write($0) })
         } else if strokes {
-            sinks.append(StrokeTablePrinter { StandardStreams.write($0 + "\n") })
+            sinks.append(StrokeTablePrinter(facts: replay.facts) { StandardStreams.write($0 + "\n") })
         }
         if fences != nil && !json { sinks.append(FenceEventPrinter { StandardStreams.write($0 + "\n") }) }
         if let progress = ProgressReporter.ifTerminal() { sinks.append(progress) }
