@@ -82,6 +82,13 @@ public final class JSONReportSink: PipelineSink {
     private let workout = WorkoutCollector()
     private let ghost = GhostCollector()
 
+    /// The heart rates and oarlock strokes, for each interval's figures (the stroke list's come
+    /// from `facts`).
+    public var wantsRawRecords: Bool { true }
+
+    /// Accelerometer samples: nothing to keep.
+    public func receive(accel samples: UnsafeBufferPointer<AccelSample>) {}
+
     public func receive(_ event: PipelineEvent) {
         workout.receive(event)
         ghost.receive(event)

@@ -105,7 +105,7 @@ struct Replay: ParsableCommand {
             if strokes { StandardStreams.write("\n") }
             StandardStreams.write(SummaryTable.render(title: "Oarlog replay — \(trace)", summary: outcome.summary, facts: replay.facts))
             if let plan = intervals.plan {
-                StandardStreams.write("\n" + IntervalTable.render(plan: plan, intervals: intervals.intervals))
+                StandardStreams.write("\n" + IntervalTable.render(plan: plan, intervals: intervals.intervals, deviceFigures: intervals.deviceFigures))
             }
             if let table = race.table() { StandardStreams.write("\n" + table) }
         }
