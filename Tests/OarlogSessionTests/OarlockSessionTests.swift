@@ -51,6 +51,26 @@ final class OarlockSessionTests: XCTestCase {
         XCTAssertEqual(try SessionReader(path: path).minorVersion, 5)
     }
 
+    /// The stored summary keeps each strap's and the oarlock's figures (the test's own means).
+    func testTheStoredSummaryKeepsStrapsAndOarlock() throws {
+        let path = directory + "/summary.oarlog"
+        let records = records()
+        let collector = try recordSession(records, to: path)
+        let stored = try XCTUnwrap(try SessionReader(path: path).summary?.analysis)
+        XCTAssertEqual(stored, collector.summary)
+        let straps = stored.heartRateSensors.sensors
+        XCTAssertEqual(straps.map(\.name), ["stroke", "bow"])
+        func bpm(_ sensor: String) -> [Double] {
+            records.compactMap { if case .heartRate(let h) = $0, h.sensor == sensor { return h.bpm } else { return nil } }
+        }
+        XCTAssertEqual(straps[0].average, bpm("stroke").reduce(0, +) / 20, accuracy: 1e-9)
+        XCTAssertEqual(straps[1].max, bpm("bow").max())
+        XCTAssertEqual(stored.oarlock.strokes, 8)
+        XCTAssertEqual(stored.oarlock.averagePower ?? 0, (150.0 + 151 + 152 + 153 + 154 + 155 + 156 + 157) / 8, accuracy: 1e-9)
+        XCTAssertEqual(stored.oarlock.slip.count, 7, "one stroke gave no slip")
+        XCTAssertEqual(stored.averagePower ?? 0, stored.oarlock.averagePower ?? -1, accuracy: 1e-9, "no reference power: the oarlock's")
+    }
+
     func testRecoveryAfterTruncationKeepsThem() throws {
         let path = directory + "/cut.oarlog"
         let records = records()
