@@ -65,6 +65,29 @@ final class HeartRateOarlockCLITests: XCTestCase {
         XCTAssertGreaterThan(checked, 1100)
     }
 
+    /// A kept session shows the replay's figures again: per stroke (`show --json --strokes`,
+    /// read from its heart-rate and oarlock records) and in the stored summary.
+    func testAKeptSessionShowsTheSameFigures() throws {
+        let path = try samplePath("rowingdata/nk_logbook.csv")
+        let run = try runOarlog(["replay", path, "--save", "--json", "--strokes"], dataDirectory: data.path)
+        XCTAssertEqual(run.status, 0, run.err)
+        let replayed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        let id = try XCTUnwrap(run.err.components(separatedBy: "saved as session ").last?.split(separator: " ").first.map(String.init))
+        let show = try runOarlog(["show", id, "--json", "--strokes"], dataDirectory: data.path)
+        XCTAssertEqual(show.status, 0, show.err)
+        let shown = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(show.out.utf8)) as? [String: Any])
+        let keys = ["heart_rate_bpm", "power_w", "catch_angle_deg", "finish_angle_deg", "slip_deg", "wash_deg",
+                    "effective_length_deg", "avg_force_n", "max_force_n", "max_force_angle_deg", "work_j"]
+        let a = try XCTUnwrap(replayed["stroke_list"] as? [[String: Any]]), b = try XCTUnwrap(shown["stroke_list"] as? [[String: Any]])
+        XCTAssertEqual(a.count, b.count)
+        for (x, y) in zip(a, b) {
+            XCTAssertEqual(keys.map { number(x, $0) }, keys.map { number(y, $0) }, "stroke \(x["index"] ?? "?")")
+        }
+        for key in ["avg_heart_rate_bpm", "max_heart_rate_bpm", "avg_power_w", "avg_catch_angle_deg", "avg_work_j"] {
+            XCTAssertEqual(number(replayed, key), number(shown, key), key)
+        }
+    }
+
     func testSpeedCoachHeartRatePerStroke() throws {
         let path = try samplePath("rowingdata/SpeedCoach2Linkv1.27.csv")
         let rows = try CSVTable.speedCoachStrokes(path).filter { $0["Elapsed Time"] != "---" }

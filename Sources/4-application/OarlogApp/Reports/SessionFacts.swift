@@ -29,6 +29,7 @@ public final class SessionFacts: PipelineSink {
     public var wantsRawRecords: Bool { true }
 
     public func receive(_ event: PipelineEvent) {
+        if case .analysis(.caught(let m)) = event { strokeFigures.noteCatch(m.stroke.catchTime) }
         guard case .record(let record) = event else { return }
         if let t = record.time {
             if firstTime == nil { firstTime = t }

@@ -5,7 +5,7 @@ import OarlogDSP
 /// latest reading at or before the catch, within `heartRateWindow`) and the instrumented
 /// oarlock's stroke nearest the catch (within half a stroke). Fed the raw records as they pass;
 /// asked when a stroke is reported, which is after its records have passed (the analyzer gives a
-/// stroke once the next one has begun). Bounded memory: the latest `keptHeartRates` heart rates
+/// stroke once the next one has begun). An oarlock stroke nearer another catch is that stroke's. Bounded memory: the latest `keptHeartRates` heart rates
 /// and `keptOarlockStrokes` oarlock strokes, `HeartRateBySensor.maxSensors` straps.
 public struct StrokeDeviceFigures: Sendable {
     /// How old a heart rate may be and still be a stroke's: 5 s (a strap sends one a second).
@@ -25,6 +25,11 @@ public struct StrokeDeviceFigures: Sendable {
     private var beatStart = 0
     private var oarlocks: [OarlockStroke] = []
     private var oarlockStart = 0
+    /// The latest catches (`noteCatch`), to give each oarlock stroke to the catch it is nearest.
+    private var catches: [Seconds] = []
+    private var catchStart = 0
+    /// Catches kept: 128 (the analyzer gives a stroke at most 64 strokes after its catch).
+    static let keptCatches = 128
     /// The straps in the order they first gave a heart rate ("" for one that gave no name).
     public private(set) var sensorNames: [String] = []
     public private(set) var heartRates = 0
@@ -68,6 +73,12 @@ public struct StrokeDeviceFigures: Sendable {
         }
     }
 
+    /// A stroke's catch, as the analyzer announced it (before it gives the stroke).
+    public mutating func noteCatch(_ time: Seconds) {
+        guard time.isFinite else { return }
+        Self.push(time, into: &catches, start: &catchStart, limit: Self.keptCatches)
+    }
+
     /// Appends to a ring of at most `limit` (oldest overwritten).
     private static func push<T>(_ v: T, into ring: inout [T], start: inout Int, limit: Int) {
         if ring.count < limit {
@@ -78,8 +89,23 @@ public struct StrokeDeviceFigures: Sendable {
         }
     }
 
-    /// The figures at the stroke `m`.
+    /// Half the stroke `m` (by its rate, else its smoothed rate, else `defaultHalfStroke`).
+    static func halfStroke(_ m: StrokeMetrics) -> Seconds {
+        let rate = m.stroke.strokeRate ?? m.smoothedRate
+        return rate.flatMap { $0 > 0 && $0.isFinite ? 30 / $0 : nil } ?? defaultHalfStroke
+    }
+
+    /// The figures at the stroke `m`; the catches before and after it are the noted ones
+    /// (`noteCatch`) unless given.
     public func at(_ m: StrokeMetrics) -> AtStroke {
+        let t = m.stroke.catchTime
+        let previous = catches.filter { $0 < t }.max(), next = catches.filter { $0 > t }.min()
+        return at(m, previousCatch: previous, nextCatch: next)
+    }
+
+    /// The figures at the stroke `m`: an oarlock stroke nearer the previous or the next catch than
+    /// to this one is theirs.
+    public func at(_ m: StrokeMetrics, previousCatch: Seconds?, nextCatch: Seconds?) -> AtStroke {
         var out = AtStroke()
         let t = m.stroke.catchTime
         if !beats.isEmpty {
@@ -95,10 +121,11 @@ public struct StrokeDeviceFigures: Sendable {
             if found.count > 1 { out.heartRates = found.map { (sensorNames[$0.sensor], $0.bpm) } }
         }
         if !oarlocks.isEmpty {
-            let rate = m.stroke.strokeRate ?? m.smoothedRate
-            let half = rate.flatMap { $0 > 0 && $0.isFinite ? 30 / $0 : nil } ?? Self.defaultHalfStroke
+            let half = Self.halfStroke(m)
+            let from = max(t - half, previousCatch.map { ($0 + t) / 2 } ?? -.infinity)
+            let to = min(t + half, nextCatch.map { ($0 + t) / 2 } ?? .infinity)
             var best: OarlockStroke?
-            for o in oarlocks where abs(o.time - t) <= half {
+            for o in oarlocks where o.time >= from && o.time <= to {
                 if best.map({ abs(o.time - t) < abs($0.time - t) }) ?? true { best = o }
             }
             out.oarlock = best
