@@ -14,8 +14,12 @@ import OarlogCore
 /// `device_total_distance_m` from the last stroke), then per stroke, at `elapsedTime`/1000 s,
 /// a `.fix` (7-decimal latitude/longitude, `gpsInstaSpeed`, UTC from `timestamp`) and a
 /// `.reference` (`gpsTotalDistance`, `gpsPace` ms/500 m → s/500 m, `strokeRate`,
-/// `gpsInstaSpeed`, `strokeCount`, `gpsDistStroke`). A zero pace or a 0,0 position is unknown.
-/// Rows of other types are counted as skipped with reason `otherRecordType`.
+/// `gpsInstaSpeed`, `strokeCount`, `gpsDistStroke`, the EmPower `power`), then a `.heartRate`
+/// (`heartRate`; 0 or blank is none) and an `.oarlock` (the EmPower oarlock's flat columns:
+/// `power` W, `catchAngle`, `finishAngle`, `slip`, `wash`, `effectiveLength`,
+/// `positionOfMaxForce` in degrees, `handleForceAvg`, `maxHandleForce` in newtons,
+/// `realWorkPerStroke` in joules; none when the row has none of them). A zero pace or a 0,0
+/// position is unknown. Rows of other types are counted as skipped with reason `otherRecordType`.
 ///
 /// Bounds (`TraceLimits`): the file is at most 64 MiB and at most 200,000 strokes are kept
 /// (`TraceError.tooLarge` beyond), a line at most 64 KiB. A stroke more than 7 days into the
@@ -31,6 +35,10 @@ public struct NKLogbookReader: RecordSource, TraceStatisticsReporting {
         var latitude: Double?, longitude: Double?
         var speed: Double?, distance: Double?, paceMsPer500m: Double?
         var rate: Double?, count: Int?, perStroke: Double?
+        /// Beats per minute; NaN: none.
+        var heartRate: Float = .nan
+        /// The EmPower figures, NaN where unknown (Floats: a long export keeps them all).
+        var oarlock = NKOarlockFigures()
         var line: Int
     }
 
@@ -39,8 +47,9 @@ public struct NKLogbookReader: RecordSource, TraceStatisticsReporting {
     private var metadata: [TraceRecord] = []
     private var metadataIndex = 0
     private var strokeIndex = 0
-    /// The reference record of the current stroke, delivered after its fix.
-    private var pendingReference: TraceRecord?
+    /// The current stroke's records after its first (reference, heart rate, oarlock), in order.
+    private var pending: [TraceRecord] = []
+    private var pendingIndex = 0
     private var counts = TraceReadStatistics()
     private var lines = 0
 
@@ -83,7 +92,8 @@ public struct NKLogbookReader: RecordSource, TraceStatisticsReporting {
         let count: Int
         let type: Int, elapsed: Int, latitude: Int, longitude: Int
         let timestamp: Int?, index: Int?, session: Int?, speed: Int?, distance: Int?
-        let pace: Int?, rate: Int?, strokeCount: Int?, perStroke: Int?
+        let pace: Int?, rate: Int?, strokeCount: Int?, perStroke: Int?, heartRate: Int?
+        let oarlock: NKOarlockFigures.Columns
 
         init(header: [String], path: String) throws {
             func column(_ name: String) throws -> Int {
@@ -101,6 +111,8 @@ public struct NKLogbookReader: RecordSource, TraceStatisticsReporting {
             speed = header.firstIndex(of: "gpsInstaSpeed"); distance = header.firstIndex(of: "gpsTotalDistance")
             pace = header.firstIndex(of: "gpsPace"); rate = header.firstIndex(of: "strokeRate")
             strokeCount = header.firstIndex(of: "strokeCount"); perStroke = header.firstIndex(of: "gpsDistStroke")
+            heartRate = header.firstIndex(of: "heartRate")
+            oarlock = NKOarlockFigures.Columns(header: header)
         }
     }
 
@@ -145,7 +157,7 @@ public struct NKLogbookReader: RecordSource, TraceStatisticsReporting {
         let pace = bounds.within(try number(c.pace, "gpsPace"), 0...TraceLimits.maxSplit * 1000)
         let timestamp = try integer(c.timestamp, "timestamp")
         let utcMs = TraceLimits.utcRange.lowerBound * 1000...TraceLimits.utcRange.upperBound * 1000
-        let stroke = Stroke(elapsedMs: elapsed,
+        var stroke = Stroke(elapsedMs: elapsed,
                             timestampMs: bounds.within(timestamp.map(Double.init), utcMs) != nil ? timestamp : nil,
                             index: try integer(c.index, "sessionStrokeIndex") ?? 0,
                             latitude: try number(c.latitude, "latitude"), longitude: try number(c.longitude, "longitude"),
@@ -155,6 +167,9 @@ public struct NKLogbookReader: RecordSource, TraceStatisticsReporting {
                             rate: bounds.strokeRate(try number(c.rate, "strokeRate")),
                             count: bounds.strokeCount(try integer(c.strokeCount, "strokeCount").map { Int($0) }),
                             perStroke: bounds.distancePerStroke(try number(c.perStroke, "gpsDistStroke")), line: line)
+        let bpm = try number(c.heartRate, "heartRate")
+        if let bpm, bpm != 0, let plausible = bounds.heartRate(bpm) { stroke.heartRate = Float(plausible) }
+        stroke.oarlock = try NKOarlockFigures(row, c.oarlock, &bounds)
         counts.recordDroppedValues(bounds.dropped, line: line)
         return stroke
     }
@@ -179,26 +194,37 @@ public struct NKLogbookReader: RecordSource, TraceStatisticsReporting {
             metadataIndex += 1
             return metadata[metadataIndex - 1]
         }
-        if let r = pendingReference {
-            pendingReference = nil
-            return r
+        if pendingIndex < pending.count {
+            pendingIndex += 1
+            return pending[pendingIndex - 1]
         }
         guard strokeIndex < strokes.count else { return nil }
         let s = strokes[strokeIndex]
         strokeIndex += 1
         let time = Double(s.elapsedMs) / 1000
-        let reference = TraceRecord.reference(ReferenceStroke(
+        let power = s.oarlock.power.isNaN ? nil : Double(s.oarlock.power)
+        pending.removeAll(keepingCapacity: true)
+        pendingIndex = 0
+        pending.append(.reference(ReferenceStroke(
             time: time, distance: s.distance, split: s.paceMsPer500m.map { $0 / 1000 }, strokeRate: s.rate,
-            speed: s.speed, strokeCount: s.count, distancePerStroke: s.perStroke))
+            speed: s.speed, strokeCount: s.count, distancePerStroke: s.perStroke, power: power)))
         counts.referenceRows += 1
+        if !s.heartRate.isNaN {
+            pending.append(.heartRate(HeartRateSample(time: time, bpm: Double(s.heartRate))))
+            counts.heartRateRows += 1
+        }
+        if let o = s.oarlock.stroke(at: time) {
+            pending.append(.oarlock(o))
+            counts.oarlockRows += 1
+        }
         if let lat = s.latitude, let lon = s.longitude, (-90...90).contains(lat), (-180...180).contains(lon),
            !(lat == 0 && lon == 0) {
             counts.fixRows += 1
-            pendingReference = reference
             return .fix(GPSFix(time: time, utc: s.timestampMs.map { Double($0) / 1000 }, latitude: lat, longitude: lon,
                                speed: s.speed))
         }
         counts.recordSkip(.noPosition, line: s.line)
-        return reference
+        pendingIndex = 1
+        return pending[0]
     }
 }

@@ -37,6 +37,8 @@ enum NativeDataRow {
             return try Self.referenceRow(&row, &values, t: t, tFinite: tFinite)
         case .hr:
             return try Self.heartRateRow(&row, t: t, tFinite: tFinite)
+        case .oar:
+            return try Self.oarlockRow(&row, &values, t: t, tFinite: tFinite)
         case .unknown:
             return (nil, tFinite, true)
         }
@@ -50,7 +52,7 @@ enum NativeDataRow {
         guard let first = kind.first, first >= 0x61 && first <= 0x7A,
               kind.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 &- ASCII.zero) <= 9 || $0 == 0x5F })
         else {
-            throw row.error(at: kindStart, "expected a row kind (accel, gps, note, gap, ref, hr), found \(row.found(at: kindStart))")
+            throw row.error(at: kindStart, "expected a row kind (accel, gps, note, gap, ref, hr, oar), found \(row.found(at: kindStart))")
         }
         return RowKind(kind)
     }
@@ -169,9 +171,40 @@ enum NativeDataRow {
     }
 }
 
+extension NativeDataRow {
+    /// `power_w,catch_deg,finish_deg,slip_deg,wash_deg,effective_deg,avg_force_n,max_force_n,
+    /// max_force_angle_deg,work_j[,seat]`: an instrumented oarlock's stroke, as `TraceWriter`
+    /// writes it. Every figure may be empty (unknown); one beyond its bound (`TraceLimits`: power
+    /// 0–5,000 W, angles within ±120°, forces 0–3,000 N, work 0–5,000 J) is unknown and counted.
+    @inline(never)
+    static func oarlockRow(_ row: inout RowScanner, _ values: inout PlausibleValues,
+                           t: Double, tFinite: Bool) throws -> Parsed {
+        let power = values.power(try row.nextOptionalDouble("power_w"))
+        let catchAngle = values.oarAngle(try row.nextOptionalDouble("catch_deg"))
+        let finishAngle = values.oarAngle(try row.nextOptionalDouble("finish_deg"))
+        let slip = values.oarAngle(try row.nextOptionalDouble("slip_deg"))
+        let wash = values.oarAngle(try row.nextOptionalDouble("wash_deg"))
+        let effective = values.oarAngle(try row.nextOptionalDouble("effective_deg"))
+        let averageForce = values.handleForce(try row.nextOptionalDouble("avg_force_n"))
+        let maxForce = values.handleForce(try row.nextOptionalDouble("max_force_n"))
+        let maxForceAngle = values.oarAngle(try row.nextOptionalDouble("max_force_angle_deg"))
+        let work = values.strokeWork(try row.nextOptionalDouble("work_j"))
+        var seat: String? = nil
+        if !row.atLineEnd {
+            try row.comma(before: "seat")
+            let text = try row.restOfLineText("seat")
+            if !text.isEmpty { seat = text }
+        }
+        let stroke = OarlockStroke(time: t, seat: seat, power: power, catchAngle: catchAngle, finishAngle: finishAngle,
+                                   slip: slip, wash: wash, effectiveLength: effective, averageForce: averageForce,
+                                   maxForce: maxForce, maxForceAngle: maxForceAngle, work: work)
+        return (.oarlock(stroke), tFinite, true)
+    }
+}
+
 /// The row kinds of the native format.
 enum RowKind {
-    case accel, gps, note, gap, ref, hr, unknown
+    case accel, gps, note, gap, ref, hr, oar, unknown
 
     init(_ word: UnsafeBufferPointer<UInt8>) {
         func equals(_ s: StaticString) -> Bool {
@@ -183,6 +216,7 @@ enum RowKind {
         else if equals("gap") { self = .gap }
         else if equals("ref") { self = .ref }
         else if equals("hr") { self = .hr }
+        else if equals("oar") { self = .oar }
         else { self = .unknown }
     }
 }

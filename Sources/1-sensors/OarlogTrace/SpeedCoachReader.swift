@@ -18,8 +18,9 @@ import OarlogCore
 ///   dropped by `SpeedCoachTrackCheck` and counted as `implausibleValue`), a `.reference`
 ///   (distance, split, rate, speed, stroke count, distance per stroke from the device's speed
 ///   input — the "(IMP)" columns with "Speed Input: Impeller", else the GPS ones — and the
-///   EmPower oarlock's power) and a `.heartRate` (none for `---` or 0). The other oarlock
-///   columns are not read. With an impeller, `device_gps_distance_m` is the GPS total too.
+///   EmPower oarlock's power), a `.heartRate` (none for `---` or 0) and an `.oarlock` (the
+///   EmPower columns, `SpeedCoachOarlockColumns`; none when all are `---`). With an impeller,
+///   `device_gps_distance_m` is the GPS total too.
 ///
 /// In an interval session the device restarts elapsed time, distance and stroke count at each
 /// interval and does not record the rest between them. The reader splices the intervals back
@@ -61,6 +62,7 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
         var gpsDistance: Column?, gpsSpeed: Column?
         var rate: Int?, strokes: Int?, heartRate: Int?, power: Int?
         var latitude: Int?, longitude: Int?
+        var oarlock = SpeedCoachOarlockColumns()
     }
     private var columns = StrokeColumns()
     private var track = SpeedCoachTrackCheck()
@@ -263,7 +265,8 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             gpsSpeed: try table.column(SpeedCoachLayout.names("Speed", .gps), speed, unknown: unknownUnit),
             rate: table.index(["Stroke Rate"]), strokes: table.index(["Total Strokes", "Stroke Count"]),
             heartRate: table.index(["Heart Rate", "HR"]), power: table.index(["Power"]),
-            latitude: table.index(["GPS Lat."]), longitude: table.index(["GPS Lon."]))
+            latitude: table.index(["GPS Lat."]), longitude: table.index(["GPS Lon."]),
+            oarlock: SpeedCoachOarlockColumns(table))
     }
 
     // MARK: Strokes
@@ -278,6 +281,7 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
         var gpsDistance: Double?, gpsSpeed: Double?
         var heartRate: Double?, power: Double?
         var latitude: Double?, longitude: Double?
+        var oarlock: OarlockStroke?
     }
 
     private mutating func stroke() throws {
@@ -329,6 +333,11 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             records.append(.heartRate(HeartRateSample(time: time, bpm: bpm)))
             counts.heartRateRows += 1
         }
+        if var o = s.oarlock {
+            o.time = time
+            records.append(.oarlock(o))
+            counts.oarlockRows += 1
+        }
         var dropped: [Int] = []
         track.add(records, point: point, line: row.line, into: &pending, dropped: &dropped)
         countDropped(dropped)
@@ -371,6 +380,7 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             return Int(v)
         }
         let heartRate = try number(c.heartRate, "Heart Rate")
+        let power = bounds.power(try number(c.power, "Power"))
         let distance = bounds.distance(try scaled(c.distance, "Distance"))
         let speed = bounds.speed(try scaled(c.speed, "Speed"))
         // The GPS figures are often the columns already read (GPS input): one cell, one reading.
@@ -389,9 +399,10 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
                          gpsDistance: gpsDistance,
                          gpsSpeed: gpsSpeed,
                          heartRate: heartRate == 0 ? nil : bounds.heartRate(heartRate),
-                         power: bounds.power(try number(c.power, "Power")),
+                         power: power,
                          latitude: try number(c.latitude, "GPS Lat."),
-                         longitude: try number(c.longitude, "GPS Lon."))
+                         longitude: try number(c.longitude, "GPS Lon."),
+                         oarlock: try c.oarlock.stroke(row, power: power, &bounds))
     }
 
     /// A new interval begins: the offsets move on by the previous interval's totals (its

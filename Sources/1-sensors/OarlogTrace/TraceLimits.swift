@@ -44,6 +44,13 @@ public enum TraceLimits {
     /// Highest power of one stroke: 5,000 W (an eight's stroke seat peaks near 1,000 W; a whole
     /// crew's figure stays under 5,000).
     public static var maxPower: Double { 5_000 }
+    /// Oar angles kept (catch, finish, slip, wash, effective length, the angle at the peak force):
+    /// within ±120° (a sculler's catch reaches −70°, a finish +50°, a whole arc 120°).
+    public static var maxAbsoluteOarAngle: Double { 120 }
+    /// Highest handle force: 3,000 N (a heavyweight sweep rower peaks near 1,500 N).
+    public static var maxHandleForce: Double { 3_000 }
+    /// Most work in one stroke at one oarlock: 5,000 J (a sweep rower's stroke does 500–1,000 J).
+    public static var maxStrokeWork: Double { 5_000 }
     /// Most strokes in a session: a week at the highest rate (2,016,000).
     public static var maxStrokeCount: Int { 2_016_000 }
     /// Worst horizontal accuracy estimate kept: 100 km (receivers report tens of metres at worst).
@@ -120,6 +127,11 @@ struct PlausibleValues {
     mutating func distancePerStroke(_ v: Double?) -> Double? { within(v, 0...TraceLimits.maxDistancePerStroke) }
     mutating func power(_ v: Double?) -> Double? { within(v, 0...TraceLimits.maxPower) }
     mutating func heartRate(_ v: Double?) -> Double? { within(v, TraceLimits.plausibleHeartRate) }
+    mutating func oarAngle(_ v: Double?) -> Double? {
+        within(v, -TraceLimits.maxAbsoluteOarAngle...TraceLimits.maxAbsoluteOarAngle)
+    }
+    mutating func handleForce(_ v: Double?) -> Double? { within(v, 0...TraceLimits.maxHandleForce) }
+    mutating func strokeWork(_ v: Double?) -> Double? { within(v, 0...TraceLimits.maxStrokeWork) }
     mutating func course(_ v: Double?) -> Double? {
         within(v, -TraceLimits.maxAbsoluteCourse...TraceLimits.maxAbsoluteCourse)
     }

@@ -114,9 +114,9 @@ public struct RowingAnalyzer: Sendable {
             case .heartRate: break  // a strap's gap takes nothing from the boat's figures
             }
         case .heartRate(let h):
-            totals.addHeartRate(h.bpm)
-        case .oarlock:
-            break
+            totals.addHeartRate(h.bpm, sensor: h.sensor)
+        case .oarlock(let o):
+            totals.addOarlock(o)
         case .metadata(let key, let value):
             if key == "distance_source" { prefersDeviceDistance = value == "device" }
         case .note:

@@ -33,6 +33,10 @@ public struct SessionSummary: Sendable, Equatable {
     public var maxHeartRate: BeatsPerMinute?
     /// The device's per-stroke power, averaged (an EmPower oarlock; nil without it).
     public var averagePower: Watts?
+    /// Heart rate per named sensor (empty when no heart rate named one).
+    public var heartRateSensors = HeartRateBySensor()
+    /// The instrumented oarlock's figures, averaged (no strokes without one).
+    public var oarlock = OarlockAverages()
     public init(elapsed: Seconds? = nil, distance: Metres? = nil, strokes: Int = 0,
                 averageStrokeRate: StrokesPerMinute? = nil, maxStrokeRate: StrokesPerMinute? = nil,
                 averageSplit: SecondsPer500m? = nil, bestSplit: SecondsPer500m? = nil,

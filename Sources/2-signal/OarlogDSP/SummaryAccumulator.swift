@@ -14,8 +14,10 @@ import OarlogCore
 /// - distancePerStroke: distance / strokes.
 /// - averageDriveRecoveryRatio, averageCheck, averageSpeedFluctuation(Percent): the means of the
 ///   strokes' figures over the strokes that have them (`StrokeQuality`).
-/// - averageHeartRate, maxHeartRate: over the heart-rate records; averagePower: over the device's
-///   per-stroke power figures.
+/// - averageHeartRate, maxHeartRate: over the heart-rate records; heartRateSensors: the same per
+///   named sensor (`HeartRateBySensor`, bounded); averagePower: over the device's per-stroke
+///   power figures (the reference strokes'; without any, the oarlock strokes'); oarlock: the
+///   means of the instrumented oarlock's figures (`OarlockAverages`).
 public struct SummaryAccumulator: Sendable {
     public private(set) var strokes = 0
     private var ratedStrokes = 0
@@ -32,6 +34,8 @@ public struct SummaryAccumulator: Sendable {
     private var heartRate = (sum: 0.0, count: 0)
     private var maxHeartRate: BeatsPerMinute?
     private var power = (sum: 0.0, count: 0)
+    private var heartRateSensors = HeartRateBySensor()
+    private var oarlock = OarlockAverages()
 
     public init() {}
 
@@ -66,10 +70,16 @@ public struct SummaryAccumulator: Sendable {
     }
 
     /// A heart rate (every record counts once: per stroke or per second, as the source gives them).
-    public mutating func addHeartRate(_ bpm: BeatsPerMinute) {
+    public mutating func addHeartRate(_ bpm: BeatsPerMinute, sensor: String? = nil) {
         guard bpm.isFinite, bpm > 0 else { return }
         heartRate = (heartRate.sum + bpm, heartRate.count + 1)
         maxHeartRate = max(maxHeartRate ?? bpm, bpm)
+        heartRateSensors.add(bpm, sensor: sensor)
+    }
+
+    /// An instrumented oarlock's stroke.
+    public mutating func addOarlock(_ stroke: OarlockStroke) {
+        oarlock.add(stroke)
     }
 
     /// A device's power figure for one stroke.
@@ -105,7 +115,9 @@ public struct SummaryAccumulator: Sendable {
         s.averageSpeedFluctuationPercent = mean(fluctuationPercent)
         s.averageHeartRate = mean(heartRate)
         s.maxHeartRate = maxHeartRate
-        s.averagePower = mean(power)
+        s.averagePower = mean(power) ?? oarlock.averagePower
+        s.heartRateSensors = heartRateSensors
+        s.oarlock = oarlock
         return s
     }
 }

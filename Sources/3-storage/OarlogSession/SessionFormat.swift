@@ -14,8 +14,9 @@ public enum SessionFormat {
     /// Minor version: added record kinds or fields appended to a payload; older readers skip them.
     /// 1: the stroke record's quality fields. 2: strokes recorded at their catch (`strokeCaught`,
     /// `strokeWithdrawn`). 3: heart rates (`heartRate`) and a reference stroke's power.
-    /// 4: the workout plan, its steps' starts and each interval (`workout`).
-    public static let minorVersion: UInt16 = 4
+    /// 4: the workout plan, its steps' starts and each interval (`workout`). 5: an instrumented
+    /// oarlock's strokes (`oarlock`).
+    public static let minorVersion: UInt16 = 5
     /// Magic + major + minor.
     public static let preambleSize = 12
     /// Marks the start of every frame (UTF-8 of U+1F6A3 ROWBOAT), so recovery can find the next
@@ -66,6 +67,8 @@ public enum RecordKind: UInt8, Sendable {
     case traceMetadata = 0x06
     /// A heart rate (minor version 3): time f64, bpm f64, sensor string (empty: one strap).
     case heartRate = 0x07
+    /// An instrumented oarlock's stroke (minor version 5): see `RecordCoding.encodeOarlock`.
+    case oarlock = 0x08
     /// A stroke with its figures, as the analyzer concluded it.
     case stroke = 0x10
     /// A named event with key/value fields (geofence crossings, marks, anything later).

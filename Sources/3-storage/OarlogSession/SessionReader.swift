@@ -324,6 +324,7 @@ public struct SessionEntryIterator {
         case .heartRate:
             let time = try p.f64(), bpm = try p.f64(), sensor = try p.string()
             return .record(.heartRate(HeartRateSample(time: time, bpm: bpm, sensor: sensor.isEmpty ? nil : sensor)))
+        case .oarlock: return .record(.oarlock(try RecordCoding.decodeOarlock(&p)))
         case .traceMetadata: return .record(.metadata(key: try p.string(), value: try p.string()))
         case .stroke: return .stroke(try RecordCoding.decodeStroke(&p))
         case .strokeCaught: return .caught(try RecordCoding.decodeStroke(&p, stage: .caught))

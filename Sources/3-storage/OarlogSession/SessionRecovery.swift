@@ -340,7 +340,7 @@ public enum SessionRecovery {
             case .gap: s.gaps += 1
             case .reference: s.referenceStrokes += 1
             case .traceMetadata: s.traceMetadata += 1
-            case .heartRate: break
+            case .heartRate, .oarlock: break
             case .stroke: s.strokes += 1
             case .event, .workout: s.events += 1
             case .strokeCaught: s.strokeCatches += 1

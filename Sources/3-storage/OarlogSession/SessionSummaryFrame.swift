@@ -82,6 +82,7 @@ public struct RecordedSummary: Sendable, Equatable {
                 ("average_heart_rate", a.averageHeartRate), ("max_heart_rate", a.maxHeartRate), ("average_power", a.averagePower),
             ]
             for (k, v) in optionals { if let v { pairs.append(("analysis." + k, "\(v)")) } }
+            pairs += Self.extraPairs(a)
         }
         w.varint(UInt64(pairs.count))
         for (k, v) in pairs {
@@ -94,6 +95,7 @@ public struct RecordedSummary: Sendable, Equatable {
         var s = SessionStatistics()
         var a = SessionSummary()
         var hasAnalysis = false
+        var sensors: [(Int, HeartRateBySensor.Sensor)] = [], ignored = 0
         let n = try r.length(limit: r.remaining)
         for _ in 0..<n {
             let key = try r.string()
@@ -133,8 +135,13 @@ public struct RecordedSummary: Sendable, Equatable {
             case "analysis.average_heart_rate": a.averageHeartRate = double
             case "analysis.max_heart_rate": a.maxHeartRate = double
             case "analysis.average_power": a.averagePower = double
-            default: break  // a newer writer's key
+            default:
+                _ = decodeExtra(key: key, value: value, into: &a, sensors: &sensors, ignored: &ignored)
+                // else a newer writer's key
             }
+        }
+        if !sensors.isEmpty || ignored > 0 {
+            a.heartRateSensors = HeartRateBySensor(sensors: sensors.sorted { $0.0 < $1.0 }.map(\.1), ignoredSamples: ignored)
         }
         return RecordedSummary(statistics: s, analysis: hasAnalysis ? a : nil)
     }

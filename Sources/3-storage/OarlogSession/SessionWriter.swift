@@ -179,8 +179,12 @@ public final class SessionWriter: PipelineSink {
             scratch.f64(h.bpm)
             scratch.string(h.sensor ?? "")
             put(.heartRate)
-        case .oarlock:
-            break  // not kept in the session file yet
+        case .oarlock(let o):
+            try startRecord(at: o.time)
+            try endAccelBlock()
+            scratch.removeAll()
+            RecordCoding.encodeOarlock(o, into: &scratch)
+            put(.oarlock)
         case .metadata(let key, let value):
             try startRecord(at: nil)
             try endAccelBlock()

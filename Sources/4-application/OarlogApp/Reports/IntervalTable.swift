@@ -5,21 +5,29 @@ import OarlogWorkouts
 /// interval (piece or rest) with its time, distance, split, rate, strokes and metres per stroke,
 /// and each target with the share of the piece rowed in its band.
 public enum IntervalTable {
-    public static func render(plan: WorkoutPlan, intervals: [WorkoutInterval]) -> String {
+    /// With `deviceFigures` (a replay's) holding a heart rate or an oarlock's power, the rows
+    /// have an HR (mean bpm) and a W (mean power) column.
+    public static func render(plan: WorkoutPlan, intervals: [WorkoutInterval],
+                              deviceFigures: [Int: IntervalDeviceFigures] = [:]) -> String {
         var out = "Workout \(plan.name): \(plan.pieceCount) piece\(plan.pieceCount == 1 ? "" : "s"), "
             + "\(intervals.count) of \(plan.steps.count) intervals rowed\n"
         guard !intervals.isEmpty else { return out + "  (no interval was rowed: the plan starts at the first catch)\n" }
-        var rows = [["#", "Interval", "Start", "Time", "Distance", "Split", "Rate", "Strokes", "m/str", "Target"]]
+        let device = intervals.contains { i in
+            deviceFigures[i.stepIndex].map { $0.averageHeartRate != nil || $0.oarlock.averagePower != nil } ?? false
+        }
+        var rows = [["#", "Interval", "Start", "Time", "Distance", "Split", "Rate", "Strokes", "m/str"]
+                    + (device ? ["HR", "W"] : []) + ["Target"]]
         for i in intervals {
+            let f = deviceFigures[i.stepIndex]
             rows.append([
                 "\(i.index)", name(i), RowingFormat.duration(i.start), RowingFormat.duration(i.elapsed),
                 RowingFormat.distance(i.distance), RowingFormat.split(i.averageSplit),
                 i.averageStrokeRate.map { RowingFormat.fixed($0, places: 1) } ?? RowingFormat.noData,
                 "\(i.strokes)", i.distancePerStroke.map { RowingFormat.fixed($0, places: 1) } ?? RowingFormat.noData,
-                target(i),
-            ])
+            ] + (device ? [RowingFormat.decimal(f?.averageHeartRate, places: 0),
+                           RowingFormat.decimal(f?.oarlock.averagePower, places: 0)] : []) + [target(i)])
         }
-        return out + TextTable.columns(rows, rightAligned: [0, 2, 3, 4, 5, 6, 7, 8])
+        return out + TextTable.columns(rows, rightAligned: Set([0, 2, 3, 4, 5, 6, 7, 8] + (device ? [9, 10] : [])))
     }
 
     static func name(_ i: WorkoutInterval) -> String {

@@ -21,12 +21,15 @@ public final class SessionFacts: PipelineSink {
     /// The other device's figures at its last stroke.
     public private(set) var lastReference: ReferenceStroke?
     public private(set) var referenceStrokes = 0
+    /// The heart rates and oarlock strokes near each stroke (`stroke_list`, the stroke table).
+    public private(set) var strokeFigures = StrokeDeviceFigures()
 
     public init() {}
 
     public var wantsRawRecords: Bool { true }
 
     public func receive(_ event: PipelineEvent) {
+        if case .analysis(.caught(let m)) = event { strokeFigures.noteCatch(m.stroke.catchTime) }
         guard case .record(let record) = event else { return }
         if let t = record.time {
             if firstTime == nil { firstTime = t }
@@ -44,7 +47,7 @@ public final class SessionFacts: PipelineSink {
         case .reference(let reference):
             referenceStrokes += 1
             lastReference = reference
-        case .heartRate, .oarlock: break  // the analyzer's summary has them
+        case .heartRate, .oarlock: strokeFigures.add(record)  // the analyzer's summary has their totals
         case .metadata(let key, let value):
             if metadata.count < Self.keptItemLimit { metadata.append((key, value)) }
         }

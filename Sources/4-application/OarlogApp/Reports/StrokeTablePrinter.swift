@@ -6,20 +6,40 @@ import OarlogPipeline
 public final class StrokeTablePrinter: PipelineSink {
     private let output: (String) -> Void
     private var printedHeader = false
+    private let facts: SessionFacts?
+    /// Whether the rows have the heart rate and power columns (decided at the header: the
+    /// session had a heart rate or an oarlock stroke by its first stroke).
+    private var deviceColumns = false
 
-    public init(output: @escaping (String) -> Void) {
+    /// `facts`, when given, adds the heart rate (bpm) and the oarlock's power (W) to each row
+    /// when the session has them.
+    public init(facts: SessionFacts? = nil, output: @escaping (String) -> Void) {
         self.output = output
+        self.facts = facts
     }
 
     public static let header = "stroke      time   rate  smoothed   split /500m   dist/stroke   distance   d:r   check   swing"
+    /// The heart rate and power columns' header, after `header`.
+    public static let deviceHeader = "    HR      W"
 
     public func receive(_ event: PipelineEvent) {
         guard case .analysis(.stroke(let metrics)) = event else { return }
         if !printedHeader {
-            output(Self.header)
+            deviceColumns = facts.map { $0.strokeFigures.heartRates > 0 || $0.strokeFigures.oarlockStrokes > 0 } ?? false
+            output(Self.header + (deviceColumns ? Self.deviceHeader : ""))
             printedHeader = true
         }
-        output(Self.row(metrics))
+        if deviceColumns, let facts {
+            output(Self.row(metrics) + Self.deviceColumns(facts.strokeFigures.at(metrics)))
+        } else {
+            output(Self.row(metrics))
+        }
+    }
+
+    /// The heart rate and power columns of a row ("—" where none).
+    public static func deviceColumns(_ f: StrokeDeviceFigures.AtStroke) -> String {
+        TextTable.padLeft(RowingFormat.decimal(f.heartRate, places: 0), 6)
+            + TextTable.padLeft(RowingFormat.decimal(f.oarlock?.power, places: 0), 7)
     }
 
     public static func row(_ m: StrokeMetrics) -> String {
@@ -62,11 +82,21 @@ public final class JSONReportSink: PipelineSink {
     private let workout = WorkoutCollector()
     private let ghost = GhostCollector()
 
+    /// The heart rates and oarlock strokes, for each interval's figures (the stroke list's come
+    /// from `facts`).
+    public var wantsRawRecords: Bool { true }
+
+    /// Accelerometer samples: nothing to keep.
+    public func receive(accel samples: UnsafeBufferPointer<AccelSample>) {}
+
     public func receive(_ event: PipelineEvent) {
         workout.receive(event)
         ghost.receive(event)
         guard includeStrokes, case .analysis(.stroke(let m)) = event else { return }
-        writer.stroke(m)
+        writer.beginObject()
+        writer.strokeFields(m)
+        writer.deviceStrokeFields(facts.strokeFigures.at(m))
+        writer.endObject()
         if writer.text.utf8.count > 1 << 16 { output(writer.take()) }
     }
 
@@ -131,5 +161,32 @@ extension JSONWriter {
         field("speed_fluctuation_pct", q?.speedFluctuationPercent, places: 2)
         field("speed_min_mps", q?.minimumSpeed, places: 3)
         field("speed_max_mps", q?.maximumSpeed, places: 3)
+    }
+}
+
+extension JSONWriter {
+    /// A stroke's heart rate and oarlock figures (`null` for none): `heart_rate_bpm` (the first
+    /// strap's latest within 5 s at or before the catch), `heart_rates` ({strap: bpm}, only when
+    /// two or more straps have one), `power_w`, `catch_angle_deg`, `finish_angle_deg`, `slip_deg`,
+    /// `wash_deg`, `effective_length_deg`, `avg_force_n`, `max_force_n`, `max_force_angle_deg`,
+    /// `work_j` (the oarlock stroke nearest the catch, within half a stroke).
+    public mutating func deviceStrokeFields(_ f: StrokeDeviceFigures.AtStroke) {
+        field("heart_rate_bpm", f.heartRate, places: 1)
+        if !f.heartRates.isEmpty {
+            beginObject(key: "heart_rates")
+            for (sensor, bpm) in f.heartRates { field(sensor, bpm, places: 1) }
+            endObject()
+        }
+        let o = f.oarlock
+        field("power_w", o?.power, places: 1)
+        field("catch_angle_deg", o?.catchAngle, places: 1)
+        field("finish_angle_deg", o?.finishAngle, places: 1)
+        field("slip_deg", o?.slip, places: 1)
+        field("wash_deg", o?.wash, places: 1)
+        field("effective_length_deg", o?.effectiveLength, places: 1)
+        field("avg_force_n", o?.averageForce, places: 1)
+        field("max_force_n", o?.maxForce, places: 1)
+        field("max_force_angle_deg", o?.maxForceAngle, places: 1)
+        field("work_j", o?.work, places: 1)
     }
 }

@@ -48,10 +48,41 @@ extension JSONWriter {
         field("avg_heart_rate_bpm", summary.averageHeartRate, places: 1)
         field("max_heart_rate_bpm", summary.maxHeartRate, places: 0)
         field("avg_power_w", summary.averagePower, places: 1)
+        heartRateSensorFields(summary.heartRateSensors)
+        oarlockFields(summary.oarlock)
         field("start_utc", startUTC)
         field("accel_samples", counts.accelerometerSamples)
         field("gps_fixes", counts.fixes)
         field("notes", counts.notes)
         field("gaps", counts.gaps)
+    }
+}
+
+extension JSONWriter {
+    /// `heart_rate_sensors`: one object per named strap (`sensor`, `avg_bpm`, `max_bpm`), in the
+    /// order they first gave a heart rate; `[]` when no heart rate named its sensor.
+    public mutating func heartRateSensorFields(_ sensors: HeartRateBySensor) {
+        beginArray(key: "heart_rate_sensors")
+        for s in sensors.sensors {
+            beginObject()
+            field("sensor", s.name)
+            field("avg_bpm", s.average, places: 1)
+            field("max_bpm", s.max, places: 0)
+            endObject()
+        }
+        endArray()
+    }
+
+    /// The instrumented oarlock's averages (`null` where no stroke gave the figure).
+    public mutating func oarlockFields(_ o: OarlockAverages) {
+        field("avg_catch_angle_deg", o.averageCatchAngle, places: 1)
+        field("avg_finish_angle_deg", o.averageFinishAngle, places: 1)
+        field("avg_slip_deg", o.averageSlip, places: 1)
+        field("avg_wash_deg", o.averageWash, places: 1)
+        field("avg_effective_length_deg", o.averageEffectiveLength, places: 1)
+        field("avg_force_n", o.averageForceMean, places: 1)
+        field("avg_max_force_n", o.averageMaxForce, places: 1)
+        field("avg_max_force_angle_deg", o.averageMaxForceAngle, places: 1)
+        field("avg_work_j", o.averageWork, places: 1)
     }
 }

@@ -59,6 +59,7 @@ public enum SummaryTable {
             add("Avg power", RowingFormat.decimal(summary.averagePower, unit: "W"),
                 device ? RowingFormat.decimal(facts.deviceFigure("device_avg_power_w"), unit: "W") : nil)
         }
+        for (label, value) in Self.deviceRows(summary) { add(label, value) }
         add("Notes", String(facts.noteCount))
         add("Sensor gaps", facts.gapCount == 0 ? "none" : "\(facts.gapCount) (" + RowingFormat.duration(facts.gaps.reduce(0) { $0 + $1.duration }) + ")")
         add("Accelerometer", facts.accelSamples > 0 ? "\(facts.accelSamples) samples" : RowingFormat.noData)
@@ -76,6 +77,28 @@ public enum SummaryTable {
             out += line + "\n"
         }
         return out
+    }
+
+    /// The heart rate of each named strap and the instrumented oarlock's averages; none when the
+    /// session has neither.
+    public static func deviceRows(_ summary: SessionSummary) -> [(String, String)] {
+        var rows: [(String, String)] = []
+        for s in summary.heartRateSensors.sensors {
+            rows.append(("Heart rate " + s.name, RowingFormat.decimal(s.average, unit: "bpm") + " (max "
+                         + RowingFormat.decimal(s.max, places: 0) + ")"))
+        }
+        let o = summary.oarlock
+        guard o.strokes > 0 else { return rows }
+        func pair(_ a: Double?, _ b: Double?, _ unit: String) -> String {
+            RowingFormat.decimal(a, unit: unit) + " / " + RowingFormat.decimal(b, unit: unit)
+        }
+        rows.append(("Catch / finish", pair(o.averageCatchAngle, o.averageFinishAngle, "°")))
+        rows.append(("Slip / wash", pair(o.averageSlip, o.averageWash, "°")))
+        rows.append(("Effective arc", RowingFormat.decimal(o.averageEffectiveLength, unit: "°")))
+        rows.append(("Force avg / max", pair(o.averageForceMean, o.averageMaxForce, "N")))
+        rows.append(("Peak force angle", RowingFormat.decimal(o.averageMaxForceAngle, unit: "°")))
+        rows.append(("Work", RowingFormat.decimal(o.averageWork, unit: "J")))
+        return rows
     }
 
     private static func withUnit(_ value: String, _ unit: String) -> String {

@@ -84,11 +84,14 @@ extension JSONWriter {
     }
 
     /// The `intervals` array (an empty array when the session rowed a plan but no interval ended).
-    public mutating func intervalsArray(_ intervals: [WorkoutInterval]) {
+    /// With `deviceFigures` (a replay's), each interval has its heart rate and oarlock keys
+    /// (`intervalDeviceFields`).
+    public mutating func intervalsArray(_ intervals: [WorkoutInterval], deviceFigures: [Int: IntervalDeviceFigures]? = nil) {
         beginArray(key: "intervals")
         for interval in intervals {
             beginObject()
             intervalFields(interval)
+            if let deviceFigures { intervalDeviceFields(deviceFigures[interval.stepIndex] ?? IntervalDeviceFigures()) }
             endObject()
         }
         endArray()

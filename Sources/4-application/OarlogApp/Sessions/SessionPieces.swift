@@ -30,6 +30,8 @@ public struct SessionPieces {
         /// The plan's interval this piece is (its kind, target and time in band); nil for a
         /// course leg or a run between rests.
         public var interval: WorkoutInterval?
+        /// The heart rates and oarlock strokes within the piece (nil when the session has none).
+        public var device: IntervalDeviceFigures?
         public var time: Seconds { end - start }
         public var split: SecondsPer500m? {
             guard let distance, distance > 0, time > 0 else { return nil }
@@ -46,7 +48,7 @@ public struct SessionPieces {
     public static let minimumStrokes = 5
 
     public let kind: Kind
-    public let pieces: [Piece]
+    public private(set) var pieces: [Piece]
     /// The plan rowed, when the pieces are its intervals (`kind` is `workout`).
     public let plan: WorkoutPlan?
 
@@ -67,8 +69,26 @@ public struct SessionPieces {
     }
 
     /// A session's pieces from its file: its recorded workout, course legs or rests.
+    /// Each piece has the heart rates and oarlock strokes recorded from its start to its end.
     static func read(_ reader: SessionReader, strokes: [StrokeMetrics], events: [SessionEvent]? = nil) throws -> SessionPieces {
-        SessionPieces(strokes: strokes, events: try events ?? reader.events(), workout: try reader.workout())
+        var pieces = SessionPieces(strokes: strokes, events: try events ?? reader.events(), workout: try reader.workout())
+        guard !pieces.pieces.isEmpty else { return pieces }
+        var device = [IntervalDeviceFigures](repeating: IntervalDeviceFigures(), count: pieces.pieces.count)
+        var any = false
+        try reader.forEachHeartRateAndOarlock { record in
+            any = true
+            guard let t = record.time else { return }
+            for (k, p) in pieces.pieces.enumerated() where t >= p.start && t < p.end {
+                device[k].add(record)
+            }
+        }
+        guard any else { return pieces }
+        pieces.pieces = zip(pieces.pieces, device).map { p, d in
+            var p = p
+            p.device = d
+            return p
+        }
+        return pieces
     }
 
     /// The runs of rowing between rests.
@@ -112,7 +132,8 @@ public struct SessionPieces {
 
     /// The answer as JSON: `kind` ("rests", "course" or "workout") and one object per piece; for a
     /// workout also its `plan` (name, pieces, steps) and per piece the interval's own keys
-    /// (`intervalFields`).
+    /// (`intervalFields`); when the session has heart rates or oarlock strokes, per piece their
+    /// keys (`intervalDeviceFields`).
     public func json() -> String {
         var w = JSONWriter()
         w.beginObject()
@@ -134,6 +155,7 @@ public struct SessionPieces {
             w.field("first_stroke", p.strokeRange?.lowerBound)
             w.field("last_stroke", p.strokeRange?.upperBound)
             if let interval = p.interval { w.intervalFields(of: interval) }
+            if let device = p.device { w.intervalDeviceFields(device) }
             w.endObject()
         }
         w.endArray()

@@ -95,8 +95,15 @@ public struct StoredSessionReport {
         w.field("id", id)
         w.field("title", reader.metadata.title)
         if let list = figures.strokes {
+            // Each stroke's heart rate and oarlock figures, when the session has any.
+            let device = try? StrokeDeviceFigures.atStrokes(list, reader: reader)
             w.beginArray(key: "stroke_list")
-            for m in list { w.stroke(m) }
+            for (k, m) in list.enumerated() {
+                w.beginObject()
+                w.strokeFields(m)
+                if let device = device ?? nil { w.deviceStrokeFields(device[k]) }
+                w.endObject()
+            }
             w.endArray()
         }
         w.summaryFields(s, counts: counts, startUTC: SessionText.iso(reader.metadata.startUTC))

@@ -47,6 +47,7 @@ extension SessionReport {
     var figureTiles: [(key: String, label: String, value: String, unit: String)] {
         let s = figures.summary
         let heart = s.averageHeartRate.map { RowingFormat.decimal($0, places: 0) } ?? RowingFormat.noData
+        // The highest beside the label: "137 bpm (max 170)" does not fit a phone's tile.
         let maxHeart = s.maxHeartRate.map { " (max " + RowingFormat.decimal($0, places: 0) + ")" } ?? ""
         return [
             ("distance_m", "Distance", RowingFormat.distance(s.distance), ""),
@@ -55,7 +56,7 @@ extension SessionReport {
             ("stroke_rate_spm", "Average rate", RowingFormat.decimal(s.averageStrokeRate), "spm"),
             ("strokes", "Strokes", figures.strokesKnown ? String(s.strokes) : RowingFormat.noData, ""),
             ("distance_per_stroke_m", "Distance per stroke", RowingFormat.decimal(s.distancePerStroke, places: 2), "m"),
-            ("heart_rate_bpm", "Heart rate", heart, heart == RowingFormat.noData ? "" : "bpm" + maxHeart),
+            ("heart_rate_bpm", "Heart rate" + maxHeart, heart, heart == RowingFormat.noData ? "" : "bpm"),
             ("moving_time_s", "Moving time", RowingFormat.duration(s.movingTime), ""),
         ]
     }

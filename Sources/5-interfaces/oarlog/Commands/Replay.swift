@@ -84,7 +84,7 @@ struct Replay: ParsableCommand {
         if json {
             sinks.append(JSONReportSink(source: trace, includeStrokes: strokes, facts: replay.facts) { StandardStreams.write($0) })
         } else if strokes {
-            sinks.append(StrokeTablePrinter { StandardStreams.write($0 + "\n") })
+            sinks.append(StrokeTablePrinter(facts: replay.facts) { StandardStreams.write($0 + "\n") })
         }
         if fences != nil && !json { sinks.append(FenceEventPrinter { StandardStreams.write($0 + "\n") }) }
         if let progress = ProgressReporter.ifTerminal() { sinks.append(progress) }
@@ -105,7 +105,7 @@ struct Replay: ParsableCommand {
             if strokes { StandardStreams.write("\n") }
             StandardStreams.write(SummaryTable.render(title: "Oarlog replay — \(trace)", summary: outcome.summary, facts: replay.facts))
             if let plan = intervals.plan {
-                StandardStreams.write("\n" + IntervalTable.render(plan: plan, intervals: intervals.intervals))
+                StandardStreams.write("\n" + IntervalTable.render(plan: plan, intervals: intervals.intervals, deviceFigures: intervals.deviceFigures))
             }
             if let table = race.table() { StandardStreams.write("\n" + table) }
         }
