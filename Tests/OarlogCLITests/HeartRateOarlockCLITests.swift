@@ -176,6 +176,13 @@ final class HeartRateOarlockCLITests: XCTestCase {
         XCTAssertEqual(run.out.split(separator: "\n").first,
                        "stroke      time   rate  smoothed   split /500m   dist/stroke   distance   d:r   check   swing")
         XCTAssertFalse(run.out.contains("Heart rate"))
+        // Nor do its strokes in JSON gain keys: they stay as the live stream and the fleet send them.
+        let json = try runOarlog(["replay", "samples/sim-workout.csv", "--json", "--strokes"], dataDirectory: data.path)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let strokes = try XCTUnwrap(object["stroke_list"] as? [[String: Any]])
+        XCTAssertGreaterThan(strokes.count, 100)
+        XCTAssertTrue(strokes.allSatisfy { $0["heart_rate_bpm"] == nil && $0["power_w"] == nil && $0["work_j"] == nil })
+        XCTAssertTrue(object.keys.contains("avg_heart_rate_bpm"), "the summary says there is none (null)")
     }
 }
 

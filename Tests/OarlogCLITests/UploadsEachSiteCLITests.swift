@@ -90,5 +90,19 @@ final class UploadsEachSiteCLITests: XCTestCase {
         XCTAssertEqual(times, times.sorted(), "stroke times in order")
         XCTAssertEqual(metres, metres.sorted(), "stroke distances never fall")
         XCTAssertLessThanOrEqual(try XCTUnwrap(metres.last), Int((distance * 10).rounded()) + 10, "decimetres, within the session")
+        // Each stroke's heart rate is its NK row's (`show --json --strokes` gives them), in whole bpm;
+        // the result's average is the session's.
+        let shown = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try oarlog("show", id, "--json", "--strokes").out.utf8)) as? [String: Any])
+        let rows = try XCTUnwrap(shown["stroke_list"] as? [[String: Any]])
+        XCTAssertEqual(rows.count, strokeData.count)
+        var withHeartRate = 0
+        for (row, sent) in zip(rows, strokeData) {
+            guard let bpm = row["heart_rate_bpm"] as? Double else { XCTAssertNil(sent["hr"]); continue }
+            XCTAssertEqual(sent["hr"] as? Int, Int(bpm.rounded()))
+            withHeartRate += 1
+        }
+        XCTAssertGreaterThan(withHeartRate, strokes * 9 / 10, "the NK rows carry a heart rate")
+        let average = try XCTUnwrap(show["avg_heart_rate_bpm"] as? Double)
+        XCTAssertEqual((result["heart_rate"] as? [String: Any])?["average"] as? Int, Int(average.rounded()))
     }
 }

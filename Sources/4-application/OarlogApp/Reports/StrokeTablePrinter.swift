@@ -95,7 +95,11 @@ public final class JSONReportSink: PipelineSink {
         guard includeStrokes, case .analysis(.stroke(let m)) = event else { return }
         writer.beginObject()
         writer.strokeFields(m)
-        writer.deviceStrokeFields(facts.strokeFigures.at(m))
+        // A session without heart rates or an oarlock keeps its strokes' keys as they were (as the
+        // live stream and the fleet send them); the keys come with the first such record.
+        if facts.strokeFigures.heartRates > 0 || facts.strokeFigures.oarlockStrokes > 0 {
+            writer.deviceStrokeFields(facts.strokeFigures.at(m))
+        }
         writer.endObject()
         if writer.text.utf8.count > 1 << 16 { output(writer.take()) }
     }

@@ -20,9 +20,12 @@ extension SessionStore {
         let summary = report.figures.summary
         let what = metadata.boat.isEmpty ? SessionText.title(metadata) : metadata.boat
         let name = SessionText.date(metadata.startUTC) + " · " + what
-        let strokes = (report.figures.strokes ?? []).map { s in
+        let list = report.figures.strokes ?? []
+        // Each stroke's heart rate (a strap's or the device's), for the logbooks' stroke data.
+        let device = (try? StrokeDeviceFigures.atStrokes(list, reader: reader)) ?? nil
+        let strokes = list.enumerated().map { k, s in
             UploadStroke(time_s: s.stroke.catchTime, distance_m: s.distance ?? 0, split_s_per_500m: s.split,
-                         rate_spm: s.smoothedRate ?? s.stroke.strokeRate ?? 0)
+                         rate_spm: s.smoothedRate ?? s.stroke.strokeRate ?? 0, heartRate_bpm: device?[k].heartRate)
         }
         return UploadItem(sessionID: id, name: name, notes: report.notes.map(\.text).joined(separator: "\n"),
                           startUTC: Date(timeIntervalSince1970: metadata.startUTC),
