@@ -1,4 +1,5 @@
 import OarlogHeartRate
+import OarlogTestSupport
 import XCTest
 
 /// `oarlog hr scan`'s discovery against the org.bluez stand-in (BlueZ 5.66's API): the straps in

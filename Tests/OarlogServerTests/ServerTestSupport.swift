@@ -12,14 +12,15 @@ final class ServerProcess {
     private(set) var pairingCode = ""
     private let errorLog: URL
 
-    init(arguments: [String], dataDirectory: URL? = nil) throws {
+    init(arguments: [String], dataDirectory: URL? = nil, environment: [String: String] = [:]) throws {
         port = freeLoopbackPort()
         self.dataDirectory = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("oarlog-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: self.dataDirectory, withIntermediateDirectories: true)
         errorLog = self.dataDirectory.appendingPathComponent("serve.log")
         _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
         process = try ChildProcess(try Binaries.oarlog(), ["serve", "--listen", "127.0.0.1:\(port)"] + arguments, in: TestPaths.packageRoot.path,
-                                   environment: ["OARLOG_DATA_DIR": self.dataDirectory.path], output: errorLog.path, errors: errorLog.path)
+                                   environment: environment.merging(["OARLOG_DATA_DIR": self.dataDirectory.path]) { _, ours in ours },
+                                   output: errorLog.path, errors: errorLog.path)
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let text = log

@@ -8,10 +8,10 @@ import XCTest
 /// A private system-type dbus-daemon with `Tests/Standins/bluez_standin.py` (a stand-in of
 /// org.bluez written from BlueZ 5.66's API documents) on it, for one test. Commands go to the
 /// stand-in through a FIFO; what it did is read from its output file.
-final class BlueZStandin {
-    static let bluezVersion = "5.66"
-    let directory: String
-    let busAddress: String
+public final class BlueZStandin {
+    public static let bluezVersion = "5.66"
+    public let directory: String
+    public let busAddress: String
     private let daemon: ChildProcess
     private var standin: ChildProcess
     private let outputPath: String
@@ -20,7 +20,7 @@ final class BlueZStandin {
     private var control: Int32
 
     /// Skips the test (with why) when dbus-daemon or python3-dbus is missing; CI installs both.
-    static func skipUnlessAvailable() throws {
+    public static func skipUnlessAvailable() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") else {
             throw XCTSkip("dbus-daemon is not installed (apt-get install dbus-daemon)")
         }
@@ -28,7 +28,7 @@ final class BlueZStandin {
         guard probe.status == 0 else { throw XCTSkip("python3-dbus or python3-gi is missing (apt-get install python3-dbus python3-gi)") }
     }
 
-    init() throws {
+    public init() throws {
         try Self.skipUnlessAvailable()
         directory = NSTemporaryDirectory() + "oarlog-bluez-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -55,7 +55,7 @@ final class BlueZStandin {
 
     /// bluetoothd restarting: the stand-in is stopped (org.bluez leaves the bus) and started
     /// again, knowing no strap (the test adds them again).
-    func restart() throws {
+    public func restart() throws {
         close(control)
         control = -1
         standin.stop(SIGTERM, grace: 5)
@@ -67,7 +67,7 @@ final class BlueZStandin {
     }
 
     private var stopped = false
-    func stop() {
+    public func stop() {
         guard !stopped else { return }
         stopped = true
         if control >= 0 { close(control) }
@@ -77,21 +77,21 @@ final class BlueZStandin {
     }
 
     /// Sends one control line ("add AA:… Polar", "stream AA:… 600 100 8", "vanish AA:…").
-    func send(_ line: String) {
+    public func send(_ line: String) {
         let bytes = Array((line + "\n").utf8)
         _ = bytes.withUnsafeBytes { write(control, $0.baseAddress, $0.count) }
     }
 
     /// What the stand-in printed so far.
-    var output: String { ChildProcess.text(outputPath) }
+    public var output: String { ChildProcess.text(outputPath) }
 
     /// Lines the stand-in printed that start with `prefix`.
-    func lines(startingWith prefix: String) -> [String] {
+    public func lines(startingWith prefix: String) -> [String] {
         output.split(separator: "\n").map(String.init).filter { $0.hasPrefix(prefix) }
     }
 
     /// Waits until the stand-in printed `line` `count` times (or fails after `timeout` s).
-    func waitFor(_ line: String, count: Int = 1, timeout: Double = 15, file: StaticString = #filePath, lineNumber: UInt = #line) throws {
+    public func waitFor(_ line: String, count: Int = 1, timeout: Double = 15, file: StaticString = #filePath, lineNumber: UInt = #line) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if lines(startingWith: line).count >= count { return }
