@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Foundation
-import OarlogTestSupport
 import XCTest
 
 /// A private system-type dbus-daemon with `Tests/Standins/bluez_standin.py` (a stand-in of
