@@ -60,6 +60,16 @@ struct APIServices: Sendable {
         return id
     }
 
+    /// The body's bytes, at most `limit`: over it, 413 with `tooLarge` (what the call takes).
+    func body(of request: Request, upTo limit: Int, tooLarge: String) async throws -> [UInt8] {
+        var request = request
+        do {
+            return Array(try await request.collectBody(upTo: limit).readableBytesView)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw HTTPError(.contentTooLarge, message: tooLarge)
+        }
+    }
+
     /// The body decoded by `make` (OarlogAPI): 413 over the limit, 400 with a message when it is
     /// not what the call takes.
     func decode<T>(_ request: Request, _ make: ([UInt8]) throws(APIRequestError) -> T) async throws -> T {

@@ -72,14 +72,9 @@ struct CoursesController: Sendable {
 
     @Sendable func add(_ request: Request, context: Context) async throws -> Response {
         try api.authorize(request)
-        var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: CourseRequest.maximumBytes)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw HTTPError(.contentTooLarge, message: "a course of over \(CourseRequest.maximumBytes / 1024 / 1024) MiB: a course's GeoJSON is at most 1 MiB")
-        }
-        let asked = try CourseRequest(Array(body.readableBytesView))
+        let body = try await api.body(of: request, upTo: CourseRequest.maximumBytes,
+                                      tooLarge: "a course of over \(CourseRequest.maximumBytes / 1024 / 1024) MiB: a course's GeoJSON is at most 1 MiB")
+        let asked = try CourseRequest(body)
         let sessions = api.sessions
         let added = try await api.writing { try sessions.addCourse(request: asked) }
         let text = "{\"course\":" + added.course.json(withGeoJSON: false, attempts: added.attempts.count, best: added.attempts.min { $0.time < $1.time })

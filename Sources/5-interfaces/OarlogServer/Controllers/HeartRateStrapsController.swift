@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import OarlogApp
+import OarlogCore
 
 /// `/api/heart-rate/straps`: the crew's heart-rate straps (the strap book, `oarlog hr`). `GET`
 /// (open, like every read) lists the assigned straps and those bluetoothd knows:
@@ -20,38 +21,33 @@ struct HeartRateStrapsController: Sendable {
             .delete("/api/heart-rate/straps/:seat", use: unassign)
     }
 
-    private struct Listing: Encodable {
-        struct Strap: Encodable {
-            let address: String
-            let name: String?
-            let seat: String?
-            let connected: Bool
-            let bpm: Int?
-        }
-        let straps: [Strap]
-    }
-
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
         let book = api.sessions.straps
         let straps = try await api.reading { try HeartRateStraps.status(book: book) }
-        let listing = Listing(straps: straps.map {
-            Listing.Strap(address: $0.address, name: $0.name, seat: $0.seat, connected: $0.connected, bpm: $0.bpm)
-        })
-        return try jsonWithNulls(listing)
+        // Every key, `null` for a missing name, seat or bpm (the phone reads every key).
+        var w = JSONWriter()
+        w.beginObject()
+        w.beginArray(key: "straps")
+        for s in straps {
+            w.beginObject()
+            w.field("address", s.address)
+            w.field("bpm", s.bpm)
+            w.field("connected", s.connected)
+            w.field("name", s.name)
+            w.field("seat", s.seat)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        return json(w.text)
     }
 
     @Sendable func assign(_ request: Request, context: Context) async throws -> Response {
         try api.authorize(request)
         let seat = try self.seat(context)
-        var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: Self.maximumBodyBytes)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw HTTPError(.contentTooLarge, message: "expected {\"address\": \"AA:BB:CC:DD:EE:FF\"}")
-        }
+        let body = try await api.body(of: request, upTo: Self.maximumBodyBytes, tooLarge: "expected {\"address\": \"AA:BB:CC:DD:EE:FF\"}")
         struct Body: Decodable { let address: String }
-        guard let decoded = try? JSONDecoder().decode(Body.self, from: Data(body.readableBytesView)) else {
+        guard let decoded = try? JSONDecoder().decode(Body.self, from: Data(body)) else {
             throw HTTPError(.badRequest, message: "expected {\"address\": \"AA:BB:CC:DD:EE:FF\"}")
         }
         let address: String
@@ -80,15 +76,5 @@ struct HeartRateStrapsController: Sendable {
     private func seat(_ context: Context) throws -> String {
         let raw = context.parameters.get("seat")?.removingPercentEncoding ?? ""
         do { return try StrapBook.checkedSeat(raw) } catch { throw HTTPError(.badRequest, message: "\(error)") }
-    }
-
-    /// JSON that keeps `null` for a missing name or bpm (the phone reads every key).
-    private func jsonWithNulls(_ listing: Listing) throws -> Response {
-        let rows = listing.straps.map { s -> [String: Any] in
-            ["address": s.address, "name": s.name.map { $0 as Any } ?? NSNull(), "seat": s.seat.map { $0 as Any } ?? NSNull(),
-             "connected": s.connected, "bpm": s.bpm.map { $0 as Any } ?? NSNull()]
-        }
-        let data = try JSONSerialization.data(withJSONObject: ["straps": rows], options: [.sortedKeys, .withoutEscapingSlashes])
-        return json(String(decoding: data, as: UTF8.self))
     }
 }

@@ -30,14 +30,8 @@ struct HeartRateZonesController: Sendable {
     @Sendable func set(_ request: Request, context: Context) async throws -> Response {
         try api.authorize(request)
         let sensor = try Self.sensor(context)
-        var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: HeartRateZones.maximumRequestBytes)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw HTTPError(.contentTooLarge, message: "a body of over \(HeartRateZones.maximumRequestBytes) bytes")
-        }
-        let bytes = Array(body.readableBytesView)
+        let bytes = try await api.body(of: request, upTo: HeartRateZones.maximumRequestBytes,
+                                       tooLarge: "a body of over \(HeartRateZones.maximumRequestBytes) bytes")
         let zones = self.zones
         let (setting, replaced) = try await api.writing { try Self.mapped { try zones.set(sensor: sensor, requestBody: bytes) } }
         api.station.reloadHeartRateZones()

@@ -22,14 +22,8 @@ struct ImportController: Sendable {
             throw HTTPError(.badRequest, message: "name: the file's name is needed (?name=FILE.csv)")
         }
         let boat = query["boat"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
-        var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: SessionStore.maximumImportBytes)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw HTTPError(.contentTooLarge, message: "the file is over \(SessionStore.maximumImportBytes >> 20) MiB: import it with `oarlog import` on the boat")
-        }
-        let bytes = Array(body.readableBytesView)
+        let bytes = try await api.body(of: request, upTo: SessionStore.maximumImportBytes,
+                                       tooLarge: "the file is over \(SessionStore.maximumImportBytes >> 20) MiB: import it with `oarlog import` on the boat")
         let sessions = api.sessions
         return json(try await api.writing { try sessions.importing(bytes: bytes, name: name, boat: boat).json() })
     }

@@ -30,14 +30,8 @@ struct WorkoutsController: Sendable {
 
     @Sendable func add(_ request: Request, context: Context) async throws -> Response {
         try api.authorize(request)
-        var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: WorkoutLibrary.maximumRequestBytes)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw HTTPError(.contentTooLarge, message: "a plan of over \(WorkoutLibrary.maximumRequestBytes / 1024) KiB: keep it shorter")
-        }
-        let bytes = Array(body.readableBytesView)
+        let bytes = try await api.body(of: request, upTo: WorkoutLibrary.maximumRequestBytes,
+                                       tooLarge: "a plan of over \(WorkoutLibrary.maximumRequestBytes / 1024) KiB: keep it shorter")
         let library = self.library
         let (saved, replaced) = try await api.writing { try library.add(requestBody: bytes) }
         return json(saved.json, status: replaced ? .ok : .created)
