@@ -86,6 +86,12 @@ enum RecordCoding {
         if let v = s.power { w.f64(v) }   // minor version 3: appended, older readers stop before it
     }
 
+    /// A heart rate (minor version 3): time, bpm, the sensor (empty: one strap without a name).
+    static func decodeHeartRate(_ r: inout ByteReader) throws -> HeartRateSample {
+        let time = try r.f64(), bpm = try r.f64(), sensor = try r.string()
+        return HeartRateSample(time: time, bpm: bpm, sensor: sensor.isEmpty ? nil : sensor)
+    }
+
     static func decodeReference(_ r: inout ByteReader) throws -> ReferenceStroke {
         var s = ReferenceStroke(time: try r.f64())
         let present = try r.u8()

@@ -321,9 +321,7 @@ public struct SessionEntryIterator {
         case .note: return .record(.note(Note(time: try p.f64(), text: try p.string())))
         case .gap: return try RecordCoding.decodeGap(&p).map { .record(.gap($0)) }
         case .reference: return .record(.reference(try RecordCoding.decodeReference(&p)))
-        case .heartRate:
-            let time = try p.f64(), bpm = try p.f64(), sensor = try p.string()
-            return .record(.heartRate(HeartRateSample(time: time, bpm: bpm, sensor: sensor.isEmpty ? nil : sensor)))
+        case .heartRate: return .record(.heartRate(try RecordCoding.decodeHeartRate(&p)))
         case .oarlock: return .record(.oarlock(try RecordCoding.decodeOarlock(&p)))
         case .traceMetadata: return .record(.metadata(key: try p.string(), value: try p.string()))
         case .stroke: return .stroke(try RecordCoding.decodeStroke(&p))

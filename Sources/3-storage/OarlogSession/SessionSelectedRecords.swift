@@ -12,18 +12,20 @@ extension SessionReader {
         try decoded(.event, onDamage: onDamage, RecordCoding.decodeEvent)
     }
 
-    /// The session's heart rates and oarlock strokes in recorded order, one at a time (nothing is
-    /// held), decoding nothing else.
-    public func forEachHeartRateAndOarlock(onDamage: DamagePolicy = .skipDamagedChunks,
+    /// The session's heart rates and oarlock strokes (and, with `references`, the device's
+    /// reference strokes) in recorded order, one at a time (nothing is held), decoding nothing
+    /// else: an accelerometer block is passed over unread.
+    public func forEachHeartRateAndOarlock(references: Bool = false, onDamage: DamagePolicy = .skipDamagedChunks,
                                            _ body: (TraceRecord) throws -> Void) throws {
         var it = entries(onDamage: onDamage)
         try it.forEachChunkRecord { k, r in
             switch RecordKind(rawValue: k) {
             case .heartRate:
-                let time = try r.f64(), bpm = try r.f64(), sensor = try r.string()
-                try body(.heartRate(HeartRateSample(time: time, bpm: bpm, sensor: sensor.isEmpty ? nil : sensor)))
+                try body(.heartRate(try RecordCoding.decodeHeartRate(&r)))
             case .oarlock:
                 try body(.oarlock(try RecordCoding.decodeOarlock(&r)))
+            case .reference where references:
+                try body(.reference(try RecordCoding.decodeReference(&r)))
             default:
                 break
             }

@@ -64,12 +64,12 @@ struct SessionRecordSeries {
         maxForce = referencePower
     }
 
-    /// Every record of `reader` that one of `fields` wants, bucketed.
+    /// Every record of `reader` that one of `fields` wants, bucketed (the accelerometer's blocks
+    /// are passed over unread).
     static func read(_ reader: SessionReader, buckets n: Int, width: Seconds, fields: [SeriesRequest.Field]) throws -> SessionRecordSeries {
         var series = SessionRecordSeries(buckets: n, width: width)
         let wantsHeartRate = fields.contains(.heartRate)
-        var records = reader.records(onDamage: .skipDamagedChunks)
-        while let record = try records.next() {
+        try reader.forEachHeartRateAndOarlock(references: true) { record in
             switch record {
             case .heartRate(let h) where wantsHeartRate: series.add(h)
             case .reference(let r): series.referencePower.add(r.power, bucket: series.bucket(r.time))
