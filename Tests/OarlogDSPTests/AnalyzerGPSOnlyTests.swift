@@ -75,7 +75,7 @@ final class AnalyzerGPSOnlyTests: XCTestCase {
             switch e {
             case .stroke(let m): strokes.append(m)
             case .live(let l): live.append(l)
-            case .caught, .withdrawn: break
+            case .caught, .withdrawn, .speed: break
             }
         }
         for r in records { analyzer.process(r, emit: emit) }

@@ -223,7 +223,7 @@ final class CatchProbe: PipelineSink {
         case .analysis(.live(let f)):
             if f.strokes > shown { for s in (shown + 1)...f.strokes { shownAt[s] = now } }
             shown = f.strokes
-        case .fence, .workout, .ghost: break
+        case .analysis(.speed), .fence, .workout, .ghost: break
         }
     }
 }

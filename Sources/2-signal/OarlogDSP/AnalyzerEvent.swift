@@ -15,4 +15,18 @@ public enum AnalyzerEvent: Sendable, Equatable {
     case stroke(StrokeMetrics)
     /// Current figures for a coxswain display, at most every `AnalyzerConfiguration.liveInterval`.
     case live(LiveFigures)
+    /// The boat's fused speed (the accelerometer's surge integrated and held to the GPS by
+    /// `FusedSpeedFilter`), decimated to at most every `AnalyzerConfiguration.speedInterval`:
+    /// for the recorder, the session's plots and the exports. Live, forward-only.
+    case speed(BoatSpeedSample)
+}
+
+/// One value of the boat's fused speed.
+public struct BoatSpeedSample: Sendable, Equatable {
+    public var time: Seconds
+    public var speed: MetresPerSecond
+    public init(time: Seconds, speed: MetresPerSecond) {
+        self.time = time
+        self.speed = speed
+    }
 }

@@ -105,6 +105,8 @@ public final class FleetPublisher: PipelineSink {
         case .analysis(.stroke(let metrics)):
             startIfNeeded()
             emit(at: metrics.stroke.catchTime, .stroke(FleetStroke(metrics)))
+        case .analysis(.speed):
+            break  // the status carries the live split; the fused speed's samples are the recorder's
         case .analysis(.live(let figures)):
             startIfNeeded()
             live = figures

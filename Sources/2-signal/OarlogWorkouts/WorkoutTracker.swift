@@ -89,7 +89,7 @@ public struct WorkoutTracker: Sendable {
             liveDistance = figures.distance
             if phase == .rowing { tally.addSplit(time: figures.time, split: figures.split, capacity: Self.catchCapacity) }
             emit(.status(status))
-        case .stroke:
+        case .stroke, .speed:
             break
         }
     }

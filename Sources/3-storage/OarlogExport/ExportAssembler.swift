@@ -136,7 +136,7 @@ public struct ExportAssembler: Sendable {
         case .workout(let event):
             receive(event)
             return
-        case .analysis(.live), .analysis(.caught), .analysis(.withdrawn), .fence, .ghost:
+        case .analysis(.live), .analysis(.caught), .analysis(.withdrawn), .analysis(.speed), .fence, .ghost:
             return   // exports are written from concluded strokes
         }
         try release(final: false, emit: emit)

@@ -119,6 +119,7 @@ public final class SessionWriter: PipelineSink {
         case .analysis(.withdrawn(let stroke)): try appendWithdrawn(stroke)
         case .fence(let fenceEvent): try append(SessionEvent(fenceEvent))
         case .analysis(.live): break  // live figures are recomputed from the records
+        case .analysis(.speed): break  // not stored yet
         case .workout(.planned(let plan)): pendingPlan = plan
         case .workout(let workoutEvent):
             for record in SessionEvent.workoutRecords(workoutEvent) { try appendWorkout(record) }
