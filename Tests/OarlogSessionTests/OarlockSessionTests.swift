@@ -48,7 +48,7 @@ final class OarlockSessionTests: XCTestCase {
         let back = try readAll(path)
         XCTAssertEqual(back.map(bits), records.map(bits))
         XCTAssertEqual(back.filter(isDeviceRecord).count, 8 + 40)
-        XCTAssertEqual(try SessionReader(path: path).minorVersion, 5)
+        XCTAssertGreaterThanOrEqual(try SessionReader(path: path).minorVersion, 5, "oarlock strokes came with minor version 5")
     }
 
     /// The stored summary keeps each strap's and the oarlock's figures (the test's own means).

@@ -53,7 +53,8 @@ extension SessionStore {
         let reader = try reader(id: id)
         return try Self.unreadable {
             let figures = try SessionFigures.load(reader, includeStrokes: true)
-            let series = SessionSeries(strokes: figures.strokes ?? [], duration: figures.duration)
+            var series = SessionSeries(strokes: figures.strokes ?? [], duration: figures.duration)
+            try series.readSpeeds(reader, request)
             guard request.wantsRecords else { return series.json(request) }
             let (n, width) = series.layout(request)
             let records = try SessionRecordSeries.read(reader, buckets: n, width: width, fields: request.fields)
