@@ -1,5 +1,6 @@
 import OarlogAPI
 import OarlogCore
+import OarlogDSP
 import OarlogSession
 
 /// The boat's fused speed a session stores (`SessionReader.forEachBoatSpeed`, minor version 6)
