@@ -72,7 +72,7 @@ final class BoatSpeedSessionTests: XCTestCase {
         XCTAssertGreaterThan(speeds.count, 290)
     }
 
-    /// About 3–4 bytes a sample: one for a steady step, two for the speed, the block's header
+    /// About 4 bytes a sample: one for a steady step, two for the speed, the block's header
     /// shared by a chunk's ten samples.
     func testTheBlocksAreCompact() throws {
         let with = directory + "/with.oarlog", without = directory + "/without.oarlog"
