@@ -45,11 +45,19 @@ public struct SessionSeries {
     }
 
     /// Reads the stored fused speed of `reader` into this series' buckets for `request`, when
-    /// it asks for a series the fused speed gives (`speed`, `split`, `boat_speed`).
+    /// it asks for a series the fused speed gives (`speed`, `split`, `boat_speed`) and the file
+    /// may hold one (a closed file's summary counts its samples: none, nothing is walked).
     mutating func readSpeeds(_ reader: SessionReader, _ request: SeriesRequest) throws {
         guard request.fields.contains(where: { [.speed, .split, .boatSpeed].contains($0) }) else { return }
+        if let stored = reader.summary?.statistics, stored.boatSpeedSamples == 0 { return }
         let (n, width) = layout(request)
         speeds = try SessionSpeedSeries.read(reader, strokes: strokes, buckets: n, width: width)
+    }
+
+    /// Whether `request` wants a series of the records other than the fused speed (heart rate,
+    /// power, the oarlock's): they are read for it.
+    static func wantsRecords(_ request: SeriesRequest) -> Bool {
+        request.fields.contains { !$0.isPerStroke && $0 != .boatSpeed }
     }
 
     /// The buckets for `request`: none for a session without strokes when only stroke series

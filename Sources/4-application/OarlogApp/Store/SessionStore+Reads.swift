@@ -55,7 +55,7 @@ extension SessionStore {
             let figures = try SessionFigures.load(reader, includeStrokes: true)
             var series = SessionSeries(strokes: figures.strokes ?? [], duration: figures.duration)
             try series.readSpeeds(reader, request)
-            guard request.wantsRecords else { return series.json(request) }
+            guard SessionSeries.wantsRecords(request) else { return series.json(request) }
             let (n, width) = series.layout(request)
             let records = try SessionRecordSeries.read(reader, buckets: n, width: width, fields: request.fields)
             return series.json(request, records: records, zones: HeartRateZones(sessions: self).table())
