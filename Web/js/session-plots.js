@@ -66,8 +66,14 @@ export class SessionPlots {
     const band = this.inStrokeBand(rests);
     // The split axis spans the rowing, not the paddle after a rest: up to the 90th percentile + 20 s.
     const splits = splitData.map(p => p.y).filter(v => v != null).sort((a, b) => a - b);
-    const slowest = splits.length ? Math.min(600, splits[Math.floor(0.9 * (splits.length - 1))] + 20) : undefined;
-    const fastest = splits.length ? Math.max(0, splits[0] - 5) : undefined;
+    let slowest = splits.length ? Math.min(600, splits[Math.floor(0.9 * (splits.length - 1))] + 20) : undefined;
+    let fastest = splits.length ? Math.max(0, splits[0] - 5) : undefined;
+    if (band && splits.length) {
+      // The axis takes in the band: its fastest moment, and the 90th percentile of its slowest.
+      const fast = band[0].map(p => p.y).filter(v => v != null), slow = band[1].map(p => p.y).filter(v => v != null).sort((a, b) => a - b);
+      if (fast.length) fastest = Math.max(0, Math.min(fastest, Math.min(...fast) - 2));
+      if (slow.length) slowest = Math.min(600, Math.max(slowest, slow[Math.floor(0.9 * (slow.length - 1))] + 5));
+    }
     const marks = (this.notes || []).map(n => ({ x: this.xAtTime(n.t_s), text: n.text })).filter(m => m.x != null);
     const xTitle = this.against === 'distance' ? 'km' : 'minutes';
     this.splitChart = plot(this.splitChart, $('split-chart'), splitData, '#00c8ff', rests, marks, xTitle,
