@@ -208,14 +208,16 @@ final class GPSDProcess {
     deinit { kill() }
 
     /// Removes the SysV shared-memory segments gpsd leaves behind (its export segment, "GPSD",
-    /// and the NTP segments "NTP0"…): only those nobody is attached to.
+    /// the NTP segments "NTP0"…, and the one per gpsd that gpsfake starts): only those nobody is
+    /// attached to.
     static func removeLeftoverSharedMemory() {
         guard let ipcs = try? ChildProcess.run("/usr/bin/ipcs", ["-m"]) else { return }
         for line in ipcs.out.split(separator: "\n") {
             let f = line.split(separator: " ", omittingEmptySubsequences: true)
             guard f.count >= 6, f[0].hasPrefix("0x") else { continue }
             let key = f[0].lowercased()
-            let gpsdKey = key == "0x47505344" || key.hasPrefix("0x4e54503")  // "GPSD", "NTP0".."NTP7"
+            // "GPSD", "NTP0".."NTP7", and gpsfake's gpsd's (0x4770 and its port in hex).
+            let gpsdKey = key == "0x47505344" || key.hasPrefix("0x4e54503") || (key.hasPrefix("0x4770") && key.count == 10)
             guard gpsdKey, f[5] == "0" else { continue }
             _ = try? ChildProcess.run("/usr/bin/ipcrm", ["-m", String(f[1])])
         }

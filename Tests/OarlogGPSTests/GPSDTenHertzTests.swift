@@ -43,6 +43,10 @@ final class GPSDTenHertzTests: XCTestCase {
         let epochs = log.fixes.count
         XCTAssertGreaterThan(epochs, 2_500, "about 295 s at 10 Hz, less any outage")
         XCTAssertEqual(log.lines.count, 2 * epochs)
+        // The log for gpsd's own tools (`gpsfake -c 0.05 FILE`: RMC and GGA 0.05 s apart, 10 Hz).
+        if let path = ProcessInfo.processInfo.environment["OARLOG_TEN_HERTZ_NMEA"] {
+            try log.text.write(toFile: path, atomically: true, encoding: .ascii)
+        }
 
         let server = try NMEAServer(lines: log.lines, secondsPerLine: 0.0002)
         defer { server.stop() }
@@ -123,5 +127,29 @@ final class GPSDTenHertzTests: XCTestCase {
         // A 10 Hz receiver must cost well under its 100 ms between fixes on a small board:
         // measured 0.1 ms here, asserted at 2 ms per fix (a Pi Zero 2 W is about 10× slower).
         XCTAssertLessThan(readPathCPU / Double(epochs), 0.002)
+    }
+
+    /// The same log played by gpsd's own test tool: `gpsfake -1 -p` starts a gpsd on a pty,
+    /// feeds it the log (0.01 s between sentences) and prints what a watcher of that gpsd sees.
+    /// 20 s of the outing: every one of its 200 epochs comes out as a fix, at its own time.
+    func testTenHertzLogPlaysInGPSFakeEpochByEpoch() throws {
+        let log = try SimulatedNMEALog(configuration: Self.outing(seed: 7))
+        let epochs = 200
+        let path = NSTemporaryDirectory() + "oarlog-10hz-\(getpid()).nmea"
+        try log.lines.prefix(2 * epochs).map { $0 + "\r\n" }.joined().write(toFile: path, atomically: true, encoding: .ascii)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try ChildProcess.run("/usr/bin/gpsfake", ["-1", "-p", "-q", "-c", "0.01", path],
+                                       environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], timeout: 60)
+        XCTAssertFalse(run.timedOut, "gpsfake finished")
+        let fixes = referenceEpochs(referenceTPVs(fromGPSPipeOutput: run.out)).fixes
+        XCTAssertEqual(fixes.count, epochs, "one fix per epoch; gpsfake said: \(run.err.suffix(300))")
+        var worstTime: Int64 = 0, worstPosition = 0.0
+        for (fix, truth) in zip(fixes, log.fixes) {
+            let expected = Int64(((truth.utc ?? 0) * 100).rounded()) * 10_000_000
+            worstTime = max(worstTime, abs((fix.timeNanoseconds ?? 0) - expected))
+            worstPosition = max(worstPosition, abs((fix.latitude ?? .nan) - truth.latitude), abs((fix.longitude ?? .nan) - truth.longitude))
+        }
+        XCTAssertLessThanOrEqual(worstTime, 1_000_000, "each epoch at its centisecond (gpsd prints milliseconds)")
+        XCTAssertLessThan(worstPosition, 1e-5 / 60 / 2 + 1e-9, "positions to half of 1e-5 minute")
     }
 }
