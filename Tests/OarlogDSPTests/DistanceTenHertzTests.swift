@@ -39,3 +39,40 @@ final class DistanceTenHertzTests: XCTestCase {
         for e in tenHertz { XCTAssertEqual(e, 0, accuracy: 0.003, "each within 0.3 %") }
     }
 }
+
+/// Glitches at 10 Hz: the jump filter's allowance for position error is divided by the time
+/// between fixes (0.1 s here), so it must still catch a glitch a real receiver makes.
+final class GlitchTenHertzTests: XCTestCase {
+    /// 60 s due east at 4 m/s, a fix every 0.1 s with the receiver's exact speed and course and a
+    /// stated accuracy of `accuracy`; fix 300 moved `glitch` metres north.
+    static func run(accuracy: Metres, glitch: Metres) -> DistanceAccumulator {
+        var distance = DistanceAccumulator()
+        let start = GeoPoint(latitude: 51.4873, longitude: -0.2241)
+        for k in 0...600 {
+            let t = Double(k) / 10
+            var p = Geodesy.destination(from: start, distance: 4 * t, bearing: 90)
+            if k == 300 { p = Geodesy.destination(from: p, distance: glitch, bearing: 0) }
+            distance.process(GPSFix(time: t, utc: 1_777_705_200 + t, latitude: p.latitude, longitude: p.longitude,
+                                    speed: 4, course: 90, horizontalAccuracy: accuracy, mode: .threeD))
+        }
+        distance.finish()
+        return distance
+    }
+
+    func testAThirtyMetreGlitchIsRejectedAtTenHertz() {
+        let d = Self.run(accuracy: 4, glitch: 30)
+        XCTAssertEqual(d.rejectedFixes, 1)
+        XCTAssertEqual(d.usedFixes, 600)
+        // 240 m rowed; the first fix is where the boat was already moving (a flying start).
+        XCTAssertEqual(d.distance, 240, accuracy: 0.5)
+    }
+
+    /// gpsd's own accuracy for a plain NMEA receiver is pessimistic (HDOP 0.8 gives eph 15.2 m):
+    /// with that much stated error a 30 m jump 0.1 s from its neighbours is within the gate, but
+    /// the track filter weighs it by that error and the distance barely moves.
+    func testWithGPSDsPessimisticAccuracyAGlitchBarelyMovesTheDistance() {
+        let d = Self.run(accuracy: 15.2, glitch: 30)
+        XCTAssertEqual(d.usedFixes + d.rejectedFixes, 601)
+        XCTAssertEqual(d.distance, 240, accuracy: 0.5)
+    }
+}
