@@ -6,6 +6,7 @@
 //   oarlog-bench make-trace [SURGE.f32] [TRACE.csv] [--rows N]
 //   oarlog-bench replay [TRACE.csv] [--repeats N]
 //   oarlog-bench analyzer [SURGE.f32] [--samples N] [--repeats N]
+//   oarlog-bench digest [SURGE.f32] [--samples N]
 import BenchSupport
 import OarlogCore
 import OarlogDSP
@@ -60,18 +61,39 @@ do {
         let repeats = option("--repeats", default: 3)
         let path = arguments.first ?? BenchFiles.surgePath
         let surge = try readFloat32File(path)
-        var times: [Double] = []
+        var times: [Double] = [], cpuTimes: [Double] = []
         var strokes = 0
         for _ in 0..<repeats {
             var detector = StrokeDetector()
-            let started = clock.now
+            let started = clock.now, startedCPU = threadCPUSeconds()
             strokes = surge.withUnsafeBufferPointer {
                 detectStrokes(&detector, surge: $0, startTime: 0, sampleInterval: 1 / BenchFiles.sampleRate)
             }
             times.append(seconds(clock.now - started))
+            cpuTimes.append(threadCPUSeconds() - startedCPU)
         }
-        let best = times.min()!
-        print(#"{"side": "oarlog", "samples": \#(surge.count), "strokes": \#(strokes), "repeats": \#(repeats), "best_s": \#(best), "median_s": \#(median(times)), "samples_per_s": \#(Double(surge.count) / best)}"#)
+        let best = times.min()!, bestCPU = cpuTimes.min()!
+        // The thread's CPU time as well as the wall clock: on a shared host the CPU time of a
+        // pass is hardly touched by the other processes, the wall clock is.
+        print(#"{"side": "oarlog", "samples": \#(surge.count), "strokes": \#(strokes), "repeats": \#(repeats), "best_s": \#(best), "median_s": \#(median(times)), "samples_per_s": \#(Double(surge.count) / best), "best_cpu_s": \#(bestCPU), "samples_per_cpu_s": \#(Double(surge.count) / bestCPU)}"#)
+
+    case "digest":
+        // Every event of the block path and of the per-sample path, hashed bit for bit, so two
+        // builds (or the two paths) can be compared exactly: the same digest, the same events.
+        let limit = option("--samples", default: Int.max)
+        let path = arguments.first ?? BenchFiles.surgePath
+        let surge = Array(try readFloat32File(path).prefix(limit))
+        let interval = 1 / BenchFiles.sampleRate
+        var block = EventDigest(), perSample = EventDigest()
+        var detector = StrokeDetector()
+        surge.withUnsafeBufferPointer { detector.process(block: $0, startTime: 0, sampleInterval: interval) { block.add($0) } }
+        detector.finish { block.add($0) }
+        var live = StrokeDetector()
+        for (i, value) in surge.enumerated() {
+            live.process(time: Double(i) * interval, surge: value) { perSample.add($0) }
+        }
+        live.finish { perSample.add($0) }
+        print(#"{"samples": \#(surge.count), "block": {"events": \#(block.events), "digest": "\#(block.hex)"}, "per_sample": {"events": \#(perSample.events), "digest": "\#(perSample.hex)"}}"#)
 
     case "make-trace":
         let rows = option("--rows", default: 10_000_000)
