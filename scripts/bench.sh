@@ -6,7 +6,9 @@
 #   scripts/bench.sh --quick    the comparisons only (no package-benchmark suite)
 #
 # Environment: OARLOG_BENCH_DIR (default /tmp/oarlog-bench) holds the data;
-# OARLOG_BENCH_SAMPLES (default 20 M) surge samples; OARLOG_BENCH_ROWS (default 10 M) CSV accel rows.
+# OARLOG_BENCH_SAMPLES (default 20 M) surge samples; OARLOG_BENCH_ROWS (default 10 M) CSV accel rows;
+# OARLOG_BIN a release `oarlog` already built (step 4b builds one otherwise). The Python peers need
+# numpy, scipy and polars (scripts/setup.sh installs them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -96,57 +98,87 @@ print(f"  {analyzer['block_samples_per_s'] / 1e6:9.1f} M samples/s (median {anal
 print()
 EOF
 
-# 4b. `oarlog replay TRACE --json` as a user runs it (the release binary, a whole process each
-#     time: start-up, format sniffing, the trace read from the page cache, the analysis, the
-#     JSON), against the polars peer (`bench-peer.py replay`: polars read_csv + numpy mounting +
-#     scipy band-pass/find_peaks + numpy haversine, also a whole process, imports included) on
-#     the same simulated 10-hour trace; best of 3 each, peak resident memory of each process
-#     (wait4's ru_maxrss). Then the peak RSS of `oarlog replay` on a 1-hour trace too.
-swift build -c release --product oarlog >&2
-OARLOG="$(swift build -c release --show-bin-path)/oarlog"
+# 4b. Issue 30's rows, each beside its peer in the same run. `oarlog replay TRACE --json` as a
+#     user runs it (the release binary, a whole process each time: start-up, format sniffing, the
+#     trace read from the page cache, the analysis, the JSON) against the polars peer
+#     (scripts/peer_replay.py polars: polars read_csv + numpy principal axis + scipy
+#     band-pass/find_peaks + numpy haversine, also a whole process, imports included) on the same
+#     simulated 10-hour trace, best of 3 each, with the peak resident memory of each process
+#     (/usr/bin/time -f %M); `oarlog replay` on a 1-hour trace; the peak RSS of `oarlog --help`;
+#     then the table of the issue's rows with the detector and the analyzer from step 4.
+#     OARLOG_BIN names a release `oarlog` already built (else it is built here).
+if [ -n "${OARLOG_BIN:-}" ]; then
+    OARLOG="$OARLOG_BIN"
+else
+    swift build -c release --product oarlog >&2
+    OARLOG="$(swift build -c release --show-bin-path)/oarlog"
+fi
 LONG_TRACE="$OARLOG_BENCH_DIR/sim-10h-100hz.csv"
 HOUR_TRACE="$OARLOG_BENCH_DIR/sim-1h-100hz.csv"
 [ -s "$LONG_TRACE" ] || "$OARLOG" simulate --minutes 600 --rate 24 --accel-hz 100 --gps-hz 1 -o "$LONG_TRACE" >&2
 [ -s "$HOUR_TRACE" ] || "$OARLOG" simulate --minutes 60 --rate 24 --accel-hz 100 --gps-hz 1 -o "$HOUR_TRACE" >&2
 echo "bench: timing oarlog replay and the polars peer on $LONG_TRACE" >&2
-python3 - "$OARLOG" "$LONG_TRACE" "$HOUR_TRACE" <<'EOF'
-import json, os, subprocess, sys, time
+python3 - "$OARLOG" "$LONG_TRACE" "$HOUR_TRACE" "$SWIFT_JSON" "$ANALYZER_JSON" <<'EOF'
+import json, os, re, subprocess, sys, tempfile, time
 
 oarlog, long_trace, hour_trace = sys.argv[1:4]
-peer = [sys.executable, "scripts/bench-peer.py", "replay"]
+detector, analyzer = json.loads(sys.argv[4]), json.loads(sys.argv[5])
+peer = [sys.executable, "scripts/peer_replay.py", "polars"]
 
 def data_rows(path):
     with open(path, "rb") as f:
         return sum(1 for line in f if line[:1].isdigit())
 
 def run(argv, repeats=3):
-    """Best wall time of `repeats` whole processes, the largest peak RSS (KiB), the last output."""
+    """Best wall time of `repeats` whole processes (spawn to exit), the largest peak RSS (KiB,
+    /usr/bin/time -f %M), the last output."""
     best, rss, out = float("inf"), 0, b""
-    for _ in range(repeats):
-        started = time.perf_counter()
-        p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        out = p.stdout.read()
-        _, status, usage = os.wait4(p.pid, 0)
-        elapsed = time.perf_counter() - started
-        if status != 0:
-            sys.exit(f"bench: {' '.join(argv)} failed ({status})")
-        best, rss = min(best, elapsed), max(rss, usage.ru_maxrss)
-    return best, rss, json.loads(out)
+    with tempfile.NamedTemporaryFile("r") as rss_file:
+        for _ in range(repeats):
+            started = time.perf_counter()
+            p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file.name] + argv,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            elapsed = time.perf_counter() - started
+            if p.returncode != 0:
+                sys.exit(f"bench: {' '.join(argv)} failed ({p.returncode})")
+            rss_file.seek(0)
+            best, rss, out = min(best, elapsed), max(rss, int(rss_file.read().split()[-1])), p.stdout
+    return best, rss, out
 
 rows = data_rows(long_trace)
 o_time, o_rss, o_out = run([oarlog, "replay", long_trace, "--json"])
 p_time, p_rss, p_out = run(peer + [long_trace])
 h_time, h_rss, _ = run([oarlog, "replay", hour_trace, "--json"])
+help_time, help_rss, _ = run([oarlog, "--help"], repeats=5)
+o_out = json.loads(o_out)
+found = re.search(rb"read ([\d.]+)s analyse ([\d.]+)s total [\d.]+s .*strokes (\d+) distance (\d+) m", p_out)
+p_read, p_analyse, p_strokes, p_distance = (float(found[1]), float(found[2]), int(found[3]), int(found[4])) if found else (0, 0, 0, 0)
 print(f"Whole-process replay of {os.path.basename(long_trace)} ({rows:,} rows, {os.path.getsize(long_trace) / 1e6:.0f} MB,"
       f" 10 h at 100 Hz + 1 Hz GPS), best of 3:")
 print(f"  oarlog replay --json  {o_time:6.3f} s  {rows / o_time / 1e6:5.2f} M rows/s  peak RSS {o_rss / 1024:6.1f} MiB"
-      f"   {o_out['strokes']:,} strokes, {o_out['distance_m']:.0f} m   (target >= 8 M rows/s, <= 16 MiB)")
+      f"   {o_out['strokes']:,} strokes, {o_out['distance_m']:.0f} m")
 print(f"  polars peer           {p_time:6.3f} s  {rows / p_time / 1e6:5.2f} M rows/s  peak RSS {p_rss / 1024:6.1f} MiB"
-      f"   {p_out['strokes']:,} strokes, {p_out['distance_m']:.0f} m"
-      f"   (polars {p_out['polars']}: import {p_out['import_s']:.2f} s, read_csv {p_out['read_s']:.2f} s,"
-      f" strokes {p_out['strokes_s']:.2f} s)")
-print(f"  ratio peer / oarlog   {p_time / o_time:6.2f}x   (target >= 5x)")
+      f"   {p_strokes:,} peaks, {p_distance} m   (read_csv {p_read:.2f} s, analysis {p_analyse:.2f} s; the rest is start-up and imports)")
+print(f"  ratio peer / oarlog   {p_time / o_time:6.2f}x")
 print(f"  oarlog replay --json on the 1-hour trace: {h_time:.3f} s, peak RSS {h_rss / 1024:.1f} MiB")
+print(f"  oarlog --help: {help_time:.3f} s, peak RSS {help_rss / 1024:.1f} MiB")
+print()
+
+def row(name, now, goal, met):
+    print(f"| {name} | {now} | {goal} | {'yes' if met else '**no**'} |")
+
+detector_rate = detector["samples_per_s"] / 1e6
+detector_cpu = detector.get("samples_per_cpu_s", detector["samples_per_s"]) / 1e6
+analyzer_rate = analyzer["block_samples_per_s"] / 1e6
+print("Issue 30 (markdown):")
+print("| figure | now | goal | met? |")
+print("|---|---|---|---|")
+row("`oarlog replay --json`, 10 h at 100 Hz", f"{o_time:.2f} s = {rows / o_time / 1e6:.1f} M rows/s", ">= 10 M rows/s", rows / o_time >= 10e6)
+row("the polars peer on the same file", f"{p_time:.2f} s: {p_time / o_time:.1f}x slower than Oarlog", ">= 5x slower", p_time / o_time >= 5)
+row("peak RSS of that replay", f"{o_rss / 1024:.1f} MiB", "<= 16 MB", o_rss * 1024 <= 16e6)
+row("peak RSS of `oarlog --help`", f"{help_rss / 1024:.1f} MiB", "<= 8 MB", help_rss * 1024 <= 8e6)
+row("stroke detector alone (block path)", f"{detector_rate:.0f} M samples/s ({detector_cpu:.0f} M by the thread's CPU time)", ">= 300 M", detector_rate >= 300)
+row("analyzer block path with stroke quality", f"{analyzer_rate:.1f} M samples/s", ">= 30 M", analyzer_rate >= 30)
 print()
 EOF
 

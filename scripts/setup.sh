@@ -36,6 +36,20 @@ if ! python3 -c "import garmin_fit_sdk" >/dev/null 2>&1; then
         || python3 -m pip install --quiet --break-system-packages garmin-fit-sdk
 fi
 
+# The benchmark's Python peers (scripts/bench.sh): numpy and scipy (also the Debian packages
+# above, for the system's python3) and polars (scripts/peer_replay.py), from PyPI for whichever
+# python3 is first on PATH.
+peers_missing=()
+for module in numpy scipy polars; do
+    python3 -c "import $module" >/dev/null 2>&1 || peers_missing+=("$module")
+done
+if [ ${#peers_missing[@]} -gt 0 ]; then
+    echo "setup: installing ${peers_missing[*]} for $(command -v python3) (the benchmark's peers)" >&2
+    python3 -m pip install --quiet "${peers_missing[@]}" 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages "${peers_missing[@]}" \
+        || echo "setup: could not install ${peers_missing[*]}: scripts/bench.sh's peers will not run" >&2
+fi
+
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: Swift 6.1 or newer is needed on PATH (https://www.swift.org/install/linux/)" >&2
     exit 1
