@@ -36,7 +36,14 @@ if ! python3 -c "import garmin_fit_sdk" >/dev/null 2>&1; then
         || python3 -m pip install --quiet --break-system-packages garmin-fit-sdk
 fi
 
-# The benchmark's Python peers (scripts/bench.sh): numpy and scipy (also the Debian packages
+if ! command -v swift >/dev/null 2>&1; then
+    echo "setup: Swift 6.1 or newer is needed on PATH (https://www.swift.org/install/linux/)" >&2
+    exit 1
+fi
+if [ "${1:-}" = "--for-tests" ]; then
+    exit 0
+fi
+# Not for the tests (CI stops above): the benchmark's Python peers (scripts/bench.sh): numpy and scipy (also the Debian packages
 # above, for the system's python3) and polars (scripts/peer_replay.py), from PyPI for whichever
 # python3 is first on PATH.
 peers_missing=()
@@ -50,11 +57,4 @@ if [ ${#peers_missing[@]} -gt 0 ]; then
         || echo "setup: could not install ${peers_missing[*]}: scripts/bench.sh's peers will not run" >&2
 fi
 
-if ! command -v swift >/dev/null 2>&1; then
-    echo "setup: Swift 6.1 or newer is needed on PATH (https://www.swift.org/install/linux/)" >&2
-    exit 1
-fi
-if [ "${1:-}" = "--for-tests" ]; then
-    exit 0
-fi
 swift build -c release --product oarlog >&2
