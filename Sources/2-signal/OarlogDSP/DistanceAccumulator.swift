@@ -55,6 +55,16 @@ public struct DistanceConfiguration: Sendable, Equatable {
     }
     /// Number of recent fixes kept for interpolating distance at catch times.
     public var historyCapacity: Int = 1024
+    /// Whether the track is smoothed before its length is taken (`GPSTrackSmoother`): in replay
+    /// and export each fix waits for the fixes up to `fixedLag` after it (distance settles that
+    /// much later); live, `.none` books each fix as it comes.
+    public var smoothing: Smoothing = .fixedLag(20)
+    public enum Smoothing: Sendable, Equatable {
+        case none
+        /// Seconds of later fixes each position is smoothed with.
+        case fixedLag(Seconds)
+        public var lag: Seconds { if case .fixedLag(let s) = self { return max(0, s) } else { return 0 } }
+    }
     public init() {}
 }
 
@@ -90,8 +100,20 @@ public struct DistanceAccumulator: Sendable {
     public private(set) var usedFixes = 0
     public private(set) var resolution = GPSPositionResolution()
     public private(set) var history: DistanceHistory
-    /// The fused track (position and velocity at the last booked fix).
+    /// The fused track, forward only (position and velocity at the last fix used).
     public private(set) var track: GPSTrackFilter
+    /// The backward pass over `track`: booking takes its states.
+    private var trackSmoother: GPSTrackSmoother<BookingTag>
+    /// What booking a smoothed state needs of its fix.
+    private struct BookingTag: Sendable {
+        var receipt: Seconds = 0
+        var receiverSpeed: MetresPerSecond?
+        var speedIntegral: Metres = 0
+        var intervalsWithoutSpeed = 0
+    }
+    /// The device's distance when the first fix was used (see `noteDeviceDistance`).
+    private var startCredit = DeviceStartCredit()
+    private var bookedReceipt: Seconds = 0
 
     private var jumpFilter: GPSJumpFilter
     private var smoother = GPSCoarsePositionSmoother()
@@ -131,7 +153,13 @@ public struct DistanceAccumulator: Sendable {
         track = GPSTrackFilter(configuration: configuration.track)
         history = DistanceHistory(capacity: configuration.historyCapacity)
         recent = RingBuffer(capacity: 1024, filler: TrackPoint(time: 0, east: 0, north: 0))
+        trackSmoother = GPSTrackSmoother(lag: configuration.smoothing.lag, filler: BookingTag())
     }
+
+    /// How long distance waits behind the last fix for the smoother, seconds.
+    public var smoothingLag: Seconds { configuration.smoothing.lag }
+    /// Forward states held by the smoother (bounded, whatever the session's length).
+    public var heldTrackStates: Int { trackSmoother.heldStates }
 
     /// Fixes rejected as implausible jumps.
     public var rejectedFixes: Int { jumpFilter.rejectedIncludingPending }
@@ -186,6 +214,7 @@ public struct DistanceAccumulator: Sendable {
         // The grid is learnt from accepted fixes only: a glitch must not make a coarse source fine.
         resolution.observe(latitude: clean.latitude, longitude: clean.longitude)
         usedFixes += 1
+        if usedFixes == 1 { applyStartCredit(startCredit.firstFix(at: receipt)) }
         let window = smoothingWindow
         let breakBefore = verdict == .acceptAfterBreak
         if breakBefore || window <= 0 { drainSmoother(window: window) }
@@ -197,12 +226,32 @@ public struct DistanceAccumulator: Sendable {
     /// counted there (`deviceDistance`, within what a boat covers); the next fix starts anew.
     public mutating func breakTrack(deviceDistance: Metres? = nil) {
         jumpFilter.breakTrack()
+        flushTrackSmoother()
         if let d = deviceDistance, d.isFinite, d >= 0, d <= 1_000, usedFixes > 0 { distance += d }
     }
 
     /// Books whatever is still held back (the coarse smoother's lag). Call at the end of a session.
     public mutating func finish() {
         drainSmoother(window: smoothingWindow)
+        flushTrackSmoother()
+    }
+
+    /// The device's own cumulative distance at `time` (a reference stroke of a device export):
+    /// the device counts from its start, so the distance it had at the first fix used is the
+    /// session's there (a standing start's first stroke, before the first row was written).
+    public mutating func noteDeviceDistance(time: Seconds, distance d: Metres) {
+        applyStartCredit(startCredit.deviceFigure(time: time, distance: d))
+    }
+
+    private mutating func applyStartCredit(_ credit: Metres?) {
+        guard let credit, credit > 0 else { return }
+        distance += credit
+        history.shiftDistances(by: credit)
+    }
+
+    private mutating func flushTrackSmoother() {
+        trackSmoother.flush()
+        while let s = trackSmoother.pop() { bookSmoothed(s) }
     }
 
     private mutating func drainSmoother(window: Seconds) {
@@ -217,70 +266,86 @@ public struct DistanceAccumulator: Sendable {
         return max(configuration.minimumPositionSigma, stated, grid)
     }
 
-    /// Books a fix: `fix.time` is on the filter's clock, `receipt` the session time it arrived
-    /// (the distance history and the moving time are in session time).
+    /// Takes a fix into the track: `fix.time` is on the filter's clock, `receipt` the session time
+    /// it arrived (the distance history and the moving time are in session time). The filtered
+    /// state goes to the smoother; the states it releases are booked.
     private mutating func book(_ fix: GPSFix, breakBefore: Bool, receipt: Seconds) {
-        if breakBefore { track.reset() }
-        guard let prev = previous, !breakBefore, track.isTracking else {
-            if previous != nil { intervalsWithoutSpeed += 1 }  // no speed integral across a break
-            startTrack(at: fix, receipt: receipt)
-            return
+        if breakBefore {
+            flushTrackSmoother()
+            track.reset()
         }
-        let dt = max(0, receipt - previousReceipt)
-        previousReceipt = receipt
-        if let v0 = prev.speed, let v1 = fix.speed {
-            speedIntegral += (v0 + v1) / 2 * dt
-        } else {
-            intervalsWithoutSpeed += 1
+        if let prev = previous, !breakBefore, track.isTracking {
+            let dt = max(0, receipt - previousReceipt)
+            if let v0 = prev.speed, let v1 = fix.speed {
+                speedIntegral += (v0 + v1) / 2 * dt
+            } else {
+                intervalsWithoutSpeed += 1
+            }
+        } else if previous != nil {
+            intervalsWithoutSpeed += 1  // no speed integral across a break
         }
         previous = fix
-
+        previousReceipt = receipt
         track.update(fix, positionSigma: positionSigma(fix), positionsWander: !isSmoothingCoarsePositions)
-        let here = TrackPoint(time: fix.time, east: track.east, north: track.north)
+        trackSmoother.push(track.lastStep, tag: BookingTag(receipt: receipt, receiverSpeed: fix.speed, speedIntegral: speedIntegral,
+                                                           intervalsWithoutSpeed: intervalsWithoutSpeed))
+        while let s = trackSmoother.pop() { bookSmoothed(s) }
+        if let shift = track.recentreIfFar() {
+            trackSmoother.shift(by: shift)
+            recentre(by: shift)
+        }
+    }
+
+    /// Books a (smoothed) state of the track: while the boat moves, its step is distance rowed.
+    private mutating func bookSmoothed(_ s: GPSTrackSmoother<BookingTag>.State) {
+        let here = TrackPoint(time: s.time, east: s.east, north: s.north)
+        let receipt = s.tag.receipt
+        guard !s.startsTrack else {
+            startTrack(at: here, speed: s.speed, receipt: receipt)
+            appendHistory(s.tag)
+            return
+        }
+        let dt = max(0, receipt - bookedReceipt)
+        bookedReceipt = receipt
         recent.append(here)
-        let v = track.speed
+        let v = s.speed
         if moving {
             if let slow = slowStart {
-                bookSlowSpell(fix, here: here, speed: v, from: slow)
+                bookSlowSpell(time: s.time, here: here, speed: v, from: slow)
             } else {
-                bookMoving(fix, here: here, speed: v, dt: dt)
+                bookMoving(time: s.time, here: here, speed: v, velocity: (s.velocityEast, s.velocityNorth), dt: dt)
             }
-        } else if isStill(fix, filteredSpeed: v) {
+        } else if isStill(receiverSpeed: s.tag.receiverSpeed, filteredSpeed: v) {
             still = here
-        } else if startsMoving(fix, filteredSpeed: v) {
-            moveOff(fix, here: here, speed: v)
+        } else if startsMoving(receiverSpeed: s.tag.receiverSpeed, time: s.time, filteredSpeed: v) {
+            moveOff(time: s.time, here: here, speed: v)
         }
         previousEast = here.east
         previousNorth = here.north
         previousSpeed = v
-        if let shift = track.recentreIfFar() { recentre(by: shift) }
-        appendHistory(receipt)
+        appendHistory(s.tag)
     }
 
-    /// The first fix of a track (at the start, or after a break): where the boat is, not yet
-    /// moving (the next fix tells; a flying start counts from here).
-    private mutating func startTrack(at fix: GPSFix, receipt: Seconds) {
-        previous = fix
-        track.update(fix, positionSigma: positionSigma(fix), positionsWander: !isSmoothingCoarsePositions)
+    /// The first state of a track (at the start, or after a break): where the boat is, not yet
+    /// moving (the next state tells; a flying start counts from here).
+    private mutating func startTrack(at here: TrackPoint, speed: MetresPerSecond, receipt: Seconds) {
         updateScale()
         recent.removeAll()
-        let here = TrackPoint(time: fix.time, east: track.east, north: track.north)
         recent.append(here)
         still = here
         previousEast = here.east
         previousNorth = here.north
-        previousSpeed = track.speed
+        previousSpeed = speed
         moving = false
         slowStart = nil
         movedOffAt = nil
-        previousReceipt = receipt
-        appendHistory(receipt)
+        bookedReceipt = receipt
     }
 
     /// Moving, in a slow spell (the glide to a stop): only progress along the heading the boat
     /// had counts, as it is made; sideways drift, jitter and the filter's return from an
     /// overshoot at the stop are not distance rowed.
-    private mutating func bookSlowSpell(_ fix: GPSFix, here: TrackPoint, speed v: MetresPerSecond, from slow: TrackPoint) {
+    private mutating func bookSlowSpell(time: Seconds, here: TrackPoint, speed v: MetresPerSecond, from slow: TrackPoint) {
         let c = configuration
         let forward = (here.east - slow.east) * slowHeading.east + (here.north - slow.north) * slowHeading.north
         if forward > slowForwardBooked && v >= c.stillSpeed {  // under it: drifting, not gliding
@@ -289,9 +354,9 @@ public struct DistanceAccumulator: Sendable {
             slowForwardBooked = forward
         }
         if v >= c.stationarySpeed {
-            movingTime += fix.time - slow.time
+            movingTime += time - slow.time
             slowStart = nil
-        } else if fix.time - slow.time >= c.stopAfter {
+        } else if time - slow.time >= c.stopAfter {
             moving = false  // the glide to a stop is not moving time
             still = here
             slowStart = nil
@@ -300,12 +365,13 @@ public struct DistanceAccumulator: Sendable {
 
     /// Moving: the step from the last fix is distance rowed; a stop, or the start of a slow
     /// spell, is looked for.
-    private mutating func bookMoving(_ fix: GPSFix, here: TrackPoint, speed v: MetresPerSecond, dt: Seconds) {
+    private mutating func bookMoving(time: Seconds, here: TrackPoint, speed v: MetresPerSecond,
+                                     velocity: (east: MetresPerSecond, north: MetresPerSecond), dt: Seconds) {
         let c = configuration
         distance += stepLength(east: here.east - previousEast, north: here.north - previousNorth)
         movingTime += dt
         if v >= c.stationarySpeed { movedOffAt = nil }
-        if let off = movedOffAt, fix.time - off >= c.stopAfter {
+        if let off = movedOffAt, time - off >= c.stopAfter {
             // Moved off by the receiver's speed, but the track never got going: stopped.
             moving = false
             still = here
@@ -313,25 +379,24 @@ public struct DistanceAccumulator: Sendable {
         } else if v < c.stationarySpeed && movedOffAt == nil {
             slowStart = here
             slowForwardBooked = 0
-            let ve = track.velocityEast, vn = track.velocityNorth
-            slowHeading = v > 0 ? (ve / v, vn / v) : (0, 0)
+            slowHeading = v > 0 ? (velocity.east / v, velocity.north / v) : (0, 0)
         }
     }
 
     /// Moving off: counted from where the boat was last still (at most a baseline ago).
-    private mutating func moveOff(_ fix: GPSFix, here: TrackPoint, speed v: MetresPerSecond) {
+    private mutating func moveOff(time: Seconds, here: TrackPoint, speed v: MetresPerSecond) {
         let c = configuration
         var from = still
-        if from.time < fix.time - c.maximumMoveOffCredit,
-           let then = recentPoint(atOrBefore: fix.time - c.maximumMoveOffCredit) {
+        if from.time < time - c.maximumMoveOffCredit,
+           let then = recentPoint(atOrBefore: time - c.maximumMoveOffCredit) {
             from = then
         }
         distance += stepLength(east: here.east - from.east, north: here.north - from.north)
-        movingTime += fix.time - from.time
+        movingTime += time - from.time
         moving = true
         slowStart = nil
         // Until the filtered speed catches up with a start (it lags the receiver's), no slow spell.
-        movedOffAt = v >= c.stationarySpeed ? nil : fix.time
+        movedOffAt = v >= c.stationarySpeed ? nil : time
     }
 
     /// The track filter moved its plane's origin by `shift`: the points kept move with it.
@@ -352,11 +417,11 @@ public struct DistanceAccumulator: Sendable {
     /// While stopped: whether the boat moves off at this fix. With the receiver's speed, when it
     /// reaches `movingSpeed`; with positions alone, when the filtered speed and the speed over the
     /// last `movingBaseline` do (jitter makes the filtered speed alone jumpy).
-    private func startsMoving(_ fix: GPSFix, filteredSpeed v: MetresPerSecond) -> Bool {
+    private func startsMoving(receiverSpeed: MetresPerSecond?, time: Seconds, filteredSpeed v: MetresPerSecond) -> Bool {
         let c = configuration
-        if let s = fix.speed { return s >= c.movingSpeed }  // Doppler is reliable at once
+        if let s = receiverSpeed { return s >= c.movingSpeed }  // Doppler is reliable at once
         guard v >= c.movingSpeed else { return false }
-        guard let baseline = baselineSpeed(at: fix.time) else { return false }
+        guard let baseline = baselineSpeed(at: time) else { return false }
         return baseline >= c.movingSpeed
     }
 
@@ -364,8 +429,8 @@ public struct DistanceAccumulator: Sendable {
     /// has one (under `stillReceiverSpeed`); else the filtered speed, under `stillSpeed` at this
     /// fix and under `stationarySpeed` at the one before (a dip at the catch of a first stroke is
     /// not a rest).
-    private func isStill(_ fix: GPSFix, filteredSpeed v: MetresPerSecond) -> Bool {
-        if let s = fix.speed { return s < configuration.stillReceiverSpeed && v < configuration.stationarySpeed }
+    private func isStill(receiverSpeed: MetresPerSecond?, filteredSpeed v: MetresPerSecond) -> Bool {
+        if let s = receiverSpeed { return s < configuration.stillReceiverSpeed && v < configuration.stationarySpeed }
         return v < configuration.stillSpeed && previousSpeed < configuration.stationarySpeed
     }
 
@@ -412,8 +477,8 @@ public struct DistanceAccumulator: Sendable {
         return recent[lo]
     }
 
-    private mutating func appendHistory(_ time: Seconds) {
-        history.append(.init(time: time, distance: distance, speedIntegral: speedIntegral,
-                             intervalsWithoutSpeed: intervalsWithoutSpeed))
+    private mutating func appendHistory(_ tag: BookingTag) {
+        history.append(.init(time: tag.receipt, distance: distance, speedIntegral: tag.speedIntegral,
+                             intervalsWithoutSpeed: tag.intervalsWithoutSpeed))
     }
 }

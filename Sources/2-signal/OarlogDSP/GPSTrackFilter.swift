@@ -68,7 +68,20 @@ public struct GPSTrackFilter: Sendable {
         public var velocityEast: MetresPerSecond, velocityNorth: MetresPerSecond, velocityVariance: Double
     }
 
+    /// What the last fix did to the filter (the prediction it was judged against and the state
+    /// after it), for the smoother's backward pass (`GPSTrackSmoother`).
+    struct Step: Sendable {
+        var time: Seconds = 0
+        /// Seconds since the fix before, and the wander's decay over them (the transition).
+        var dt: Seconds = 0, wanderDecay = 1.0
+        /// Whether this fix started the track (no prediction).
+        var startsTrack = true
+        var predicted = Vector6(), predictedCovariance = Matrix6()
+        var filtered = Vector6(), filteredCovariance = Matrix6()
+    }
+
     public var configuration: Configuration
+    private(set) var lastStep = Step()
     /// Fixes that showed a manoeuvre (see `Configuration.manoeuvreThreshold`).
     public private(set) var manoeuvres = 0
     /// Whether the filter holds a track (a fix has been used since the start or the last reset).
@@ -101,6 +114,8 @@ public struct GPSTrackFilter: Sendable {
     public var originLatitude: Degrees? { plane?.origin.latitude }
     /// The filtered position as a point on the ellipsoid; `nil` when not tracking.
     public var position: GeoPoint? { plane?.unproject(east: x[0], north: x[1]) }
+    /// A point of the filter's plane (east, north metres) on the ellipsoid; `nil` when not tracking.
+    public func point(east: Metres, north: Metres) -> GeoPoint? { plane?.unproject(east: east, north: north) }
 
     /// The state at the last fix (not moved forward), for judging a new fix; `nil` when not tracking.
     public var last: Prediction? {
@@ -117,6 +132,10 @@ public struct GPSTrackFilter: Sendable {
         plane = LocalTangentPlane(origin: old.unproject(east: x[0], north: x[1]))
         x[0] = 0
         x[1] = 0
+        lastStep.filtered[0] -= shift.east
+        lastStep.filtered[1] -= shift.north
+        lastStep.predicted[0] -= shift.east
+        lastStep.predicted[1] -= shift.north
         return shift
     }
 
@@ -153,6 +172,8 @@ public struct GPSTrackFilter: Sendable {
                 p[i, i] = v0
             }
         }
+        lastStep = Step(time: fix.time, dt: dt, wanderDecay: exp(-max(dt, 0) / max(configuration.wanderCorrelationTime, 1e-3)),
+                        startsTrack: false, predicted: x, predictedCovariance: p)
         var h = Vector6()
         h[0] = 1; h[4] = 1
         update(h: h, innovation: ne, variance: white)
@@ -160,6 +181,8 @@ public struct GPSTrackFilter: Sendable {
         h[1] = 1; h[5] = 1
         update(h: h, innovation: z.north - x[1] - x[5], variance: white)
         if let s = fix.speed { useSpeed(s, course: fix.course) }
+        lastStep.filtered = x
+        lastStep.filteredCovariance = p
     }
 
     private mutating func start(_ fix: GPSFix, total: Double, wander: Double) {
@@ -178,6 +201,7 @@ public struct GPSTrackFilter: Sendable {
             p[i + 2, i + 2] = v0
         }
         if let s = fix.speed { useSpeed(s, course: fix.course) }
+        lastStep = Step(time: fix.time, startsTrack: true, filtered: x, filteredCovariance: p)
     }
 
     private mutating func useSpeed(_ s: MetresPerSecond, course: Degrees?) {
