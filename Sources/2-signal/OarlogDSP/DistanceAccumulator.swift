@@ -59,12 +59,6 @@ public struct DistanceConfiguration: Sendable, Equatable {
     /// and export each fix waits for the fixes up to `fixedLag` after it (distance settles that
     /// much later); live, `.none` books each fix as it comes.
     public var smoothing: Smoothing = .fixedLag(20)
-    public enum Smoothing: Sendable, Equatable {
-        case none
-        /// Seconds of later fixes each position is smoothed with.
-        case fixedLag(Seconds)
-        public var lag: Seconds { if case .fixedLag(let s) = self { return max(0, s) } else { return 0 } }
-    }
     public init() {}
 }
 
@@ -100,20 +94,24 @@ public struct DistanceAccumulator: Sendable {
     public private(set) var usedFixes = 0
     public private(set) var resolution = GPSPositionResolution()
     public private(set) var history: DistanceHistory
+    /// The booked track's positions (smoothed in replay): what maps and exports draw.
+    public private(set) var positions: TrackPositionHistory
     /// The fused track, forward only (position and velocity at the last fix used).
     public private(set) var track: GPSTrackFilter
-    /// The backward pass over `track`: booking takes its states.
+    /// The backward pass over `track`: booking takes its states, each with what it needs of its fix.
     private var trackSmoother: GPSTrackSmoother<BookingTag>
-    /// What booking a smoothed state needs of its fix.
     private struct BookingTag: Sendable {
         var receipt: Seconds = 0
         var receiverSpeed: MetresPerSecond?
         var speedIntegral: Metres = 0
         var intervalsWithoutSpeed = 0
+        /// Where a track starts by its first fix, when coarse or moving (one-sided averaging pulls it on).
+        var startEast: Metres?, startNorth: Metres?
     }
+    /// The first fix of a track that starts coarse or moving (see `BookingTag`).
+    private var coarseTrackStart: GeoPoint?
     /// The device's distance when the first fix was used (see `noteDeviceDistance`).
     private var startCredit = DeviceStartCredit()
-    private var bookedReceipt: Seconds = 0
 
     private var jumpFilter: GPSJumpFilter
     private var smoother = GPSCoarsePositionSmoother()
@@ -128,7 +126,7 @@ public struct DistanceAccumulator: Sendable {
     // Booking state (on the smoothed stream).
     private var previous: GPSFix?
     private var previousEast: Metres = 0, previousNorth: Metres = 0, previousSpeed: MetresPerSecond = 0
-    private var previousReceipt: Seconds = 0
+    private var previousReceipt: Seconds = 0, bookedReceipt: Seconds = 0
     private var moving = false
     /// Metres on the chosen Earth per metre east and north in the filter's plane.
     private var scaleEast = 1.0, scaleNorth = 1.0
@@ -152,12 +150,19 @@ public struct DistanceAccumulator: Sendable {
         jumpFilter = GPSJumpFilter(configuration: configuration.jumps)
         track = GPSTrackFilter(configuration: configuration.track)
         history = DistanceHistory(capacity: configuration.historyCapacity)
+        positions = TrackPositionHistory(capacity: configuration.historyCapacity)
         recent = RingBuffer(capacity: 1024, filler: TrackPoint(time: 0, east: 0, north: 0))
         trackSmoother = GPSTrackSmoother(lag: configuration.smoothing.lag, filler: BookingTag())
     }
 
     /// How long distance waits behind the last fix for the smoother, seconds.
     public var smoothingLag: Seconds { configuration.smoothing.lag }
+    /// The distance with what the smoother still holds: while moving, the forward track's line on
+    /// from the last booked position (a display's figure in replay; `distance` is the final one).
+    public var provisionalDistance: Metres {
+        guard moving, trackSmoother.heldStates > 0 else { return distance }
+        return distance + stepLength(east: track.east - previousEast, north: track.north - previousNorth)
+    }
     /// Forward states held by the smoother (bounded, whatever the session's length).
     public var heldTrackStates: Int { trackSmoother.heldStates }
 
@@ -218,6 +223,10 @@ public struct DistanceAccumulator: Sendable {
         let window = smoothingWindow
         let breakBefore = verdict == .acceptAfterBreak
         if breakBefore || window <= 0 { drainSmoother(window: window) }
+        // A track whose first fix is coarse or already moving (a device's first row) starts there.
+        if breakBefore || usedFixes == 1 {
+            coarseTrackStart = window > 0 || (clean.speed ?? 0) >= configuration.movingSpeed ? clean.point : nil
+        }
         smoother.push(clean, breakBefore: breakBefore, receipt: receipt)
         while let (f, brk, r) = smoother.popReady(window: window) { book(f, breakBefore: brk, receipt: r) }
     }
@@ -287,8 +296,13 @@ public struct DistanceAccumulator: Sendable {
         previous = fix
         previousReceipt = receipt
         track.update(fix, positionSigma: positionSigma(fix), positionsWander: !isSmoothingCoarsePositions)
-        trackSmoother.push(track.lastStep, tag: BookingTag(receipt: receipt, receiverSpeed: fix.speed, speedIntegral: speedIntegral,
-                                                           intervalsWithoutSpeed: intervalsWithoutSpeed))
+        var tag = BookingTag(receipt: receipt, receiverSpeed: fix.speed, speedIntegral: speedIntegral,
+                             intervalsWithoutSpeed: intervalsWithoutSpeed)
+        if track.lastStep.startsTrack, let start = coarseTrackStart.flatMap({ track.offset(of: $0) }) {
+            (tag.startEast, tag.startNorth) = (start.east, start.north)
+        }
+        if track.lastStep.startsTrack { coarseTrackStart = nil }
+        trackSmoother.push(track.lastStep, tag: tag)
         while let s = trackSmoother.pop() { bookSmoothed(s) }
         if let shift = track.recentreIfFar() {
             trackSmoother.shift(by: shift)
@@ -301,8 +315,9 @@ public struct DistanceAccumulator: Sendable {
         let here = TrackPoint(time: s.time, east: s.east, north: s.north)
         let receipt = s.tag.receipt
         guard !s.startsTrack else {
-            startTrack(at: here, speed: s.speed, receipt: receipt)
-            appendHistory(s.tag)
+            let start = TrackPoint(time: s.time, east: s.tag.startEast ?? s.east, north: s.tag.startNorth ?? s.north)
+            startTrack(at: start, speed: s.speed, receipt: receipt)
+            appendHistory(s.tag, at: start)
             return
         }
         let dt = max(0, receipt - bookedReceipt)
@@ -323,7 +338,7 @@ public struct DistanceAccumulator: Sendable {
         previousEast = here.east
         previousNorth = here.north
         previousSpeed = v
-        appendHistory(s.tag)
+        appendHistory(s.tag, at: here)
     }
 
     /// The first state of a track (at the start, or after a break): where the boat is, not yet
@@ -477,7 +492,8 @@ public struct DistanceAccumulator: Sendable {
         return recent[lo]
     }
 
-    private mutating func appendHistory(_ tag: BookingTag) {
+    private mutating func appendHistory(_ tag: BookingTag, at point: TrackPoint) {
+        if let p = track.point(east: point.east, north: point.north) { positions.append(time: tag.receipt, position: p) }
         history.append(.init(time: tag.receipt, distance: distance, speedIntegral: tag.speedIntegral,
                              intervalsWithoutSpeed: tag.intervalsWithoutSpeed))
     }

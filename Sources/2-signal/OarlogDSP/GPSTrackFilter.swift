@@ -116,6 +116,10 @@ public struct GPSTrackFilter: Sendable {
     public var position: GeoPoint? { plane?.unproject(east: x[0], north: x[1]) }
     /// A point of the filter's plane (east, north metres) on the ellipsoid; `nil` when not tracking.
     public func point(east: Metres, north: Metres) -> GeoPoint? { plane?.unproject(east: east, north: north) }
+    /// A point on the ellipsoid in the filter's plane (east, north metres); `nil` when not tracking.
+    public func offset(of point: GeoPoint) -> (east: Metres, north: Metres)? {
+        plane.map { let z = $0.project(point); return (z.east, z.north) }
+    }
 
     /// The state at the last fix (not moved forward), for judging a new fix; `nil` when not tracking.
     public var last: Prediction? {

@@ -1,5 +1,16 @@
 import OarlogCore
 
+extension DistanceConfiguration {
+    /// Whether and how the track is smoothed before its length is taken (`GPSTrackSmoother`).
+    public enum Smoothing: Sendable, Equatable {
+        /// Forward only: each fix booked as it comes (live).
+        case none
+        /// Seconds of later fixes each position is smoothed with (replay, export).
+        case fixedLag(Seconds)
+        public var lag: Seconds { if case .fixedLag(let s) = self { return max(0, s) } else { return 0 } }
+    }
+}
+
 /// The backward pass over `GPSTrackFilter` (Rauch–Tung–Striebel), at a fixed lag: each fix's
 /// state is re-estimated from the fixes up to `lag` seconds after it, not only those before.
 /// The forward filter has to guess where a jittery fix leaves the boat; knowing where the boat

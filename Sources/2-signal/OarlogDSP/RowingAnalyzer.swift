@@ -310,7 +310,7 @@ public struct RowingAnalyzer: Sendable {
             rateNow = nil
         }
         return LiveFigures(time: now, elapsed: now - (firstTime ?? now),
-                           distance: usesDeviceTrack ? deviceTrack.distance : distance.distance,
+                           distance: usesDeviceTrack ? deviceTrack.distance : distance.provisionalDistance,
                            speed: v, split: split.split(speed: v), strokeRate: rateNow, strokes: strokesFound)
     }
 

@@ -214,7 +214,9 @@ public struct ExportAssembler: Sendable {
         lap = l
         lastStroke = s
         var latitude: Degrees?, longitude: Degrees?
-        if let a = lastPoint {
+        if let smoothed = distance.positions.position(at: t) {
+            (latitude, longitude) = (smoothed.latitude, smoothed.longitude)
+        } else if let a = lastPoint {
             latitude = a.latitude
             longitude = a.longitude
             if let b = points.first, b.time > a.time, t > a.time, t <= b.time {
@@ -254,6 +256,8 @@ public struct ExportAssembler: Sendable {
             if age <= configuration.maximumStrokePeriod { current = s }
         }
         guard var l = lap else { return }
+        var p = p  // drawn where the (smoothed) track the distance is measured on puts it
+        if let smoothed = distance.positions.position(at: p.time) { (p.latitude, p.longitude) = (smoothed.latitude, smoothed.longitude) }
         let point = ExportPoint(time: p.time, utc: start.originUTC + p.time, latitude: p.latitude, longitude: p.longitude,
                                 altitude: p.altitude, distance: d, speed: speed, strokeRate: rate, lap: l.index,
                                 heartRate: p.heartRate, power: p.power, stroke: current)

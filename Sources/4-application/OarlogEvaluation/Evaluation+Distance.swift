@@ -43,7 +43,6 @@ extension Evaluation {
 
     public static func distance(dataDirectory: String) -> [EvaluationRow] {
         simulatedDistance() + glitchedExports(dataDirectory: dataDirectory) + nkLogbookOnWGS84(dataDirectory: dataDirectory)
-            + standingStarts(dataDirectory: dataDirectory)
     }
 
     /// Every simulated outing, positions only and with Doppler speed.
