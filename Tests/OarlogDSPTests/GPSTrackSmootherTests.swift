@@ -70,7 +70,9 @@ final class GPSTrackSmootherTests: XCTestCase {
 
     func testTenHoursHoldNoMoreStatesThanTheLag() {
         // 10 h at 1 Hz (36,000 fixes, 144 km): the smoother never holds more than its lag's fixes.
-        var acc = DistanceAccumulator()
+        var c = DistanceConfiguration()
+        c.smoothing = DistanceConfiguration.replaySmoothing
+        var acc = DistanceAccumulator(configuration: c)
         var mostHeld = 0
         let bearing = 63.0, speed = 4.0
         var point = Self.start

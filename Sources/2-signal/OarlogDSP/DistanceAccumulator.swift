@@ -55,10 +55,10 @@ public struct DistanceConfiguration: Sendable, Equatable {
     }
     /// Number of recent fixes kept for interpolating distance at catch times.
     public var historyCapacity: Int = 1024
-    /// Whether the track is smoothed before its length is taken (`GPSTrackSmoother`): in replay
-    /// and export each fix waits for the fixes up to `fixedLag` after it (distance settles that
-    /// much later); live, `.none` books each fix as it comes.
-    public var smoothing: Smoothing = .fixedLag(20)
+    /// Whether the track is smoothed before its length is taken (`GPSTrackSmoother`): `.none`
+    /// books each fix as it comes (live, and the default); replay and export set `replaySmoothing`
+    /// (each fix waits for the fixes up to 20 s after it; distance settles that much later).
+    public var smoothing: Smoothing = .none
     public init() {}
 }
 

@@ -1,6 +1,8 @@
 import OarlogCore
 
 extension DistanceConfiguration {
+    /// What replay and export smooth with: 20 s of later fixes.
+    public static let replaySmoothing = Smoothing.fixedLag(20)
     /// Whether and how the track is smoothed before its length is taken (`GPSTrackSmoother`).
     public enum Smoothing: Sendable, Equatable {
         /// Forward only: each fix booked as it comes (live).
