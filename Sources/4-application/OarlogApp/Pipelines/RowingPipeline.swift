@@ -13,11 +13,10 @@ public enum RowingPipeline {
                             fences: FenceFile? = nil, workout: WorkoutTracker? = nil, ghost: GhostReference? = nil,
                             live: Bool = false) throws -> Pipeline {
         var configuration = try settings.analyzerConfiguration()
-        // Replay and export smooth the track; live, and a course's pieces (each counts the strokes
-        // released by its finish crossing, which the smoother's lag would hold back), forward only.
-        if !live && fences == nil {
-            configuration.distance.smoothing = DistanceConfiguration.replaySmoothing
-        }
+        // The settings' configuration smooths the track (replay, export); live, and a course's
+        // pieces (each counts the strokes released by its finish crossing, which the smoother's
+        // lag would hold back), stay forward only.
+        if live || fences != nil { configuration.distance.smoothing = .none }
         return Pipeline(analyzer: RowingAnalyzer(configuration: configuration), sinks: sinks, pacing: pacing,
                         fences: fences.map { FenceMonitor($0) }, workout: workout, ghost: ghost.map { GhostRace(reference: $0) })
     }
