@@ -38,7 +38,8 @@ final class AnalyzerGPSOnlyTests: XCTestCase {
     }
 
     /// A device's reference stroke is a stroke at its catch the moment it arrives (`.caught`,
-    /// with its rate), concluded later with its distance and split.
+    /// with the rate of the stroke that catch finished), concluded later with its own rate, its
+    /// distance and split.
     func testEachReferenceStrokeIsCaughtWhenItArrives() {
         var analyzer = RowingAnalyzer()
         var caught: [(at: Seconds, m: StrokeMetrics)] = [], concluded: [StrokeMetrics] = []
@@ -57,13 +58,18 @@ final class AnalyzerGPSOnlyTests: XCTestCase {
         analyzer.finish(emit: emit)
         XCTAssertEqual(caught.count, 24)
         XCTAssertEqual(caught.map(\.m.stroke.index), concluded.map(\.stroke.index))
-        for (c, m) in zip(caught, concluded) {
+        for (k, (c, m)) in zip(caught, concluded).enumerated() {
             XCTAssertEqual(c.at, m.stroke.catchTime, "stroke \(m.stroke.index) caught as its reference stroke came")
             XCTAssertEqual(c.m.stroke.stage, .caught)
-            XCTAssertEqual(c.m.stroke.strokeRate, m.stroke.strokeRate)
-            XCTAssertEqual(c.m.smoothedRate, m.smoothedRate)
+            // At a catch: the stroke just finished (none before the first).
+            XCTAssertEqual(c.m.stroke.strokeRate, k > 0 ? concluded[k - 1].stroke.strokeRate : nil)
+            XCTAssertEqual(c.m.smoothedRate, k > 0 ? concluded[k - 1].smoothedRate : nil)
             XCTAssertNil(c.m.split)
         }
+        // Reference strokes 2.5 s apart: each stroke's own rate, none for the first and the last.
+        XCTAssertNil(concluded.first?.stroke.strokeRate)
+        XCTAssertNil(concluded.last?.stroke.strokeRate)
+        for m in concluded.dropFirst().dropLast() { XCTAssertEqual(m.stroke.strokeRate ?? 0, 24, accuracy: 1e-9) }
         XCTAssertEqual(concluded.dropLast().allSatisfy { $0.split != nil }, true, "the conclusions have the split")
     }
 
@@ -92,14 +98,15 @@ final class AnalyzerGPSOnlyTests: XCTestCase {
             // 0.15 m there, 1 cm once settled.
             let settled = k >= 5
             XCTAssertEqual(m.distance ?? -1, 4 * (0.3 + 2.5 * Double(k)), accuracy: settled ? 0.01 : 0.15)
-            if k > 0 { XCTAssertEqual(m.stroke.strokeRate ?? 0, 24, accuracy: 1e-9) }
+            if k > 0 && k < 119 { XCTAssertEqual(m.stroke.strokeRate ?? 0, 24, accuracy: 1e-9) }
             if k < 119 {
                 XCTAssertEqual(m.distancePerStroke ?? 0, 10, accuracy: settled ? 0.01 : 0.15)
                 XCTAssertEqual(m.split ?? 0, 125, accuracy: 0.01)
             }
         }
-        XCTAssertNil(strokes[0].stroke.strokeRate)
+        XCTAssertNil(strokes[0].stroke.strokeRate)  // the first of a piece
         XCTAssertNil(strokes[119].distancePerStroke)  // last stroke: no next catch
+        XCTAssertNil(strokes[119].stroke.strokeRate)
         XCTAssertEqual(strokes[10].smoothedRate ?? 0, 24, accuracy: 1e-9)
         // Live figures at most every 0.5 s of trace time — and at once when a stroke is found,
         // counted there — with the right speed and split.
@@ -141,6 +148,7 @@ final class AnalyzerGPSOnlyTests: XCTestCase {
         let across = try! XCTUnwrap(strokes.first { $0.stroke.catchTime < 150 && $0.stroke.catchTime > 147 })
         XCTAssertNil(across.split)
         XCTAssertNil(across.distancePerStroke)
+        XCTAssertNil(across.stroke.strokeRate)
         let after = try! XCTUnwrap(strokes.first { $0.stroke.catchTime > 250 })
         XCTAssertNil(after.stroke.strokeRate)
         // Stopped: no split and no rate on the display.

@@ -21,19 +21,25 @@ import OarlogTrace
 /// `gpxtpx:hr` and TCX `HeartRateBpm` on 91 of 93 points and the TCX lap's average and maximum
 /// (the files equal the old ones with those elements taken out); both CSVs gain the heart-rate,
 /// power and oarlock columns at the end (old columns unchanged) and rowingdata's ` HRCur (bpm)`
-/// the heart rate. With issue 29 the distance counts the device's first record (3.5 m: stroke 1
-/// reads 6.19 m, was 2.68), and the export breaks its track at the FIT's lap gaps as the analyzer
-/// does: 97 GPX points (was 93: four fixes after the rests, rejected as jumps before), the
-/// positions of the three strokes at a rest's edge interpolated towards them; checked by hand
-/// against main's `oarlog export` of the same file (which also smooths the track, see
-/// docs/DISTANCE.md; this test's pipeline does not).)
+/// the heart rate.) With issue 29 a stroke's rate is its own period, this catch to the next (it was
+/// the previous catch to this one): the rate, smoothed rate and cadence of each stroke and point
+/// move one stroke earlier (this fixture's stroke times are whole seconds, so 30 spm or none), and
+/// the averages with them (checked in the new CSV: each stroke's rate is 60 / (next time − its
+/// time), or none for the first of a piece and a period under 1.2 s). Also with issue 29 the
+/// distance counts the device's first record (3.5 m), and the
+/// export breaks its track at the FIT's lap gaps as the analyzer does: 97 GPX points (was 93: four
+/// fixes after the rests, rejected as jumps before), the positions of the three strokes at a
+/// rest's edge interpolated towards them; checked by hand against main's `oarlog export` of the
+/// same file (which also smooths the track, see docs/DISTANCE.md; this test's pipeline does not).
+/// After merging both, the GeoJSON is the branch's byte for byte and the CSV's rates follow the
+/// own-period rule on all 94 strokes (`OARLOG_KEEP_EXPORTS=dir` copies the files for checking).
 final class NoPlanExportTests: XCTestCase {
     static let expected: [String: String] = [
-        "session.gpx": "292227ecea307e18f1cd89dcdc0eae57a42293806ef591492e14fa5546aa4d4f",
-        "session.tcx": "199841408da6458acbcfdb8495080f8de881e4e5e1f48042c629947b478e5e20",
-        "session.fit": "0e69c8de12efcf270713e128889ca54bfa79f7325a2a68a09055e20b0aecbdf0",
-        "session.csv": "0ce9fb2969ce6fd3384cfde67a201fc1042ed99a5e52932bc86bcc9fb9409d98",
-        "session-rowingdata.csv": "4a97e7b3aee6118fbf316db3db020d14345e4562eead116bb643ce418e50cf82",
+        "session.gpx": "5c1f86669cefc3aa37fb0d8e2242bb66cc6770213274db00e350675ce4589d5a",
+        "session.tcx": "22a06074f93b7776ddf5f8355b0452090e93daf01c170ba63a9f68557390e352",
+        "session.fit": "42cb4d058dfdb29177d5d4c954ee7eedf4c0c0edaa99eb32130340313e17c508",
+        "session.csv": "0e7355a81d8d95e53f45e06345990cc5370ceff85920dfec055328eddcbcc674",
+        "session-rowingdata.csv": "0a82252eca0c8735475572d157f0123af826ee44dddd1ea72db69861786dcbd7",
         "session.geojson": "4afe2048edc387174e63abe78b8901ee945731bbe77e2f7a90e57ae8b4b9b4c8",
     ]
 
@@ -54,6 +60,9 @@ final class NoPlanExportTests: XCTestCase {
         }
         if ProcessInfo.processInfo.environment["OARLOG_PRINT_EXPORT_HASHES"] == "1" {
             for (name, hash) in hashes.sorted(by: { $0.key < $1.key }) { print("\"\(name)\": \"\(hash)\",") }
+            if let keep = ProcessInfo.processInfo.environment["OARLOG_KEEP_EXPORTS"] {
+                _ = try OarlogExportTests.run(["cp", "-r", run.directory.path, keep])
+            }
         }
         for (name, hash) in Self.expected.sorted(by: { $0.key < $1.key }) {
             XCTAssertEqual(hashes[name], hash, "\(name) changed")

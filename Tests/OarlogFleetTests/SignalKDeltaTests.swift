@@ -119,11 +119,12 @@ final class SignalKDeltaTests: XCTestCase {
             XCTAssertEqual(a.stroke.driveDuration, b.stroke.driveDuration)
             XCTAssertEqual(a.stroke.recoveryDuration, b.stroke.recoveryDuration)
         }
-        // Each stroke at its catch first, with the catch time and rate it is concluded with.
+        // Each stroke at its catch first, with the catch time it is concluded with, and the rate
+        // of the stroke that catch finished (that stroke's own, concluded later).
         XCTAssertEqual(readCatches.map(\.index), strokes.map(\.stroke.index))
-        for (c, m) in zip(readCatches, strokes) {
+        for (k, (c, m)) in zip(readCatches, strokes).enumerated() {
             XCTAssertEqual(c.catchTime, m.stroke.catchTime)
-            XCTAssertEqual(c.strokeRate ?? -1, m.stroke.strokeRate ?? -1, accuracy: 1e-9)
+            XCTAssertEqual(c.strokeRate ?? -1, k > 0 ? strokes[k - 1].stroke.strokeRate ?? -1 : -1, accuracy: 1e-9)
         }
         // One position a second (a 1 Hz receiver: every fix), the session's start first and end last.
         let positions = messages.filter { $0.1.kind == .position }.count

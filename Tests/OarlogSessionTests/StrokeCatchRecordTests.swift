@@ -99,7 +99,8 @@ final class StrokeCatchRecordTests: XCTestCase {
     }
 
     /// Through the pipeline, as `oarlog replay` and `record` write: every stroke's catch comes
-    /// before its conclusion, with the same catch time and rate.
+    /// before its conclusion, with the same catch time; its rate at the catch is the stroke it
+    /// finished (that stroke's own rate, known from this catch).
     func testThePipelineRecordsEachStrokeAtItsCatchFirst() throws {
         let directory = try makeTemporaryDirectory("oarlog-catch")
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -121,12 +122,13 @@ final class StrokeCatchRecordTests: XCTestCase {
             }
         }
         XCTAssertEqual(Set(caughtAt.keys), Set(strokes.map(\.stroke.index)))
+        let concluded = Dictionary(uniqueKeysWithValues: strokes.map { ($0.stroke.index, $0) })
         for m in strokes {
             let i = m.stroke.index
             XCTAssertLessThan(caughtAt[i] ?? .max, concludedAt[i] ?? .min, "stroke \(i): caught before concluded")
             XCTAssertEqual(catches[i]?.stroke.catchTime, m.stroke.catchTime)
-            XCTAssertEqual(catches[i]?.stroke.strokeRate, m.stroke.strokeRate)
-            XCTAssertEqual(catches[i]?.smoothedRate, m.smoothedRate)
+            XCTAssertEqual(catches[i]?.stroke.strokeRate, concluded[i - 1]?.stroke.strokeRate, "stroke \(i)")
+            XCTAssertEqual(catches[i]?.smoothedRate, concluded[i - 1]?.smoothedRate, "stroke \(i)")
         }
     }
 }

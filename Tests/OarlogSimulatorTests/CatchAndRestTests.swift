@@ -35,9 +35,10 @@ final class CatchAndRestTests: XCTestCase {
         let secondPiece = strokes.filter { $0.catchTime >= 240 }
         XCTAssertEqual(Double(firstPiece.count), 2 * 24, accuracy: 1)
         XCTAssertEqual(Double(secondPiece.count), 30, accuracy: 1.5)
-        XCTAssertNil(firstPiece.first?.strokeRate)
+        // A stroke's rate is its own (to the next catch of its piece): none for a piece's last.
+        XCTAssertNil(firstPiece.last?.strokeRate)
         XCTAssertNil(firstPiece.last?.recoveryDuration)
-        XCTAssertNil(secondPiece.first?.strokeRate)
+        XCTAssertEqual(secondPiece[0].strokeRate!, 60 / (secondPiece[1].catchTime - secondPiece[0].catchTime), accuracy: 1e-9)
         XCTAssertEqual(secondPiece.first!.catchTime, 240.5, accuracy: 1e-9)
         // The boat glides down and stops during the rest; no stroke force, only drag.
         let rest = session.boatFrames.filter { $0.time > 125 && $0.time < 240 }

@@ -1,7 +1,9 @@
 // Split and stroke rate of a stored session against time or against distance, from the
 // server's downsampled series (GET /api/sessions/{id}/series: each bucket's mean; a 10-hour
 // session is a few tens of kB). Rests are shaded and the line is broken over them, the notes are
-// marked on the axis, and a plot with no data is shown disabled, never as zeros.
+// marked on the axis, and a plot with no data is shown disabled, never as zeros. A session that
+// stores the boat's fused speed gets its split per stroke from it, and the split within the
+// strokes (`boat_speed`: each bucket's fastest and slowest moment) as a faint band behind the line.
 import { clock } from './metrics.js';
 
 const $ = id => document.getElementById(id);
@@ -18,7 +20,7 @@ export class SessionPlots {
   async load(id, notes) {
     this.notes = notes;
     try {
-      this.series = await fetch(`/api/sessions/${encodeURIComponent(id)}/series?fields=split,rate,distance&points=600`, { cache: 'no-store' })
+      this.series = await fetch(`/api/sessions/${encodeURIComponent(id)}/series?fields=split,rate,distance,boat_speed&points=600`, { cache: 'no-store' })
         .then(r => r.ok ? r.json() : Promise.reject(new Error(r.status)));
     } catch (e) {
       this.series = { t_s: [], strokes: [], bucket_s: 0 };
@@ -61,14 +63,21 @@ export class SessionPlots {
     };
     const splitData = line('split_s_per_500m');
     const rateData = line('rate_spm');
+    const band = this.inStrokeBand(rests);
     // The split axis spans the rowing, not the paddle after a rest: up to the 90th percentile + 20 s.
     const splits = splitData.map(p => p.y).filter(v => v != null).sort((a, b) => a - b);
-    const slowest = splits.length ? Math.min(600, splits[Math.floor(0.9 * (splits.length - 1))] + 20) : undefined;
-    const fastest = splits.length ? Math.max(0, splits[0] - 5) : undefined;
+    let slowest = splits.length ? Math.min(600, splits[Math.floor(0.9 * (splits.length - 1))] + 20) : undefined;
+    let fastest = splits.length ? Math.max(0, splits[0] - 5) : undefined;
+    if (band && splits.length) {
+      // The axis takes in the band: its fastest moment, and the 90th percentile of its slowest.
+      const fast = band[0].map(p => p.y).filter(v => v != null), slow = band[1].map(p => p.y).filter(v => v != null).sort((a, b) => a - b);
+      if (fast.length) fastest = Math.max(0, Math.min(fastest, Math.min(...fast) - 2));
+      if (slow.length) slowest = Math.min(600, Math.max(slowest, slow[Math.floor(0.9 * (slow.length - 1))] + 5));
+    }
     const marks = (this.notes || []).map(n => ({ x: this.xAtTime(n.t_s), text: n.text })).filter(m => m.x != null);
     const xTitle = this.against === 'distance' ? 'km' : 'minutes';
     this.splitChart = plot(this.splitChart, $('split-chart'), splitData, '#00c8ff', rests, marks, xTitle,
-      { reverse: true, min: fastest, max: slowest, format: v => v > 0 ? clock(v).replace(/\.0$/, '') : '' });
+      { reverse: true, min: fastest, max: slowest, format: v => v > 0 ? clock(v).replace(/\.0$/, '') : '', band });
     this.rateChart = plot(this.rateChart, $('rate-chart'), rateData, '#ffd200', rests, marks, xTitle,
       { format: v => String(Math.round(v * 10) / 10) });
     $('split-panel').classList.toggle('disabled', splitData.length === 0);
@@ -76,6 +85,18 @@ export class SessionPlots {
     this.plotPoints = { split: splitData.filter(p => p.y != null).length, rate: rateData.filter(p => p.y != null).length };
     this.restSpans = rests;
     this.noteMarks = marks.length;
+  }
+
+  // The split within the strokes from the stored fused speed: per bucket the split of its fastest
+  // and of its slowest moment (two lines, filled between); none when the session stores none.
+  inStrokeBand(rests) {
+    const s = this.series, v = s.boat_speed_mps;
+    if (!v || !v.samples) return null;
+    const edge = key => withBreaks(s.t_s.flatMap((t, b) => {
+      const speed = v[key][b], x = this.x(b);
+      return speed > 0 && x != null && 500 / speed < 600 ? [{ x, y: 500 / speed }] : [];
+    }), rests);
+    return [edge('max'), edge('min')];
   }
 
   // Runs of buckets without a stroke lasting REST_S or more, between buckets with strokes, as
@@ -145,11 +166,17 @@ const marks = {
   },
 };
 
-function plot(chart, canvas, data, colour, rests, notes, xTitle, { reverse = false, min, max, format }) {
+function plot(chart, canvas, data, colour, rests, notes, xTitle, { reverse = false, min, max, format, band = null }) {
   if (chart) chart.destroy();
+  const datasets = [{ data, borderColor: colour, borderWidth: 1.5, pointRadius: 0, tension: 0, spanGaps: false }];
+  if (band) {
+    const edge = (points, fill) => ({ data: points, borderColor: 'rgba(0, 200, 255, 0.25)', borderWidth: 0.5, pointRadius: 0,
+      tension: 0, spanGaps: false, fill, backgroundColor: 'rgba(0, 200, 255, 0.12)' });
+    datasets.push(edge(band[0], false), edge(band[1], '-1'));
+  }
   return new Chart(canvas, {
     type: 'line',
-    data: { datasets: [{ data, borderColor: colour, borderWidth: 1.5, pointRadius: 0, tension: 0, spanGaps: false }] },
+    data: { datasets },
     plugins: [marks],
     options: {
       animation: false, maintainAspectRatio: false, parsing: false, normalized: true,

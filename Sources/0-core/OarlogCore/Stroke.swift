@@ -12,8 +12,12 @@ public struct StrokeEvent: Sendable, Equatable {
     public var recoveryDuration: Seconds?
     /// Peak surge acceleration during the drive, m/s² (gravity removed).
     public var peakAcceleration: MetresPerSecondSquared
-    /// Stroke rate from this stroke's catch to the previous catch, if there was one close enough
-    /// (a first stroke after a pause has no rate).
+    /// Stroke rate, spm. From the detector (and in `.caught`, the catch a display shows): the
+    /// stroke just finished, 60 / (this catch − previous catch), the only rate known at a catch.
+    /// In a completed stroke (`StrokeMetrics`, what tables, files, exports and summaries hold):
+    /// the stroke's own, 60 / (next catch − this catch), the period its drive and recovery, split
+    /// and distance per stroke span; `nil` for the first stroke of a piece, a stroke whose period
+    /// holds a pause, and the last stroke (`RowingAnalyzer`, `StrokePauseRule`).
     public var strokeRate: StrokesPerMinute?
     /// How final the event is (a detector set to announce catches sends a stroke twice).
     public var stage: Stage
@@ -44,7 +48,9 @@ public struct StrokeEvent: Sendable, Equatable {
 /// per-stroke table shows. `nil` means "no data" (no GPS, or the first stroke).
 public struct StrokeMetrics: Sendable, Equatable {
     public var stroke: StrokeEvent
-    /// Smoothed stroke rate at this stroke.
+    /// Smoothed stroke rate at this stroke: the mean of the last few strokes' own rates, this
+    /// one's included (`nil` when it has none).  At a catch (`AnalyzerEvent.caught`): the smoothed
+    /// rate of the stroke just finished.
     public var smoothedRate: StrokesPerMinute?
     /// Split from the distance covered during this stroke (catch to next catch).
     public var split: SecondsPer500m?

@@ -154,8 +154,8 @@ struct BoatPhysics: Sendable {
         }
         strokeSpeed = (atCatch.speed, atCatch.speed, 0, stroke.time)
         openInterval?.count(catchAt: stroke.time)
-        var rate: StrokesPerMinute?
-        if let previous = stroke.previousCatchTime { rate = 60 / (stroke.time - previous) }
+        // The stroke's own rate: its planned next catch is `period` away.
+        let rate = stroke.period.map { 60 / $0 }
         truth.record(GroundTruthStroke(
             index: stroke.index, catchTime: stroke.time, strokeRate: rate, driveDuration: stroke.driveDuration,
             recoveryDuration: stroke.period.map { $0 - stroke.driveDuration }, distance: atCatch.distance,

@@ -7,8 +7,9 @@ public struct GroundTruthStroke: Sendable, Equatable {
     /// The catch: the instant of the minimum of the noise-free surge acceleration in the catch
     /// dip (the deepest point of the dip before the drive), seconds from the trace start.
     public var catchTime: Seconds
-    /// 60 / (this catch − previous catch): the rate as `StrokeEvent.strokeRate` defines it;
-    /// `nil` for the first stroke of a piece.
+    /// 60 / (next catch − this catch): the stroke's own rate, as a completed stroke's
+    /// `StrokeEvent.strokeRate` defines it; `nil` for the last stroke of a piece. (The analyzer
+    /// gives the first stroke of a piece no rate either: compare only the others.)
     public var strokeRate: StrokesPerMinute?
     /// Catch to finish (end of the propulsive pulse; the surge crosses zero some 20 ms earlier
     /// because of drag).

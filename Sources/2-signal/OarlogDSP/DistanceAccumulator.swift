@@ -5,63 +5,6 @@ import Darwin
 #endif
 import OarlogCore
 
-/// Tuning of the distance accumulator. Defaults suit any rowing boat and any consumer GNSS
-/// receiver from 0.2 to 10 Hz.
-public struct DistanceConfiguration: Sendable, Equatable {
-    /// Glitch rejection by implied speed (fastest plausible speed and speed change, re-anchoring).
-    public var jumps = GPSJumpFilter.Configuration()
-    /// The Kalman filter that fuses positions with the receiver's speed.
-    public var track = GPSTrackFilter.Configuration()
-    /// The boat starts moving when its filtered speed and its speed over the last
-    /// `movingBaseline` (the straight line from where it was then) both reach `movingSpeed`, m/s.
-    /// A boat at rest drifts 0.1–0.3 m/s with the wind and the stream; rowing, even light
-    /// paddling, is over 1. Over 20 s the position's jitter and wander make well under 0.5 m/s.
-    public var movingSpeed: MetresPerSecond = 0.5
-    public var movingBaseline: Seconds = 20
-    /// A moving boat counts as stopped once its filtered speed has stayed under `stationarySpeed`
-    /// for `stopAfter`; its progress along its heading in that slow spell counts (the glide).
-    public var stationarySpeed: MetresPerSecond = 0.4
-    public var stopAfter: Seconds = 10
-    /// While stopped, the boat counts as still under this filtered speed; moving off counts from
-    /// where it was last still, or from `maximumMoveOffCredit` before the start is recognised if
-    /// it has not been still since (a boat drifting at 0.3 m/s is credited 3 m at most).
-    public var stillSpeed: MetresPerSecond = 0.25
-    public var stillReceiverSpeed: MetresPerSecond = 0.15
-    public var maximumMoveOffCredit: Seconds = 10
-    /// Position error per axis when the fix states none, metres (a consumer receiver in the open).
-    public var defaultPositionSigma: Metres = 2
-    /// Position error per axis as a fraction of the receiver's stated horizontal accuracy.
-    public var accuracyToSigma: Double = 0.5
-    /// A coarse source's rounding error per axis is one grid step / √12; it is correlated from fix
-    /// to fix (the staircase), so it counts this many times over.
-    public var gridSigmaFactor: Double = 1
-    /// Smallest position error per axis believed, metres.
-    public var minimumPositionSigma: Metres = 0.5
-    /// Positions on a grid coarser than this (metres of latitude per step) are smoothed with a
-    /// centred moving average of `coarseSmoothingWindow` before filtering. 15 s is about 60 m of
-    /// rowing: five grid steps of a 4-decimal source, enough to average out its staircase while
-    /// keeping the chord error on bends of 100 m radius near 1 %.
-    public var coarseResolutionThreshold: Metres = 2
-    public var coarseSmoothingWindow: Seconds = 15
-    /// The Earth the distance is measured on. WGS 84 (the default) is the truth. NK devices
-    /// (SpeedCoach, LiNK Logbook) measure on a sphere of the mean radius, which reads up to 0.3 %
-    /// short at mid latitudes on an east–west course; `.sphere` gives their figure, for comparing
-    /// like with like.
-    public var earth: EarthModel = .wgs84
-    public enum EarthModel: Sendable, Equatable {
-        case wgs84
-        /// A sphere of this radius, metres (6,371,008.8 for the mean radius).
-        case sphere(radius: Metres)
-    }
-    /// Number of recent fixes kept for interpolating distance at catch times.
-    public var historyCapacity: Int = 1024
-    /// Whether the track is smoothed before its length is taken (`GPSTrackSmoother`): `.none`
-    /// books each fix as it comes (live, and the default); replay and export set `replaySmoothing`
-    /// (each fix waits for the fixes up to 20 s after it; distance settles that much later).
-    public var smoothing: Smoothing = .none
-    public init() {}
-}
-
 /// Session distance from GPS fixes, as a rowing device measures it: the length of the filtered
 /// track while the boat moves.
 ///
@@ -125,8 +68,16 @@ public struct DistanceAccumulator: Sendable {
 
     // Booking state (on the smoothed stream).
     private var previous: GPSFix?
-    private var previousEast: Metres = 0, previousNorth: Metres = 0, previousSpeed: MetresPerSecond = 0
+    private var previousEast: Metres = 0, previousNorth: Metres = 0
+    private(set) var previousSpeed: MetresPerSecond = 0
     private var previousReceipt: Seconds = 0, bookedReceipt: Seconds = 0
+    private var previousTime: Seconds = 0
+    /// Moving: where the step being booked starts, and how much of it is in `distance` so far.
+    /// Steps are chords of at least `minimumChord` of the receiver's time: at 5–10 Hz the
+    /// filtered position's fix-to-fix noise would otherwise add its own length to every step.
+    private var chordStart: TrackPoint?
+    private var chordBooked: Metres = 0
+    private static let minimumChord: Seconds = 0.75
     private var moving = false
     /// Metres on the chosen Earth per metre east and north in the filter's plane.
     private var scaleEast = 1.0, scaleNorth = 1.0
@@ -134,14 +85,16 @@ public struct DistanceAccumulator: Sendable {
     private var slowStart: TrackPoint?
     private var slowHeading: (east: Double, north: Double) = (0, 0)
     private var slowForwardBooked: Metres = 0
+    /// When the slow spell's progress was last looked at (every `minimumChord`, as the chords).
+    private var slowCheckedAt: Seconds = 0
     /// When the boat moved off, while its filtered speed has not yet reached `stationarySpeed`.
     private var movedOffAt: Seconds?
     /// While stopped: the filtered position when the boat was last still (under
     /// `stationarySpeed`); moving off counts from there, so a drift during the rest is not counted.
     private var still = TrackPoint(time: 0, east: 0, north: 0)
     /// Recent filtered positions, for the speed over `movingBaseline`.
-    private var recent: RingBuffer<TrackPoint>
-    private struct TrackPoint: Sendable { var time: Seconds; var east: Metres; var north: Metres }
+    private(set) var recent: RingBuffer<TrackPoint>
+    struct TrackPoint: Sendable { var time: Seconds; var east: Metres; var north: Metres }
     private var speedIntegral: Metres = 0
     private var intervalsWithoutSpeed = 0
 
@@ -337,7 +290,9 @@ public struct DistanceAccumulator: Sendable {
         }
         previousEast = here.east
         previousNorth = here.north
+        previousTime = here.time
         previousSpeed = v
+        if !moving || slowStart != nil { chordStart = nil }
         appendHistory(s.tag, at: here)
     }
 
@@ -350,7 +305,9 @@ public struct DistanceAccumulator: Sendable {
         still = here
         previousEast = here.east
         previousNorth = here.north
+        previousTime = here.time
         previousSpeed = speed
+        chordStart = nil
         moving = false
         slowStart = nil
         movedOffAt = nil
@@ -363,7 +320,11 @@ public struct DistanceAccumulator: Sendable {
     private mutating func bookSlowSpell(time: Seconds, here: TrackPoint, speed v: MetresPerSecond, from slow: TrackPoint) {
         let c = configuration
         let forward = (here.east - slow.east) * slowHeading.east + (here.north - slow.north) * slowHeading.north
-        if forward > slowForwardBooked && v >= c.stillSpeed {  // under it: drifting, not gliding
+        // Looked at every `minimumChord` (and when the spell ends): the most forward of ten
+        // noisy positions a second would be booked, not the boat's progress.
+        let due = here.time - slowCheckedAt >= Self.minimumChord || v >= c.stationarySpeed || time - slow.time >= c.stopAfter
+        if due { slowCheckedAt = here.time }
+        if due && forward > slowForwardBooked && v >= c.stillSpeed {  // under it: drifting, not gliding
             let gain = forward - slowForwardBooked
             distance += stepLength(east: gain * slowHeading.east, north: gain * slowHeading.north)
             slowForwardBooked = forward
@@ -383,7 +344,10 @@ public struct DistanceAccumulator: Sendable {
     private mutating func bookMoving(time: Seconds, here: TrackPoint, speed v: MetresPerSecond,
                                      velocity: (east: MetresPerSecond, north: MetresPerSecond), dt: Seconds) {
         let c = configuration
-        distance += stepLength(east: here.east - previousEast, north: here.north - previousNorth)
+        let start = chordStart ?? TrackPoint(time: previousTime, east: previousEast, north: previousNorth)
+        let chord = stepLength(east: here.east - start.east, north: here.north - start.north)
+        distance += chord - (chordStart == nil ? 0 : chordBooked)
+        (chordStart, chordBooked) = here.time - start.time >= Self.minimumChord ? (nil, 0) : (start, chord)
         movingTime += dt
         if v >= c.stationarySpeed { movedOffAt = nil }
         if let off = movedOffAt, time - off >= c.stopAfter {
@@ -394,6 +358,7 @@ public struct DistanceAccumulator: Sendable {
         } else if v < c.stationarySpeed && movedOffAt == nil {
             slowStart = here
             slowForwardBooked = 0
+            slowCheckedAt = here.time
             slowHeading = v > 0 ? (velocity.east / v, velocity.north / v) : (0, 0)
         }
     }
@@ -422,31 +387,13 @@ public struct DistanceAccumulator: Sendable {
         still.north -= shift.north
         slowStart?.east -= shift.east
         slowStart?.north -= shift.north
+        chordStart?.east -= shift.east
+        chordStart?.north -= shift.north
         for i in 0..<recent.count {
             recent[i].east -= shift.east
             recent[i].north -= shift.north
         }
         updateScale()
-    }
-
-    /// While stopped: whether the boat moves off at this fix. With the receiver's speed, when it
-    /// reaches `movingSpeed`; with positions alone, when the filtered speed and the speed over the
-    /// last `movingBaseline` do (jitter makes the filtered speed alone jumpy).
-    private func startsMoving(receiverSpeed: MetresPerSecond?, time: Seconds, filteredSpeed v: MetresPerSecond) -> Bool {
-        let c = configuration
-        if let s = receiverSpeed { return s >= c.movingSpeed }  // Doppler is reliable at once
-        guard v >= c.movingSpeed else { return false }
-        guard let baseline = baselineSpeed(at: time) else { return false }
-        return baseline >= c.movingSpeed
-    }
-
-    /// While stopped: whether the boat is still at this fix. The receiver's speed says so when it
-    /// has one (under `stillReceiverSpeed`); else the filtered speed, under `stillSpeed` at this
-    /// fix and under `stationarySpeed` at the one before (a dip at the catch of a first stroke is
-    /// not a rest).
-    private func isStill(receiverSpeed: MetresPerSecond?, filteredSpeed v: MetresPerSecond) -> Bool {
-        if let s = receiverSpeed { return s < configuration.stillReceiverSpeed && v < configuration.stationarySpeed }
-        return v < configuration.stillSpeed && previousSpeed < configuration.stationarySpeed
     }
 
     private func stepLength(east: Metres, north: Metres) -> Metres {
@@ -468,28 +415,6 @@ public struct DistanceAccumulator: Sendable {
         let m = WGS84.semiMajorAxis * (1 - WGS84.eccentricitySquared) / (w * w.squareRoot())
         scaleEast = radius / n
         scaleNorth = radius / m
-    }
-
-    /// Speed of the filtered track over the last `movingBaseline` (straight line); `nil` while the
-    /// kept track spans less than half of it.
-    private func baselineSpeed(at time: Seconds) -> MetresPerSecond? {
-        guard let newest = recent.last, let oldest = recent.first else { return nil }
-        let then = recentPoint(atOrBefore: time - configuration.movingBaseline) ?? oldest
-        let span = newest.time - then.time
-        guard span >= configuration.movingBaseline / 2 else { return nil }
-        let de = newest.east - then.east, dn = newest.north - then.north
-        return (de * de + dn * dn).squareRoot() / span
-    }
-
-    /// The newest kept track point at or before `time`.
-    private func recentPoint(atOrBefore time: Seconds) -> TrackPoint? {
-        guard let first = recent.first, first.time <= time else { return nil }
-        var lo = 0, hi = recent.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if recent[mid].time <= time { lo = mid } else { hi = mid - 1 }
-        }
-        return recent[lo]
     }
 
     private mutating func appendHistory(_ tag: BookingTag, at point: TrackPoint) {

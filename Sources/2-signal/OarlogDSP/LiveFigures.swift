@@ -11,7 +11,9 @@ public struct LiveFigures: Sendable, Equatable {
     public var speed: MetresPerSecond?
     /// Live split, averaged as configured; `nil` when stopped.
     public var split: SecondsPer500m?
-    /// Smoothed stroke rate; `nil` when no stroke within a pause length.
+    /// Smoothed stroke rate of the newest stroke completed (from a catch, the stroke that catch
+    /// finished); `nil` when no stroke within a pause length, and from the catch that ends a pause
+    /// until the first stroke after it is done.
     public var strokeRate: StrokesPerMinute?
     public var strokes: Int
     public init(time: Seconds, elapsed: Seconds, distance: Metres, speed: MetresPerSecond?,

@@ -6,7 +6,10 @@ import OarlogCore
 /// Strokes come from the accelerometer, or in GPS-only traces from the device's `.reference`
 /// strokes (see `AnalyzerConfiguration.StrokeSource`); GPS-only strokes have no drive data
 /// (`driveDuration` and `peakAcceleration` are 0). A stroke spans its catch to the next catch;
-/// its figures are: cumulative distance at its catch and distance per stroke, interpolated from
+/// its figures are: its rate, 60 / (next catch − catch), or none for the first stroke of a piece
+/// and a stroke whose period holds a pause (`AnalyzerStrokeRateAverage`, `StrokePauseRule`; at the
+/// catch, `.caught` and the display show the stroke just finished); cumulative distance at its
+/// catch and distance per stroke, interpolated from
 /// the distance track at the catch times; split from the mean receiver (Doppler) speed over the
 /// stroke when every fix in it had one (Doppler is far less noisy than the difference of two
 /// positions 3 s apart), else from the distance per stroke. Memory is bounded and nothing is
@@ -50,8 +53,8 @@ public struct RowingAnalyzer: Sendable {
     /// Strokes found so far, as the display counts them: each as soon as it is detected, not
     /// when GPS has covered it (the summary's count, `totals`, catches up at release).
     private var strokesFound = 0
-    /// The stroke announced at its catch whose drive is still on (its index and the smoothed
-    /// rate it will have), shown until it is complete.
+    /// The stroke announced at its catch whose drive is still on (its index, and the smoothed
+    /// rate shown at its catch: the stroke just finished's), shown until it is complete.
     private var announced: (index: Int, smoothedRate: StrokesPerMinute?)? = nil
     private var lastReferenceTime: Seconds?
     /// The device's stroke count at its last stroke taken, if it gives counts.
@@ -77,7 +80,8 @@ public struct RowingAnalyzer: Sendable {
         strokeStage = SurgeStrokeDetector(mounting: configuration.mounting, detector: detection)
         speed = SpeedEstimator(window: configuration.splitAveraging.windowSeconds ?? 5)
         split = SplitCalculator(averaging: configuration.splitAveraging, minimumSpeed: configuration.stoppedSpeed)
-        rate = AnalyzerStrokeRateAverage(strokes: configuration.rateSmoothingStrokes)
+        rate = AnalyzerStrokeRateAverage(strokes: configuration.rateSmoothingStrokes, minimumPeriod: configuration.minimumStrokePeriod,
+                                         maximumPeriod: configuration.maximumStrokePeriod)
         let filler = PendingStroke(stroke: StrokeEvent(index: 0, catchTime: 0, driveDuration: 0, recoveryDuration: nil,
                                                        peakAcceleration: 0, strokeRate: nil), end: nil, smoothedRate: nil)
         pending = GPSRingBuffer(capacity: 64, filler: filler)
@@ -267,7 +271,7 @@ public struct RowingAnalyzer: Sendable {
             for stroke in found { add(stroke, emit: emit) }
         }
         distance.finish()
-        if let c = current {
+        if let c = current {  // the last stroke: no next catch, no rate
             if pending.isFull { releaseOldest(emit: emit) }
             pending.append(c)
             current = nil
@@ -305,7 +309,7 @@ public struct RowingAnalyzer: Sendable {
         if let a = announced {
             rateNow = a.smoothedRate
         } else if let c = current, now - c.stroke.catchTime <= configuration.maximumStrokePeriod {
-            rateNow = c.smoothedRate
+            rateNow = rate.latest
         } else {
             rateNow = nil
         }
@@ -345,14 +349,10 @@ public struct RowingAnalyzer: Sendable {
             lastReferenceCount = count
         }
         referenceIndex += 1
-        var strokeRate: StrokesPerMinute?
-        if let last = lastReferenceTime, r.time - last <= configuration.maximumStrokePeriod,
-           r.time - last >= configuration.minimumStrokePeriod {
-            strokeRate = 60 / (r.time - last)
-        }
         lastReferenceTime = r.time
+        // Its rate is its own, as a detected stroke's (`add`), not the device's.
         add(StrokeEvent(index: referenceIndex, catchTime: r.time, driveDuration: 0, recoveryDuration: nil,
-                        peakAcceleration: 0, strokeRate: strokeRate), emit: emit)
+                        peakAcceleration: 0, strokeRate: nil), emit: emit)
     }
 
     private mutating func add(_ stroke: StrokeEvent, emit: (AnalyzerEvent) -> Void) {
@@ -383,6 +383,7 @@ public struct RowingAnalyzer: Sendable {
         releaseWaitsUntil = -.infinity
         if var c = current {
             c.end = stroke.catchTime
+            (c.stroke.strokeRate, c.smoothedRate) = rate.conclude(period: stroke.catchTime - c.stroke.catchTime)
             if c.stroke.recoveryDuration == nil, c.stroke.driveDuration > 0 {
                 let recovery = stroke.catchTime - c.stroke.catchTime - c.stroke.driveDuration
                 if recovery > 0 { c.stroke.recoveryDuration = recovery }
@@ -394,13 +395,18 @@ public struct RowingAnalyzer: Sendable {
             if pending.isFull { releaseOldest(emit: emit) }
             pending.append(c)
         }
-        current = PendingStroke(stroke: stroke, end: nil, smoothedRate: rate.add(stroke.strokeRate))
+        var newest = stroke
+        newest.strokeRate = nil  // its own, at the next catch
+        current = PendingStroke(stroke: newest, end: nil, smoothedRate: nil)
     }
 
     /// Counts and shows a stroke at its catch, and tells the sinks (`.caught`).
-    private mutating func announce(_ stroke: StrokeEvent, emit: (AnalyzerEvent) -> Void) {
+    /// Its rate is the stroke just finished (`AnalyzerStrokeRateAverage.preview`).
+    private mutating func announce(_ caught: StrokeEvent, emit: (AnalyzerEvent) -> Void) {
         strokesFound += 1
-        let smoothed = rate.preview(adding: stroke.strokeRate)
+        var stroke = caught
+        let smoothed: StrokesPerMinute?
+        (stroke.strokeRate, smoothed) = current.map { rate.preview(period: stroke.catchTime - $0.stroke.catchTime) } ?? (nil, nil)
         announced = (stroke.index, smoothed)
         // The distance at the catch only if the track already covers it (a reference stroke
         // replayed behind its fixes); live, it comes with the update.

@@ -16,6 +16,9 @@ import OarlogWorkouts
 ///   tracker sends `.workout(.planned)` first) the laps are its steps instead (`WorkoutLaps`):
 ///   cut at each step's start, a lap's distance ends at the distance at its boundary
 ///   (interpolated between fixes), its strokes and mean rate are the tracker's interval's.
+/// - Speed: a point's is the boat's fused speed at its time (`AnalyzerEvent.speed`, held in
+///   `ExportBoatSpeeds`) when the pipeline gives one, else the receiver's; a stroke's mean fused
+///   speed goes with it (`ExportStroke.fusedSpeed`).
 /// - Heart rate and power: a point carries the latest heart rate (5 s) and power (10 s: a device
 ///   stroke's, else an oarlock's). The records themselves (`ExportReading`) are held back and
 ///   released in time order with the points and strokes: each counts in its lap's and the
@@ -63,6 +66,8 @@ public struct ExportAssembler: Sendable {
     private var readings = ExportQueue<ExportReading>()
     private var sessionReadings = ReadingTotals()
     private var strokeReadings = StrokeReadings()
+    /// The fused speed, held until the points and strokes it belongs to are released.
+    private var fusedSpeeds = ExportBoatSpeeds()
     private var firstTime: Seconds?
     private var now: Seconds = 0
     private var startUTCMetadata: Double?
@@ -139,7 +144,10 @@ public struct ExportAssembler: Sendable {
         case .workout(let event):
             receive(event)
             return
-        case .analysis(.live), .analysis(.caught), .analysis(.withdrawn), .analysis(.speed), .fence, .ghost:
+        case .analysis(.speed(let sample)):
+            fusedSpeeds.add(sample)
+            return
+        case .analysis(.live), .analysis(.caught), .analysis(.withdrawn), .fence, .ghost:
             return   // exports are written from concluded strokes
         }
         try release(final: false, emit: emit)
@@ -228,9 +236,11 @@ public struct ExportAssembler: Sendable {
             }
         }
         let figures = strokeReadings.figures(at: t, half: StrokeReadings.halfStroke(s), pending: readings)
+        fusedSpeeds.discard(before: t)
+        let fused = s.stroke.recoveryDuration.flatMap { fusedSpeeds.meanSpeed(from: t, to: t + s.stroke.driveDuration + $0) }
         try emit(.stroke(ExportStroke(metrics: s, utc: start.originUTC + t, latitude: latitude, longitude: longitude,
                                       elapsed: t - start.startTime, lap: l.index, heartRate: figures.heartRate,
-                                      oarlock: figures.oarlock, power: figures.power)))
+                                      oarlock: figures.oarlock, power: figures.power, fusedSpeed: fused)))
     }
 
     /// A heart rate or power figure: counted in its lap and the session, remembered for the strokes.
@@ -248,7 +258,8 @@ public struct ExportAssembler: Sendable {
         guard let start else { return }
         let previousDistance = lastPoint?.distance ?? 0
         let d = max(previousDistance, distance.history.distance(at: p.time) ?? previousDistance)
-        var speed = p.speed
+        fusedSpeeds.discard(before: p.time)
+        var speed = fusedSpeeds.speed(at: p.time) ?? p.speed
         if speed == nil, let a = lastPoint, p.time > a.time { speed = (d - a.distance) / (p.time - a.time) }
         var rate: StrokesPerMinute?
         var current: StrokeMetrics?

@@ -92,7 +92,9 @@ public struct ExportPoint: Sendable, Equatable {
     /// Session distance at this fix: the analyzer's own accumulator, so the last point's distance
     /// is the summary's distance.
     public var distance: Metres
-    /// The receiver's speed, or from the distance between this point and the previous one.
+    /// The boat's fused speed at this fix (`AnalyzerEvent.speed`, interpolated at its time) when
+    /// the pipeline gives one; else the receiver's speed, or from the distance between this point
+    /// and the previous one.
     public var speed: MetresPerSecond?
     /// Smoothed stroke rate at the latest catch within `maximumStrokePeriod`; 0 after that (not
     /// rowing); `nil` before the session's first stroke.
@@ -126,6 +128,18 @@ public struct ExportStroke: Sendable, Equatable {
     public var oarlock: OarlockStroke? = nil
     /// The oarlock's power, else the device's stroke's nearest the catch within half a stroke.
     public var power: Watts? = nil
+    /// The boat's fused speed (`AnalyzerEvent.speed`) averaged over the stroke, catch to next
+    /// catch (time-weighted); nil when the pipeline gave none over the whole stroke.
+    public var fusedSpeed: MetresPerSecond? = nil
+
+    /// The stroke's split: from its mean fused speed when there is one, else the analyzer's.
+    public var split: SecondsPer500m? {
+        if let v = fusedSpeed, v > 0 { return 500 / v }
+        return metrics.split
+    }
+
+    /// The stroke's mean speed: the fused speed's when there is one, else the mean GPS speed.
+    public var meanSpeed: MetresPerSecond? { fusedSpeed ?? metrics.quality?.meanSpeed }
 }
 
 /// The heart rate and power of a lap or of the session: every heart-rate record counts once;

@@ -8,6 +8,8 @@ struct ExportQueue<Element: Sendable>: Sendable {
     var count: Int { storage.count - head }
     var isEmpty: Bool { head == storage.count }
     var first: Element? { head < storage.count ? storage[head] : nil }
+    /// The element `offset` places behind the front (0: the first), if there is one.
+    func element(at offset: Int) -> Element? { offset >= 0 && head + offset < storage.count ? storage[head + offset] : nil }
 
     /// Visits the elements front to back while `body` returns true.
     func scan(_ body: (Element) -> Bool) {

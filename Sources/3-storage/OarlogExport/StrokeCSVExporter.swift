@@ -11,10 +11,13 @@ import OarlogPipeline
 ///   then heart rate, power and the oarlock's figures (`figureHeader`);
 /// - `.rowingdata`: the column names rowingdata / rowsandall.com read (Painsled heritage, leading
 ///   spaces and the `stokes` typo included), unknown values as 0 as those tools expect; then
-///   rowingdata's ` AverageBoatSpeed (m/s)` (the stroke's mean GPS speed) and, as rowingdata has
+///   rowingdata's ` AverageBoatSpeed (m/s)` (the stroke's mean fused speed, else its mean GPS speed) and, as rowingdata has
 ///   no columns for them (it keeps columns it does not know), the quality columns and the figure
 ///   columns by the names above; its ` HRCur (bpm)`, ` Power (watts)`, ` AverageDriveForce (lbs)`
 ///   and ` PeakDriveForce (lbs)` carry the stroke's heart rate, power and oarlock forces (0 without).
+///
+/// The split (both layouts) is the stroke's mean fused speed's when the pipeline gave the fused
+/// speed over the stroke (`ExportStroke.split`), else the analyzer's.
 ///
 /// The figure columns, last so that readers by position still work: `heart_rate_bpm` (the latest
 /// heart rate at or before the catch, at most 5 s old), `power_w` (the oarlock's, else the
@@ -66,7 +69,7 @@ public final class StrokeCSVExporter: AssembledExporter {
         let m = s.metrics, e = m.stroke
         func cell(_ v: Double?, _ decimals: Int) -> String { v.map { ExportText.fixed($0, decimals) } ?? "" }
         return [String(e.index), ExportText.fixed(e.catchTime, 3), ExportText.fixed(s.elapsed, 3), ExportText.iso8601(s.utc),
-                String(s.lap + 1), cell(m.distance, 2), cell(m.split, 2), cell(e.strokeRate, 2), cell(m.smoothedRate, 2),
+                String(s.lap + 1), cell(m.distance, 2), cell(s.split, 2), cell(e.strokeRate, 2), cell(m.smoothedRate, 2),
                 cell(m.distancePerStroke, 2), e.driveDuration > 0 ? ExportText.fixed(e.driveDuration, 3) : "",
                 cell(e.recoveryDuration, 3), e.peakAcceleration > 0 ? ExportText.fixed(Double(e.peakAcceleration), 3) : "",
                 cell(s.latitude, 7), cell(s.longitude, 7)] + qualityCells(m, cell) + figureCells(s)
@@ -98,10 +101,10 @@ public final class StrokeCSVExporter: AssembledExporter {
         func known(_ v: Double?, _ decimals: Int) -> String { v.flatMap { $0.isFinite ? ExportText.fixed($0, decimals) : nil } ?? "0" }
         let distance = cell(m.distance, 2)
         return [ExportText.fixed(s.utc, 3), ExportText.fixed(s.elapsed, 3), distance, cell(e.strokeRate, 2),
-                cell(m.split, 2), cell(m.distancePerStroke, 2), ExportText.fixed(e.driveDuration * 1000, 0),
+                cell(s.split, 2), cell(m.distancePerStroke, 2), ExportText.fixed(e.driveDuration * 1000, 0),
                 cell(e.recoveryDuration.map { $0 * 1000 }, 0), "0", known(s.heartRate, 0), known(s.power, 1),
                 known(s.oarlock?.averageForce.map { $0 * poundsPerNewton }, 1), known(s.oarlock?.maxForce.map { $0 * poundsPerNewton }, 1),
-                String(s.lap), cell(s.latitude, 7), cell(s.longitude, 7), distance, cell(m.quality?.meanSpeed, 3)]
+                String(s.lap), cell(s.latitude, 7), cell(s.longitude, 7), distance, cell(s.meanSpeed, 3)]
             + qualityCells(m, cell) + figureCells(s)
     }
 }

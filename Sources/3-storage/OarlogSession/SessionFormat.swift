@@ -15,8 +15,8 @@ public enum SessionFormat {
     /// 1: the stroke record's quality fields. 2: strokes recorded at their catch (`strokeCaught`,
     /// `strokeWithdrawn`). 3: heart rates (`heartRate`) and a reference stroke's power.
     /// 4: the workout plan, its steps' starts and each interval (`workout`). 5: an instrumented
-    /// oarlock's strokes (`oarlock`).
-    public static let minorVersion: UInt16 = 5
+    /// oarlock's strokes (`oarlock`). 6: the boat's fused speed (`boatSpeed`).
+    public static let minorVersion: UInt16 = 6
     /// Magic + major + minor.
     public static let preambleSize = 12
     /// Marks the start of every frame (UTF-8 of U+1F6A3 ROWBOAT), so recovery can find the next
@@ -82,6 +82,8 @@ public enum RecordKind: UInt8, Sendable {
     /// A workout record (minor version 4): the event payload (`workout.plan`, `workout.step`,
     /// `workout.start`, `workout.interval`, `workout.finish`); see `SessionWorkoutRecords`.
     case workout = 0x14
+    /// A block of the boat's fused speed (minor version 6): see `BoatSpeedBlock`.
+    case boatSpeed = 0x15
 }
 
 /// What went wrong reading or writing a session, in words a person can act on.

@@ -328,7 +328,7 @@ public struct SessionEntryIterator {
         case .strokeCaught: return .caught(try RecordCoding.decodeStroke(&p, stage: .caught))
         case .strokeWithdrawn: return .withdrawn(try RecordCoding.decodeStroke(&p, stage: .withdrawn).stroke)
         case .event, .workout: return .event(try RecordCoding.decodeEvent(&p))
-        case nil: return nil
+        case .boatSpeed, nil: return nil  // the fused speed: `forEachBoatSpeed`
         }
     }
 

@@ -345,6 +345,7 @@ public enum SessionRecovery {
             case .event, .workout: s.events += 1
             case .strokeCaught: s.strokeCatches += 1
             case .strokeWithdrawn: s.strokeCatches -= 1
+            case .boatSpeed: s.boatSpeedSamples += try BoatSpeedBlock.sampleCount(&p)
             case nil: break
             }
         }

@@ -14,6 +14,8 @@ public struct SessionStatistics: Sendable, Equatable {
     public var events = 0
     /// Strokes recorded at their catch (less those withdrawn): the strokes a display counted.
     public var strokeCatches = 0
+    /// The boat's fused speed samples (minor version 6).
+    public var boatSpeedSamples = 0
     /// Earliest and latest time of a raw record or event.
     public var firstTime: Seconds?
     public var lastTime: Seconds?
@@ -43,6 +45,7 @@ public struct SessionStatistics: Sendable, Equatable {
         strokes += other.strokes
         events += other.events
         strokeCatches += other.strokeCatches
+        boatSpeedSamples += other.boatSpeedSamples
         if let t = other.firstTime { see(t) }
         if let t = other.lastTime { see(t) }
     }
@@ -65,6 +68,7 @@ public struct RecordedSummary: Sendable, Equatable {
                   ("fixes", "\(s.fixes)"), ("notes", "\(s.notes)"), ("gaps", "\(s.gaps)"),
                   ("reference_strokes", "\(s.referenceStrokes)"), ("trace_metadata", "\(s.traceMetadata)"),
                   ("strokes", "\(s.strokes)"), ("events", "\(s.events)"), ("stroke_catches", "\(s.strokeCatches)")]
+        if s.boatSpeedSamples != 0 { pairs.append(("boat_speed_samples", "\(s.boatSpeedSamples)")) }
         if let t = s.firstTime { pairs.append(("first_time", "\(t)")) }
         if let t = s.lastTime { pairs.append(("last_time", "\(t)")) }
         if let a = analysis {
@@ -113,6 +117,7 @@ public struct RecordedSummary: Sendable, Equatable {
             case "strokes": s.strokes = int
             case "events": s.events = int
             case "stroke_catches": s.strokeCatches = int
+            case "boat_speed_samples": s.boatSpeedSamples = int
             case "first_time": s.firstTime = double
             case "last_time": s.lastTime = double
             case "analysis.strokes": a.strokes = int; hasAnalysis = true

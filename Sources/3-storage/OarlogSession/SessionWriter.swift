@@ -54,6 +54,8 @@ public final class SessionWriter: PipelineSink {
     private var frame = FrameBuilder(capacity: 64 << 10)
     private var scratch = ByteWriter(capacity: 16 << 10)
     private var accel = AccelColumns(capacity: 1024)
+    /// The fused speed samples of the open chunk, written as one block when the chunk closes.
+    private var speeds = BoatSpeedBlock()
     private var index: SparseChunkIndex
     private var chunkOpen = false
     private var chunkSequence: UInt32 = 0
@@ -119,7 +121,7 @@ public final class SessionWriter: PipelineSink {
         case .analysis(.withdrawn(let stroke)): try appendWithdrawn(stroke)
         case .fence(let fenceEvent): try append(SessionEvent(fenceEvent))
         case .analysis(.live): break  // live figures are recomputed from the records
-        case .analysis(.speed): break  // not stored yet
+        case .analysis(.speed(let sample)): try append(sample)
         case .workout(.planned(let plan)): pendingPlan = plan
         case .workout(let workoutEvent):
             for record in SessionEvent.workoutRecords(workoutEvent) { try appendWorkout(record) }
@@ -231,6 +233,20 @@ public final class SessionWriter: PipelineSink {
         put(kind)
     }
 
+    /// Records a sample of the boat's fused speed (`AnalyzerEvent.speed`): gathered into a block
+    /// (`BoatSpeedBlock`) written when the chunk closes, or sooner when it is full. Its time does
+    /// not count in the chunk's times (the analyzer's conclusions trail the raw records). A
+    /// sample that cannot be stored (not finite, beyond ±1,000 m/s) is left out.
+    public func append(_ sample: BoatSpeedSample) throws {
+        try checkUsable()
+        guard BoatSpeedBlock.storable(sample) else { return }
+        try startRecord(at: nil)
+        if !speeds.fits(sample) || speeds.isFull { try endSpeedBlock() }
+        speeds.append(sample)
+        chunkStatistics.boatSpeedSamples += 1
+        try closeChunkIfFull()
+    }
+
     /// Records a workout record (`SessionWorkoutRecords`): the plan's, held until the session's
     /// first record gives it a time, goes first.
     public func appendWorkout(_ event: SessionEvent) throws {
@@ -334,13 +350,25 @@ public final class SessionWriter: PipelineSink {
         accel.removeAll()
     }
 
+    /// Puts the gathered fused speed samples in the chunk as one record (the accelerometer's
+    /// block before them, so the raw records still read back in their order).
+    private func endSpeedBlock() throws {
+        guard !speeds.isEmpty else { return }
+        try endAccelBlock()
+        scratch.removeAll()
+        speeds.encode(into: &scratch)
+        put(.boatSpeed)
+        speeds.removeAll()
+    }
+
     private func closeChunkIfFull() throws {
-        if frame.payloadCount + accel.count * 12 >= options.maximumChunkBytes { try closeChunk() }
+        if frame.payloadCount + accel.count * 12 + speeds.count * 4 >= options.maximumChunkBytes { try closeChunk() }
     }
 
     private func closeChunk() throws {
         guard chunkOpen else { return }
         try endAccelBlock()
+        try endSpeedBlock()
         let header = SessionFormat.frameHeaderSize
         frame.w.patchU32(chunkSequence, at: header)
         frame.w.bytes.withUnsafeMutableBytes { b in

@@ -230,6 +230,8 @@ public struct SeriesRequest: Equatable, Sendable {
         case heartRate = "heart_rate", power
         case catchAngle = "catch_angle", finishAngle = "finish_angle"
         case averageForce = "avg_force", maxForce = "max_force"
+        /// The boat's fused speed within the strokes, as stored (`SessionSpeedSeries`).
+        case boatSpeed = "boat_speed"
         /// The key in the answer (units as `oarlog replay --json`).
         public var key: String {
             switch self {
@@ -243,6 +245,7 @@ public struct SeriesRequest: Equatable, Sendable {
             case .finishAngle: "finish_angle_deg"
             case .averageForce: "avg_force_n"
             case .maxForce: "max_force_n"
+            case .boatSpeed: "boat_speed_mps"
             }
         }
 

@@ -19,8 +19,8 @@ import OarlogSimulator
 ///   at any rate — each sample the mean of the acceleration over its interval, as a sensor's
 ///   own low-pass gives it, centred on the sample's time — with white noise and quantised to the chip's counts.
 ///
-/// The truth is each catch (a curve's start, where the Quiske device put it), the rate from the
-/// previous catch within a piece, and the pauses.
+/// The truth is each catch (a curve's start, where the Quiske device put it), each stroke's own
+/// rate (to the next catch within its piece), and the pauses.
 public struct ChainedCurveSession: RecordSource, Sendable {
     /// A real stroke: its recorded length and its boat acceleration catch to catch, m/s².
     public typealias Curve = (duration: Seconds, acceleration: [MetresPerSecondSquared])
@@ -30,6 +30,9 @@ public struct ChainedCurveSession: RecordSource, Sendable {
         /// `count` strokes, the rate going evenly from `fromRate` (the first) to `toRate` (the
         /// last), at `pressure` (1 = as recorded).
         case strokes(count: Int, fromRate: StrokesPerMinute, toRate: StrokesPerMinute, pressure: Double)
+        /// `count` strokes each at its curve's recorded length and pressure: the crew's own timing,
+        /// stroke to stroke, as the Quiske device recorded it.
+        case recorded(count: Int)
         /// The crew stops after the last stroke's drive; this long from that stroke's catch to
         /// the next catch.
         case pause(Seconds)
@@ -57,8 +60,10 @@ public struct ChainedCurveSession: RecordSource, Sendable {
     public struct Truth: Sendable, Equatable {
         /// Every catch, in order.
         public var catches: [Seconds] = []
-        /// The rate of each stroke from the previous catch (`nil`: the first of a piece).
+        /// Each stroke's own rate, 60 / (next catch − catch) (`nil`: the last of a piece).
         public var rates: [StrokesPerMinute?] = []
+        /// Whether each stroke is the first of a piece (the outing's first, or after a pause).
+        public var firstOfPiece: [Bool] = []
         /// The drive's length of each stroke as re-timed (the curve's drive, its first
         /// `driveFraction`), s.
         public var drives: [Seconds] = []
@@ -107,7 +112,6 @@ public struct ChainedCurveSession: RecordSource, Sendable {
         var t = Self.stillAtStart
         var next = Int(random.uniform(0, Double(curves.count))) % curves.count
         var first = true
-        var lastCatch: Seconds? = nil
         var segments: [(start: Seconds, end: Seconds, segment: Segment)] = []
         var truth = Truth()
         // The rest before the first catch.
@@ -115,23 +119,28 @@ public struct ChainedCurveSession: RecordSource, Sendable {
         var stoppedAfter: Int? = nil  // segment index of the stroke a pause cuts
         for part in plan {
             switch part {
-            case .strokes(let count, let fromRate, let toRate, let pressure):
+            case .strokes, .recorded:
+                let count: Int
+                if case .strokes(let n, _, _, _) = part { count = n } else if case .recorded(let n) = part { count = n } else { count = 0 }
                 for k in 0..<count {
-                    let rate = count == 1 ? fromRate : fromRate + (toRate - fromRate) * Double(k) / Double(count - 1)
-                    let period = 60 / rate
                     let c = next
                     next = (next + 1) % curves.count
                     let recorded = curveDurations[c]
-                    // The drive shortens as the square root of the period's change, the recovery takes the rest.
-                    let drive = min(Self.driveFraction * recorded * (period / recorded).squareRoot(), 0.55 * period)
-                    // Same speed change in a shorter drive: the acceleration rises as the drive shortens.
-                    let scale = pressure * min(2, Self.driveFraction * recorded / drive)
+                    var period = recorded, drive = Self.driveFraction * recorded, scale = 1.0
+                    if case .strokes(_, let fromRate, let toRate, let pressure) = part {
+                        let rate = count == 1 ? fromRate : fromRate + (toRate - fromRate) * Double(k) / Double(count - 1)
+                        period = 60 / rate
+                        // The drive shortens as the square root of the period's change, the recovery takes the rest.
+                        drive = min(Self.driveFraction * recorded * (period / recorded).squareRoot(), 0.55 * period)
+                        // Same speed change in a shorter drive: the acceleration rises as the drive shortens.
+                        scale = pressure * min(2, Self.driveFraction * recorded / drive)
+                    }
                     segments.append((t, t + period, .stroke(curve: c, period: period, drive: drive, scale: scale)))
                     truth.catches.append(t)
-                    truth.rates.append(first ? nil : lastCatch.map { 60 / (t - $0) })
+                    truth.rates.append(60 / period)  // `nil` if a pause or the end follows (below)
+                    truth.firstOfPiece.append(first)
                     truth.drives.append(drive)
                     first = false
-                    lastCatch = t
                     t += period
                 }
                 stoppedAfter = segments.count - 1
@@ -145,6 +154,7 @@ public struct ChainedCurveSession: RecordSource, Sendable {
                 segments.append((stop, end, .rest(speed: 3.5 * min(1, scale).squareRoot(), slideAt: end - Self.slideForward,
                                                   bobPhase: random.uniform(0, 2 * Double.pi), bobHz: random.uniform(0.3, 0.8))))
                 truth.pauses.append(stop...end)
+                truth.rates[truth.rates.count - 1] = nil
                 t = end
                 first = true
                 stoppedAfter = nil
@@ -157,13 +167,15 @@ public struct ChainedCurveSession: RecordSource, Sendable {
             segments.append((stop, stop + 8, .rest(speed: 3.5, slideAt: .infinity, bobPhase: 0, bobHz: 0.5)))
             t = stop + 8
         }
+        if !truth.rates.isEmpty { truth.rates[truth.rates.count - 1] = nil }
         self.segments = segments
         self.truth = truth
         duration = t
     }
 
     /// Reads a plan from text, parts separated by spaces: `20@22` (20 strokes at 22 spm),
-    /// `3@30-40` (3 strokes, 30 to 40 spm), `20@16x0.5` (at half pressure), `p30` (a 30 s pause).
+    /// `3@30-40` (3 strokes, 30 to 40 spm), `20@16x0.5` (at half pressure), `55@rec` (55 strokes
+    /// at their recorded timing), `p30` (a 30 s pause).
     public static func plan(_ text: String) -> [Part]? {
         var parts: [Part] = []
         for word in text.split(separator: " ") {
@@ -174,6 +186,10 @@ public struct ChainedCurveSession: RecordSource, Sendable {
             }
             let countAndRest = word.split(separator: "@")
             guard countAndRest.count == 2, let count = Int(countAndRest[0]), count > 0 else { return nil }
+            if countAndRest[1] == "rec" {
+                parts.append(.recorded(count: count))
+                continue
+            }
             let rateAndPressure = countAndRest[1].split(separator: "x")
             let pressure = rateAndPressure.count == 2 ? Double(rateAndPressure[1]) : 1
             let rates = rateAndPressure[0].split(separator: "-").compactMap { Double($0) }

@@ -13,6 +13,11 @@ extension Evaluation {
         ("racing start, sprint", "3@30-40 15@40-36 p60 15@24 4@26-36 15@36 p30 8@20"),
         ("light paddling", "20@16x0.5 p30 15@18x0.6 10@22 p10 12@20x0.5"),
     ]
+    /// The outside's case: the real curves at their own recorded timing (stroke-to-stroke
+    /// variation of ±0.5 spm, as a crew rows), several passes, with pauses of 19 s and 5 s.
+    public static let ownTimingPlans: [(name: String, plan: String)] = [
+        ("own timing, pauses 19 s and 5 s", "55@rec p19 55@rec p5 40@rec"),
+    ]
     /// Catch timing tolerance and rate error on the chained outings.
     public static let chainedTolerance: Seconds = 0.050
     public static let chainedRateTolerance: StrokesPerMinute = 0.3
@@ -27,7 +32,7 @@ extension Evaluation {
         }
         var rows: [EvaluationRow] = []
         for rate in rates {
-            for (name, text) in chainedPlans {
+            for (name, text) in chainedPlans + ownTimingPlans {
                 var sessions: [ChainedCurveSession] = []
                 for m in 0..<mountings {
                     let seed = UInt64(rate) &* 7919 &+ UInt64(m) &* 104_729 &+ UInt64(name.utf8.count)
@@ -160,11 +165,14 @@ extension Evaluation {
         return ChainedCurveSession(curves: curves, plan: ChainedCurveSession.plan(plan) ?? [], sensor: sensor, seed: seed)
     }
 
-    /// The rows for sessions of one kind taken together: strokes within 50 ms, the rate's MAE.
+    /// The rows for sessions of one kind taken together: strokes within 50 ms, the rate's MAE
+    /// against each stroke's own rate (60 / (next catch − catch)) over the strokes inside a piece,
+    /// and the strokes next to a pause or at an end (a piece's first and last) given a rate.
     static func chainedRows(dataset: String, sessions: [ChainedCurveSession]) -> [EvaluationRow] {
         var total = StrokeMatch()
         var failures: [String] = []
         var rateErrors: [Double] = []
+        var falseRates = 0, edges = 0
         var inPauses = 0
         var drive = TimingErrors(), recovery = TimingErrors()
         for (n, var session) in sessions.enumerated() {
@@ -178,12 +186,17 @@ extension Evaluation {
                 for pause in truth.pauses {
                     inPauses += detected.filter { $0.catchTime > pause.lowerBound + 0.5 && $0.catchTime < pause.upperBound - chainedTolerance }.count
                 }
-                // The rate of each truth stroke that has one against the detected stroke nearest its catch.
+                // Each truth stroke's own rate against the detected stroke nearest its catch; a
+                // piece's first and last stroke (next to a pause, or at an end) have none.
                 var j = 0
-                for (catchTime, rate) in zip(truth.catches, truth.rates) {
-                    guard let rate else { continue }
+                for (i, catchTime) in truth.catches.enumerated() {
                     while j + 1 < detected.count && abs(detected[j + 1].catchTime - catchTime) <= abs(detected[j].catchTime - catchTime) { j += 1 }
                     guard j < detected.count, abs(detected[j].catchTime - catchTime) <= chainedTolerance else { continue }
+                    guard let rate = truth.rates[i], !truth.firstOfPiece[i] else {
+                        edges += 1
+                        if detected[j].strokeRate != nil { falseRates += 1 }
+                        continue
+                    }
                     if let found = detected[j].strokeRate { rateErrors.append(abs(found - rate)) } else { rateErrors.append(rate) }
                 }
                 // The drive and recovery of each truth stroke against the detected stroke at its catch
@@ -193,7 +206,7 @@ extension Evaluation {
                     while j + 1 < detected.count && abs(detected[j + 1].catchTime - catchTime) <= abs(detected[j].catchTime - catchTime) { j += 1 }
                     guard j < detected.count, abs(detected[j].catchTime - catchTime) <= chainedTolerance, detected[j].driveDuration > 0 else { continue }
                     drive.add(detected[j].driveDuration - truth.drives[i])
-                    if i + 1 < truth.catches.count, truth.rates[i + 1] != nil, let found = detected[j].recoveryDuration {
+                    if i + 1 < truth.catches.count, !truth.firstOfPiece[i + 1], let found = detected[j].recoveryDuration {
                         recovery.add(found - (truth.catches[i + 1] - catchTime - truth.drives[i]))
                     }
                 }
@@ -212,7 +225,10 @@ extension Evaluation {
                                     found: RowingFormat.decimal(mae, places: 3), error: RowingFormat.decimal(mae, places: 3),
                                     tolerance: "≤ " + RowingFormat.decimal(chainedRateTolerance, places: 1),
                                     passed: mae.map { $0 <= chainedRateTolerance } ?? false)
-        return [strokes, rateRow] + chainedTimingRows(dataset: dataset, drive: drive, recovery: recovery)
+        let edgeRow = EvaluationRow(dataset: dataset, check: "strokes next to a pause given a rate",
+                                    expected: "none of \(edges) (first and last of each piece)", found: "\(falseRates)",
+                                    error: "\(falseRates)", tolerance: "0", passed: edges > 0 && falseRates == 0)
+        return [strokes, rateRow, edgeRow] + chainedTimingRows(dataset: dataset, drive: drive, recovery: recovery)
     }
 
     /// The drive's end in these outings is where the plan puts it (`ChainedCurveSession.driveFraction`,

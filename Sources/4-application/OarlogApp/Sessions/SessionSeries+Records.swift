@@ -147,7 +147,7 @@ struct SessionRecordSeries {
             w.field("samples", values.samples)
             values.write(&w, places: 1)
             w.endObject()
-        case .split, .rate, .speed, .distance:
+        case .split, .rate, .speed, .distance, .boatSpeed:
             break
         }
     }

@@ -1,15 +1,20 @@
 import OarlogAPI
 import OarlogCore
+import OarlogSession
 
 /// A session's series for the web app's plots (`/api/sessions/{id}/series`), downsampled on the
 /// server so that a 10-hour session's plots stay small: the session's time is cut into equal
 /// buckets and each bucket keeps the minimum, the maximum and the mean of each series over the
 /// strokes whose catch falls in it (so a spike is not averaged away); a bucket without a stroke
 /// (a rest) is `null`. The heart rates, power, angles and forces of the records
-/// (`SessionRecordSeries`) go into the same buckets by their own times.
+/// (`SessionRecordSeries`) go into the same buckets by their own times. With the boat's fused
+/// speed stored (`speeds`), a stroke's `speed` and `split` are its mean fused speed's (else, as
+/// before the fused speed, its GPS split's), and `boat_speed` is the in-stroke speed.
 public struct SessionSeries {
     public let duration: Seconds
     public let strokes: [StrokeMetrics]
+    /// The session's stored fused speed in this series' buckets; nil when it stores none.
+    var speeds: SessionSpeedSeries?
 
     public init(strokes: [StrokeMetrics], duration: Seconds) {
         self.strokes = strokes
@@ -30,6 +35,31 @@ public struct SessionSeries {
         return v
     }
 
+    /// The value of `field` at stroke `k`: its mean fused speed for `speed` and `split` when the
+    /// session stores one that covers the stroke, else `value(field, m)`.
+    func value(_ field: SeriesRequest.Field, stroke k: Int) -> Double? {
+        if field == .speed || field == .split, let v = speeds?.strokeSpeeds[k], v.isFinite, v > 0 {
+            return field == .speed ? v : 500 / v
+        }
+        return Self.value(field, strokes[k])
+    }
+
+    /// Reads the stored fused speed of `reader` into this series' buckets for `request`, when
+    /// it asks for a series the fused speed gives (`speed`, `split`, `boat_speed`) and the file
+    /// may hold one (a closed file's summary counts its samples: none, nothing is walked).
+    mutating func readSpeeds(_ reader: SessionReader, _ request: SeriesRequest) throws {
+        guard request.fields.contains(where: { [.speed, .split, .boatSpeed].contains($0) }) else { return }
+        if let stored = reader.summary?.statistics, stored.boatSpeedSamples == 0 { return }
+        let (n, width) = layout(request)
+        speeds = try SessionSpeedSeries.read(reader, strokes: strokes, buckets: n, width: width)
+    }
+
+    /// Whether `request` wants a series of the records other than the fused speed (heart rate,
+    /// power, the oarlock's): they are read for it.
+    static func wantsRecords(_ request: SeriesRequest) -> Bool {
+        request.fields.contains { !$0.isPerStroke && $0 != .boatSpeed }
+    }
+
     /// The buckets for `request`: none for a session without strokes when only stroke series
     /// are asked for (else `points`), each `width` seconds.
     public func layout(_ request: SeriesRequest) -> (count: Int, width: Seconds) {
@@ -45,12 +75,12 @@ public struct SessionSeries {
         let fields = request.fields.filter(\.isPerStroke)
         var values = [SeriesBuckets](repeating: SeriesBuckets(count: n), count: fields.count)
         var perBucket = [Int](repeating: 0, count: n)
-        for m in strokes where n > 0 {
+        for (k, m) in strokes.enumerated() where n > 0 {
             let t = m.stroke.catchTime
             guard t.isFinite else { continue }
             let b = width > 0 ? min(n - 1, max(0, Int(t / width))) : 0
             perBucket[b] += 1
-            for (f, field) in fields.enumerated() { values[f].add(Self.value(field, m), bucket: b) }
+            for (f, field) in fields.enumerated() { values[f].add(value(field, stroke: k), bucket: b) }
         }
         var w = JSONWriter()
         w.beginObject()
@@ -64,6 +94,8 @@ public struct SessionSeries {
                 w.beginObject(key: field.key)
                 values[f].write(&w, places: field == .distance ? 1 : 2)
                 w.endObject()
+            } else if field == .boatSpeed {
+                if let speeds { speeds.write(&w) } else { SessionSpeedSeries.writeNone(&w, buckets: n) }
             } else {
                 (records ?? SessionRecordSeries(buckets: n, width: width)).write(field, &w, zones: zones)
             }

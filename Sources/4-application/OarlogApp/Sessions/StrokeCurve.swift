@@ -39,11 +39,14 @@ public struct StrokeCurve {
     public init(_ reader: SessionReader, strokes: [StrokeMetrics], range: ClosedRange<Int>, points: Int) throws {
         self.init(points: points)
         guard !strokes.isEmpty, range.lowerBound >= 0, range.upperBound < strokes.count else { return }
-        // Where each stroke ends: the next catch, or one stroke period on for the last of a run.
+        // Where each stroke ends: the next catch, or one stroke period on for the last of a run
+        // (which has no rate of its own: the stroke before's).
         var spans: [(start: Seconds, end: Seconds, drive: Seconds)] = []
         for i in range {
             let catchTime = strokes[i].stroke.catchTime
-            let period = strokes[i].stroke.strokeRate.map { 60 / $0 } ?? (strokes[i].smoothedRate.map { 60 / $0 })
+            let rate = strokes[i].stroke.strokeRate ?? strokes[i].smoothedRate
+                ?? (i > 0 ? strokes[i - 1].stroke.strokeRate ?? strokes[i - 1].smoothedRate : nil)
+            let period = rate.map { 60 / $0 }
             var end = i + 1 < strokes.count ? strokes[i + 1].stroke.catchTime : catchTime + (period ?? 0)
             if end - catchTime > Self.longestStroke { end = catchTime + (period ?? 0) }
             guard catchTime.isFinite, end.isFinite, end > catchTime, end - catchTime <= Self.longestStroke else { continue }

@@ -53,8 +53,9 @@ extension SessionStore {
         let reader = try reader(id: id)
         return try Self.unreadable {
             let figures = try SessionFigures.load(reader, includeStrokes: true)
-            let series = SessionSeries(strokes: figures.strokes ?? [], duration: figures.duration)
-            guard request.wantsRecords else { return series.json(request) }
+            var series = SessionSeries(strokes: figures.strokes ?? [], duration: figures.duration)
+            try series.readSpeeds(reader, request)
+            guard SessionSeries.wantsRecords(request) else { return series.json(request) }
             let (n, width) = series.layout(request)
             let records = try SessionRecordSeries.read(reader, buckets: n, width: width, fields: request.fields)
             return series.json(request, records: records, zones: HeartRateZones(sessions: self).table())
