@@ -17,6 +17,13 @@ public struct DistanceConfiguration: Sendable, Equatable {
     /// for `stopAfter`; its progress along its heading in that slow spell counts (the glide).
     public var stationarySpeed: MetresPerSecond = 0.4
     public var stopAfter: Seconds = 10
+    /// With the receiver's (Doppler) speed, at up to 2 Hz, the glide is measured as long as the
+    /// smoothed speed stays over `glideSpeed` along the heading, for up to `glideStopAfter`: a
+    /// boat gliding at 0.15–0.25 m/s is measurably moving with Doppler (with positions alone that
+    /// is their jitter). On the simulated 1 km outing with one pause and a wander-free receiver,
+    /// 1.7 m was lost at the pause, 1.0 m of it the glide under 0.25 m/s and after 10 s.
+    public var glideSpeed: MetresPerSecond = 0.15
+    public var glideStopAfter: Seconds = 15
     /// While stopped, the boat counts as still under this filtered speed; moving off counts from
     /// where it was last still, or from `maximumMoveOffCredit` before the start is recognised if
     /// it has not been still since (a boat drifting at 0.3 m/s is credited 3 m at most).
