@@ -10,6 +10,9 @@ import OarlogWorkouts
 ///   the same fixes, so each point's distance is the analyzer's distance at that moment and the
 ///   last point's equals the summary's. A fix is exported when the accumulator used it (fixes
 ///   with no fix, bad values, repeated times or rejected as jumps are left out).
+/// - Positions: in replay and export (the accumulator smooths) each point and stroke is drawn
+///   where the smoothed track puts it, the track the distance is measured on; forward only
+///   (live, a test's bare pipeline) the fixes' own positions.
 /// - Cadence: the smoothed rate of the latest catch at or before the point.
 /// - Laps: `LapRule`; a lap spans from its start to the next lap's start, so the laps partition
 ///   the session exactly (first record to last record). With a workout plan (the pipeline's
@@ -226,7 +229,9 @@ public struct ExportAssembler: Sendable {
         lap = l
         lastStroke = s
         var latitude: Degrees?, longitude: Degrees?
-        if let a = lastPoint {
+        if let smoothed = smoothedPosition(at: t) {
+            (latitude, longitude) = (smoothed.latitude, smoothed.longitude)
+        } else if let a = lastPoint {
             latitude = a.latitude
             longitude = a.longitude
             if let b = points.first, b.time > a.time, t > a.time, t <= b.time {
@@ -252,6 +257,12 @@ public struct ExportAssembler: Sendable {
         strokeReadings.add(r)
     }
 
+    /// In replay and export (smoothing on): the smoothed track's position at `time`, which the
+    /// distance is measured on; forward only, the fixes themselves are drawn (`nil`).
+    private func smoothedPosition(at time: Seconds) -> GeoPoint? {
+        distance.smoothingLag > 0 ? distance.positions.position(at: time) : nil
+    }
+
     private mutating func consume(_ p: PendingPoint, emit: (ExportItem) throws -> Void) throws {
         try ensureLap(emit: emit)
         while let b = workout?.boundary(before: p.time) { try cut(at: b, emit: emit) }
@@ -269,6 +280,8 @@ public struct ExportAssembler: Sendable {
             if age <= configuration.maximumStrokePeriod { current = s }
         }
         guard var l = lap else { return }
+        var p = p  // drawn where the smoothed track the distance is measured on puts it
+        if let smoothed = smoothedPosition(at: p.time) { (p.latitude, p.longitude) = (smoothed.latitude, smoothed.longitude) }
         let point = ExportPoint(time: p.time, utc: start.originUTC + p.time, latitude: p.latitude, longitude: p.longitude,
                                 altitude: p.altitude, distance: d, speed: speed, strokeRate: rate, lap: l.index,
                                 heartRate: p.heartRate, power: p.power, stroke: current)

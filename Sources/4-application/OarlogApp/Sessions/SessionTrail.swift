@@ -24,9 +24,10 @@ public struct SessionTrail {
         self.points = points
     }
 
-    /// Each point of the trail in turn: the fixes the session's distance accumulator uses (as the
-    /// GeoJSON export has them), with the distance rowed by then: a fix's point comes once the
-    /// accumulator has booked it (the smoother's lag), and all at the end.
+    /// Each point of the trail in turn: the fixes the session's distance accumulator uses, where
+    /// its smoothed track puts them (as the GeoJSON export has them), with the distance rowed by
+    /// then: a fix's point comes once the accumulator has booked it (the smoother's lag), and all
+    /// at the end.
     static func forEachPoint(_ reader: SessionReader, _ body: (Point) -> Void) throws {
         let settings = SessionReplay(reader).settings
         var accumulator = DistanceAccumulator(configuration: try settings.analyzerConfiguration().distance)
@@ -35,7 +36,8 @@ public struct SessionTrail {
         func emitBooked(upTo settled: Seconds) {
             while next < waiting.count, waiting[next].time <= settled {
                 let fix = waiting[next]
-                body(Point(time: fix.time, latitude: fix.latitude, longitude: fix.longitude,
+                let p = accumulator.smoothingLag > 0 ? accumulator.positions.position(at: fix.time) ?? fix.point : fix.point
+                body(Point(time: fix.time, latitude: p.latitude, longitude: p.longitude,
                            distance: accumulator.history.distance(at: fix.time) ?? accumulator.distance))
                 next += 1
             }
