@@ -31,7 +31,7 @@ extension Evaluation {
     }
 
     /// 500 m rowed from rest after 20 s still (a racing start), every seed, against the truth.
-    static func simulatedStandingStart(speed: Bool) -> EvaluationRow {
+    public static func simulatedStandingStart(speed: Bool) -> EvaluationRow {
         let dataset = "simulated 500 m from a standing start, " + (speed ? "Doppler speed" : "positions only")
         let profile = SimulationProfile(name: "500m-standing-start", segments: [.rest(20), .rowing(105, rate: 34, power: 1.0)],
                                         flyingStart: false)
