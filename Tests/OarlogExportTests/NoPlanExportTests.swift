@@ -25,15 +25,26 @@ import OarlogTrace
 /// the previous catch to this one): the rate, smoothed rate and cadence of each stroke and point
 /// move one stroke earlier (this fixture's stroke times are whole seconds, so 30 spm or none), and
 /// the averages with them (checked in the new CSV: each stroke's rate is 60 / (next time − its
-/// time), or none for the first of a piece and a period under 1.2 s).
+/// time), or none for the first of a piece and a period under 1.2 s). Also with issue 29 the
+/// distance counts the device's first record (3.5 m), and the
+/// export breaks its track at the FIT's lap gaps as the analyzer does: 97 GPX points (was 93: four
+/// fixes after the rests, rejected as jumps before), the positions of the three strokes at a
+/// rest's edge interpolated towards them; checked by hand against main's `oarlog export` of the
+/// same file (which also smooths the track, see docs/DISTANCE.md; this test's pipeline does not).
+/// After merging both, the GeoJSON is the branch's byte for byte and the CSV's rates follow the
+/// own-period rule on all 94 strokes (`OARLOG_KEEP_EXPORTS=dir` copies the files for checking).
+/// Then the track filter's tuning for fixes with a speed and the device's distance across a lap gap
+/// booked after the lap's last fixes (docs/DISTANCE.md): only the distances
+/// move (the CSV's distance, split and distance per stroke columns; positions and every other
+/// column byte for byte), the session's 751.43 m now 750.74 m.
 final class NoPlanExportTests: XCTestCase {
     static let expected: [String: String] = [
-        "session.gpx": "965ee674dd9fc25ca697c13e1fb1d0991590a1d6d4b4a1201c72b2b4b719c448",
-        "session.tcx": "529f55a3d5e55460d2cd5a60a9ce9aa9d879327b844afe6ef276f66c20f742c0",
-        "session.fit": "774e8f1fe0596abcf4c2940afd702010b62947caff037dc687bf0790c2c86916",
-        "session.csv": "e3e6ca92b3fd1bb9d2f87c172842f301da99d84e3bdb971eb6ee04e8de1de157",
-        "session-rowingdata.csv": "9c69cae29f6eac6f1c58337b48d9b2ef4467f8db145a0e763162d6081a63ba54",
-        "session.geojson": "efb88f991097a2a155fdb4c7a61ab2651c82ae5c31d412e7bd9e041d2e0af0b2",
+        "session.gpx": "e44de083122826218c3029b26549847b39e5f905ca80c13b302225009f45d784",
+        "session.tcx": "f46c7cb3a124e61600f6335cf233b723aff3546d893b22789ba723fb2caceb2f",
+        "session.fit": "159d332d3fbbf447ab9bbc63cbe281674974a2b9ab73be34cebbd5900ff745dd",
+        "session.csv": "6a6b1c7179d41a734bdeccc1e79c46353d956611123455c6f3ab385d4b6cdd91",
+        "session-rowingdata.csv": "8f9e259d3829cacb039e969068bf11c9e52c07d2a3d8991173d379b11d08c33e",
+        "session.geojson": "6ec1a7e32be238b895266df8f93ae7d7b3333c16758d6b7e5404f0125fa5349c",
     ]
 
     func sha256(_ path: String) throws -> String {
@@ -53,6 +64,9 @@ final class NoPlanExportTests: XCTestCase {
         }
         if ProcessInfo.processInfo.environment["OARLOG_PRINT_EXPORT_HASHES"] == "1" {
             for (name, hash) in hashes.sorted(by: { $0.key < $1.key }) { print("\"\(name)\": \"\(hash)\",") }
+            if let keep = ProcessInfo.processInfo.environment["OARLOG_KEEP_EXPORTS"] {
+                _ = try OarlogExportTests.run(["cp", "-r", run.directory.path, keep])
+            }
         }
         for (name, hash) in Self.expected.sorted(by: { $0.key < $1.key }) {
             XCTAssertEqual(hashes[name], hash, "\(name) changed")

@@ -26,7 +26,9 @@ import OarlogCore
 /// interval and does not record the rest between them. The reader splices the intervals back
 /// to back: each interval's offset is the previous intervals' summary totals (or, without a
 /// summary, their last stroke), so time, distance and stroke count run on; a `.note`
-/// ("SpeedCoach interval n") marks each interval's start. `---` is unknown: a stroke without a
+/// ("SpeedCoach interval n") marks each interval's start, and a `.gap` that breaks the GPS track
+/// there (the rest between is not recorded) carries what the device counted across: the end of
+/// the interval before after its last row, and the new one's first stroke from rest. `---` is unknown: a stroke without a
 /// position gives no fix (skip reason `noPosition`), a stroke without an elapsed time is skipped
 /// (`unusableRow`; the device writes one such row at the end of each interval).
 ///
@@ -72,6 +74,8 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
     private var lastInInterval = IntervalTotals(elapsed: nil, distance: nil, strokes: nil)
     private var lastGPSDistanceInInterval: Double?
     private var lastTime = -Double.infinity
+    /// The spliced distance of the last stroke row, for what the device counted across a splice.
+    private var lastSplicedDistance: Double?
 
     public var path: String { input.path }
     public var statistics: TraceReadStatistics {
@@ -292,6 +296,7 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             return
         }
         var records: [TraceRecord] = []
+        let splices = currentInterval != nil && s.interval.map { $0 != currentInterval } == true
         if let n = s.interval, n != currentInterval {
             beginInterval(n, into: &records)
         } else if currentInterval == nil {
@@ -307,6 +312,13 @@ public struct SpeedCoachReader: RecordSource, TraceStatisticsReporting {
             return
         }
         counts.recordDroppedValues(bounds.dropped, line: row.line)
+        let splicedDistance = s.distance.map { $0 + distanceOffset }
+        if splices {
+            let across = splicedDistance.flatMap { d in lastSplicedDistance.map { d - $0 } }.flatMap { $0 >= 0 ? $0 : nil }
+            records.append(.gap(Gap(sensor: .gps, start: lastTime.isFinite ? lastTime : timeOffset, end: time, reason: "SpeedCoach interval splice",
+                                    breaksTrack: true, deviceDistance: across)))
+        }
+        if let d = splicedDistance { lastSplicedDistance = d }
         lastTime = time
         lastInInterval = IntervalTotals(elapsed: elapsed, distance: s.distance ?? lastInInterval.distance,
                                         strokes: s.strokes ?? lastInInterval.strokes)

@@ -5,59 +5,6 @@ import Darwin
 #endif
 import OarlogCore
 
-/// Tuning of the distance accumulator. Defaults suit any rowing boat and any consumer GNSS
-/// receiver from 0.2 to 10 Hz.
-public struct DistanceConfiguration: Sendable, Equatable {
-    /// Glitch rejection by implied speed (fastest plausible speed and speed change, re-anchoring).
-    public var jumps = GPSJumpFilter.Configuration()
-    /// The Kalman filter that fuses positions with the receiver's speed.
-    public var track = GPSTrackFilter.Configuration()
-    /// The boat starts moving when its filtered speed and its speed over the last
-    /// `movingBaseline` (the straight line from where it was then) both reach `movingSpeed`, m/s.
-    /// A boat at rest drifts 0.1–0.3 m/s with the wind and the stream; rowing, even light
-    /// paddling, is over 1. Over 20 s the position's jitter and wander make well under 0.5 m/s.
-    public var movingSpeed: MetresPerSecond = 0.5
-    public var movingBaseline: Seconds = 20
-    /// A moving boat counts as stopped once its filtered speed has stayed under `stationarySpeed`
-    /// for `stopAfter`; its progress along its heading in that slow spell counts (the glide).
-    public var stationarySpeed: MetresPerSecond = 0.4
-    public var stopAfter: Seconds = 10
-    /// While stopped, the boat counts as still under this filtered speed; moving off counts from
-    /// where it was last still, or from `maximumMoveOffCredit` before the start is recognised if
-    /// it has not been still since (a boat drifting at 0.3 m/s is credited 3 m at most).
-    public var stillSpeed: MetresPerSecond = 0.25
-    public var stillReceiverSpeed: MetresPerSecond = 0.15
-    public var maximumMoveOffCredit: Seconds = 10
-    /// Position error per axis when the fix states none, metres (a consumer receiver in the open).
-    public var defaultPositionSigma: Metres = 2
-    /// Position error per axis as a fraction of the receiver's stated horizontal accuracy.
-    public var accuracyToSigma: Double = 0.5
-    /// A coarse source's rounding error per axis is one grid step / √12; it is correlated from fix
-    /// to fix (the staircase), so it counts this many times over.
-    public var gridSigmaFactor: Double = 1
-    /// Smallest position error per axis believed, metres.
-    public var minimumPositionSigma: Metres = 0.5
-    /// Positions on a grid coarser than this (metres of latitude per step) are smoothed with a
-    /// centred moving average of `coarseSmoothingWindow` before filtering. 15 s is about 60 m of
-    /// rowing: five grid steps of a 4-decimal source, enough to average out its staircase while
-    /// keeping the chord error on bends of 100 m radius near 1 %.
-    public var coarseResolutionThreshold: Metres = 2
-    public var coarseSmoothingWindow: Seconds = 15
-    /// The Earth the distance is measured on. WGS 84 (the default) is the truth. NK devices
-    /// (SpeedCoach, LiNK Logbook) measure on a sphere of the mean radius, which reads up to 0.3 %
-    /// short at mid latitudes on an east–west course; `.sphere` gives their figure, for comparing
-    /// like with like.
-    public var earth: EarthModel = .wgs84
-    public enum EarthModel: Sendable, Equatable {
-        case wgs84
-        /// A sphere of this radius, metres (6,371,008.8 for the mean radius).
-        case sphere(radius: Metres)
-    }
-    /// Number of recent fixes kept for interpolating distance at catch times.
-    public var historyCapacity: Int = 1024
-    public init() {}
-}
-
 /// Session distance from GPS fixes, as a rowing device measures it: the length of the filtered
 /// track while the boat moves.
 ///
@@ -90,8 +37,28 @@ public struct DistanceAccumulator: Sendable {
     public private(set) var usedFixes = 0
     public private(set) var resolution = GPSPositionResolution()
     public private(set) var history: DistanceHistory
-    /// The fused track (position and velocity at the last booked fix).
+    /// The booked track's positions (smoothed in replay): what maps and exports draw.
+    public private(set) var positions: TrackPositionHistory
+    /// The fused track, forward only (position and velocity at the last fix used).
     public private(set) var track: GPSTrackFilter
+    /// The backward pass over `track`: booking takes its states, each with what it needs of its fix.
+    private var trackSmoother: GPSTrackSmoother<BookingTag>
+    private struct BookingTag: Sendable {
+        var receipt: Seconds = 0
+        var receiverSpeed: MetresPerSecond?
+        var speedIntegral: Metres = 0
+        var intervalsWithoutSpeed = 0
+        /// Where a track starts by its first fix, when coarse or moving (one-sided averaging pulls it on).
+        var startEast: Metres?, startNorth: Metres?
+        /// The track starts with the receiver's speed already over `movingSpeed` (a device's first
+        /// row at the end of a first stroke, an interval spliced on): it is moving from there.
+        var startsMoving = false
+    }
+    /// The first fix of a track that starts coarse or moving (see `BookingTag`).
+    private var coarseTrackStart: GeoPoint?
+    private var trackStartsMoving = false
+    /// The device's distance when the first fix was used (see `noteDeviceDistance`).
+    private var startCredit = DeviceStartCredit()
 
     private var jumpFilter: GPSJumpFilter
     private var smoother = GPSCoarsePositionSmoother()
@@ -105,8 +72,9 @@ public struct DistanceAccumulator: Sendable {
 
     // Booking state (on the smoothed stream).
     private var previous: GPSFix?
-    private var previousEast: Metres = 0, previousNorth: Metres = 0, previousSpeed: MetresPerSecond = 0
-    private var previousReceipt: Seconds = 0
+    private var previousEast: Metres = 0, previousNorth: Metres = 0
+    private(set) var previousSpeed: MetresPerSecond = 0
+    private var previousReceipt: Seconds = 0, bookedReceipt: Seconds = 0
     private var previousTime: Seconds = 0
     /// Moving: where the step being booked starts, and how much of it is in `distance` so far.
     /// Steps are chords of at least `minimumChord` of the receiver's time: at 5–10 Hz the
@@ -129,8 +97,8 @@ public struct DistanceAccumulator: Sendable {
     /// `stationarySpeed`); moving off counts from there, so a drift during the rest is not counted.
     private var still = TrackPoint(time: 0, east: 0, north: 0)
     /// Recent filtered positions, for the speed over `movingBaseline`.
-    private var recent: RingBuffer<TrackPoint>
-    private struct TrackPoint: Sendable { var time: Seconds; var east: Metres; var north: Metres }
+    private(set) var recent: RingBuffer<TrackPoint>
+    struct TrackPoint: Sendable { var time: Seconds; var east: Metres; var north: Metres }
     private var speedIntegral: Metres = 0
     private var intervalsWithoutSpeed = 0
 
@@ -139,8 +107,21 @@ public struct DistanceAccumulator: Sendable {
         jumpFilter = GPSJumpFilter(configuration: configuration.jumps)
         track = GPSTrackFilter(configuration: configuration.track)
         history = DistanceHistory(capacity: configuration.historyCapacity)
+        positions = TrackPositionHistory(capacity: configuration.historyCapacity)
         recent = RingBuffer(capacity: 1024, filler: TrackPoint(time: 0, east: 0, north: 0))
+        trackSmoother = GPSTrackSmoother(lag: configuration.smoothing.lag, filler: BookingTag())
     }
+
+    /// How long distance waits behind the last fix for the smoother, seconds.
+    public var smoothingLag: Seconds { configuration.smoothing.lag }
+    /// The distance with what the smoother still holds: while moving, the forward track's line on
+    /// from the last booked position (a display's figure in replay; `distance` is the final one).
+    public var provisionalDistance: Metres {
+        guard moving, trackSmoother.heldStates > 0 else { return distance }
+        return distance + stepLength(east: track.east - previousEast, north: track.north - previousNorth)
+    }
+    /// Forward states held by the smoother (bounded, whatever the session's length).
+    public var heldTrackStates: Int { trackSmoother.heldStates }
 
     /// Fixes rejected as implausible jumps.
     public var rejectedFixes: Int { jumpFilter.rejectedIncludingPending }
@@ -195,9 +176,15 @@ public struct DistanceAccumulator: Sendable {
         // The grid is learnt from accepted fixes only: a glitch must not make a coarse source fine.
         resolution.observe(latitude: clean.latitude, longitude: clean.longitude)
         usedFixes += 1
+        if usedFixes == 1 { applyStartCredit(startCredit.firstFix(at: receipt)) }
         let window = smoothingWindow
         let breakBefore = verdict == .acceptAfterBreak
         if breakBefore || window <= 0 { drainSmoother(window: window) }
+        // A track whose first fix is coarse or already moving (a device's first row) starts there.
+        if breakBefore || usedFixes == 1 {
+            trackStartsMoving = (clean.speed ?? 0) >= configuration.movingSpeed
+            coarseTrackStart = window > 0 || trackStartsMoving ? clean.point : nil
+        }
         smoother.push(clean, breakBefore: breakBefore, receipt: receipt)
         while let (f, brk, r) = smoother.popReady(window: window) { book(f, breakBefore: brk, receipt: r) }
     }
@@ -206,12 +193,33 @@ public struct DistanceAccumulator: Sendable {
     /// counted there (`deviceDistance`, within what a boat covers); the next fix starts anew.
     public mutating func breakTrack(deviceDistance: Metres? = nil) {
         jumpFilter.breakTrack()
+        drainSmoother(window: smoothingWindow)  // the track's last fixes, held by the coarse averager, come first
+        flushTrackSmoother()
         if let d = deviceDistance, d.isFinite, d >= 0, d <= 1_000, usedFixes > 0 { distance += d }
     }
 
     /// Books whatever is still held back (the coarse smoother's lag). Call at the end of a session.
     public mutating func finish() {
         drainSmoother(window: smoothingWindow)
+        flushTrackSmoother()
+    }
+
+    /// The device's own cumulative distance at `time` (a reference stroke of a device export):
+    /// the device counts from its start, so the distance it had at the first fix used is the
+    /// session's there (a standing start's first stroke, before the first row was written).
+    public mutating func noteDeviceDistance(time: Seconds, distance d: Metres) {
+        applyStartCredit(startCredit.deviceFigure(time: time, distance: d))
+    }
+
+    private mutating func applyStartCredit(_ credit: Metres?) {
+        guard let credit, credit > 0 else { return }
+        distance += credit
+        history.shiftDistances(by: credit)
+    }
+
+    private mutating func flushTrackSmoother() {
+        trackSmoother.flush()
+        while let s = trackSmoother.pop() { bookSmoothed(s) }
     }
 
     private mutating func drainSmoother(window: Seconds) {
@@ -226,89 +234,129 @@ public struct DistanceAccumulator: Sendable {
         return max(configuration.minimumPositionSigma, stated, grid)
     }
 
-    /// Books a fix: `fix.time` is on the filter's clock, `receipt` the session time it arrived
-    /// (the distance history and the moving time are in session time).
+    /// Takes a fix into the track: `fix.time` is on the filter's clock, `receipt` the session time
+    /// it arrived (the distance history and the moving time are in session time). The filtered
+    /// state goes to the smoother; the states it releases are booked.
     private mutating func book(_ fix: GPSFix, breakBefore: Bool, receipt: Seconds) {
-        if breakBefore { track.reset() }
-        guard let prev = previous, !breakBefore, track.isTracking else {
-            if previous != nil { intervalsWithoutSpeed += 1 }  // no speed integral across a break
-            startTrack(at: fix, receipt: receipt)
-            return
+        if breakBefore {
+            flushTrackSmoother()
+            track.reset()
         }
-        let dt = max(0, receipt - previousReceipt)
-        previousReceipt = receipt
-        if let v0 = prev.speed, let v1 = fix.speed {
-            speedIntegral += (v0 + v1) / 2 * dt
-        } else {
-            intervalsWithoutSpeed += 1
+        if let prev = previous, !breakBefore, track.isTracking {
+            let dt = max(0, receipt - previousReceipt)
+            if let v0 = prev.speed, let v1 = fix.speed {
+                speedIntegral += (v0 + v1) / 2 * dt
+            } else {
+                intervalsWithoutSpeed += 1
+            }
+        } else if previous != nil {
+            intervalsWithoutSpeed += 1  // no speed integral across a break
         }
         previous = fix
-
+        previousReceipt = receipt
         track.update(fix, positionSigma: positionSigma(fix), positionsWander: !isSmoothingCoarsePositions)
-        let here = TrackPoint(time: fix.time, east: track.east, north: track.north)
+        var tag = BookingTag(receipt: receipt, receiverSpeed: fix.speed, speedIntegral: speedIntegral,
+                             intervalsWithoutSpeed: intervalsWithoutSpeed)
+        if track.lastStep.startsTrack, let start = coarseTrackStart.flatMap({ track.offset(of: $0) }) {
+            (tag.startEast, tag.startNorth) = (start.east, start.north)
+        }
+        if track.lastStep.startsTrack {
+            tag.startsMoving = trackStartsMoving
+            coarseTrackStart = nil
+            trackStartsMoving = false
+        }
+        trackSmoother.push(track.lastStep, tag: tag)
+        while let s = trackSmoother.pop() { bookSmoothed(s) }
+        if let shift = track.recentreIfFar() {
+            trackSmoother.shift(by: shift)
+            recentre(by: shift)
+        }
+    }
+
+    /// Books a (smoothed) state of the track: while the boat moves, its step is distance rowed.
+    private mutating func bookSmoothed(_ s: GPSTrackSmoother<BookingTag>.State) {
+        let here = TrackPoint(time: s.time, east: s.east, north: s.north)
+        let receipt = s.tag.receipt
+        guard !s.startsTrack else {
+            let start = TrackPoint(time: s.time, east: s.tag.startEast ?? s.east, north: s.tag.startNorth ?? s.north)
+            startTrack(at: start, speed: s.speed, receipt: receipt)
+            if s.tag.startsMoving {
+                // Already moving at its first fix: every step on counts (a moving-off test would
+                // credit at most `maximumMoveOffCredit` of it); no slow spell until the filtered
+                // speed has caught up, as after moving off.
+                moving = true
+                movedOffAt = s.speed >= configuration.stationarySpeed ? nil : s.time
+            }
+            appendHistory(s.tag, at: start)
+            return
+        }
+        let dt = max(0, receipt - bookedReceipt)
+        bookedReceipt = receipt
         recent.append(here)
-        let v = track.speed
+        let v = s.speed
         if moving {
             if let slow = slowStart {
-                bookSlowSpell(fix, here: here, speed: v, from: slow)
+                bookSlowSpell(time: s.time, here: here, speed: v, from: slow, receiverSpeed: s.tag.receiverSpeed)
             } else {
-                bookMoving(fix, here: here, speed: v, dt: dt)
+                bookMoving(time: s.time, here: here, speed: v, velocity: (s.velocityEast, s.velocityNorth), dt: dt)
             }
-        } else if isStill(fix, filteredSpeed: v) {
+        } else if isStill(receiverSpeed: s.tag.receiverSpeed, filteredSpeed: v) {
             still = here
-        } else if startsMoving(fix, filteredSpeed: v) {
-            moveOff(fix, here: here, speed: v)
+        } else if startsMoving(receiverSpeed: s.tag.receiverSpeed, time: s.time, filteredSpeed: v) {
+            moveOff(time: s.time, here: here, speed: v)
         }
         previousEast = here.east
         previousNorth = here.north
         previousTime = here.time
         previousSpeed = v
         if !moving || slowStart != nil { chordStart = nil }
-        if let shift = track.recentreIfFar() { recentre(by: shift) }
-        appendHistory(receipt)
+        appendHistory(s.tag, at: here)
     }
 
-    /// The first fix of a track (at the start, or after a break): where the boat is, not yet
-    /// moving (the next fix tells; a flying start counts from here).
-    private mutating func startTrack(at fix: GPSFix, receipt: Seconds) {
-        previous = fix
-        track.update(fix, positionSigma: positionSigma(fix), positionsWander: !isSmoothingCoarsePositions)
+    /// The first state of a track (at the start, or after a break): where the boat is, not yet
+    /// moving (the next state tells; a flying start counts from here).
+    private mutating func startTrack(at here: TrackPoint, speed: MetresPerSecond, receipt: Seconds) {
         updateScale()
         recent.removeAll()
-        let here = TrackPoint(time: fix.time, east: track.east, north: track.north)
         recent.append(here)
         still = here
         previousEast = here.east
         previousNorth = here.north
         previousTime = here.time
-        previousSpeed = track.speed
+        previousSpeed = speed
         chordStart = nil
         moving = false
         slowStart = nil
         movedOffAt = nil
-        previousReceipt = receipt
-        appendHistory(receipt)
+        bookedReceipt = receipt
     }
 
     /// Moving, in a slow spell (the glide to a stop): only progress along the heading the boat
     /// had counts, as it is made; sideways drift, jitter and the filter's return from an
     /// overshoot at the stop are not distance rowed.
-    private mutating func bookSlowSpell(_ fix: GPSFix, here: TrackPoint, speed v: MetresPerSecond, from slow: TrackPoint) {
+    private mutating func bookSlowSpell(time: Seconds, here: TrackPoint, speed v: MetresPerSecond, from slow: TrackPoint,
+                                        receiverSpeed: MetresPerSecond?) {
         let c = configuration
+        // With the receiver's speed the glide is measured down to `glideSpeed` and for
+        // `glideStopAfter`, at up to 2 Hz: at 5–10 Hz the most forward of the noisy positions
+        // looked at every `minimumChord` over that longer spell would be booked (+0.2 % on
+        // DistanceTenHertzTests' stop and go), so there the positions' rule is kept.
+        let dopplerGlide = receiverSpeed != nil && (receiverStep ?? 1) >= 0.5
+        let (gliding, stopAfter) = dopplerGlide ? (c.glideSpeed, c.glideStopAfter) : (c.stillSpeed, c.stopAfter)
         let forward = (here.east - slow.east) * slowHeading.east + (here.north - slow.north) * slowHeading.north
         // Looked at every `minimumChord` (and when the spell ends): the most forward of ten
         // noisy positions a second would be booked, not the boat's progress.
-        let due = here.time - slowCheckedAt >= Self.minimumChord || v >= c.stationarySpeed || fix.time - slow.time >= c.stopAfter
+        let due = here.time - slowCheckedAt >= Self.minimumChord || v >= c.stationarySpeed || time - slow.time >= stopAfter
         if due { slowCheckedAt = here.time }
-        if due && forward > slowForwardBooked && v >= c.stillSpeed {  // under it: drifting, not gliding
+        if due && forward > slowForwardBooked && v >= gliding {  // under it: drifting, not gliding
             let gain = forward - slowForwardBooked
             distance += stepLength(east: gain * slowHeading.east, north: gain * slowHeading.north)
             slowForwardBooked = forward
         }
         if v >= c.stationarySpeed {
-            movingTime += fix.time - slow.time
+            movingTime += time - slow.time
             slowStart = nil
-        } else if fix.time - slow.time >= c.stopAfter {
+        } else if time - slow.time >= stopAfter {
             moving = false  // the glide to a stop is not moving time
             still = here
             slowStart = nil
@@ -317,7 +365,8 @@ public struct DistanceAccumulator: Sendable {
 
     /// Moving: the step from the last fix is distance rowed; a stop, or the start of a slow
     /// spell, is looked for.
-    private mutating func bookMoving(_ fix: GPSFix, here: TrackPoint, speed v: MetresPerSecond, dt: Seconds) {
+    private mutating func bookMoving(time: Seconds, here: TrackPoint, speed v: MetresPerSecond,
+                                     velocity: (east: MetresPerSecond, north: MetresPerSecond), dt: Seconds) {
         let c = configuration
         let start = chordStart ?? TrackPoint(time: previousTime, east: previousEast, north: previousNorth)
         let chord = stepLength(east: here.east - start.east, north: here.north - start.north)
@@ -325,7 +374,7 @@ public struct DistanceAccumulator: Sendable {
         (chordStart, chordBooked) = here.time - start.time >= Self.minimumChord ? (nil, 0) : (start, chord)
         movingTime += dt
         if v >= c.stationarySpeed { movedOffAt = nil }
-        if let off = movedOffAt, fix.time - off >= c.stopAfter {
+        if let off = movedOffAt, time - off >= c.stopAfter {
             // Moved off by the receiver's speed, but the track never got going: stopped.
             moving = false
             still = here
@@ -334,25 +383,24 @@ public struct DistanceAccumulator: Sendable {
             slowStart = here
             slowForwardBooked = 0
             slowCheckedAt = here.time
-            let ve = track.velocityEast, vn = track.velocityNorth
-            slowHeading = v > 0 ? (ve / v, vn / v) : (0, 0)
+            slowHeading = v > 0 ? (velocity.east / v, velocity.north / v) : (0, 0)
         }
     }
 
     /// Moving off: counted from where the boat was last still (at most a baseline ago).
-    private mutating func moveOff(_ fix: GPSFix, here: TrackPoint, speed v: MetresPerSecond) {
+    private mutating func moveOff(time: Seconds, here: TrackPoint, speed v: MetresPerSecond) {
         let c = configuration
         var from = still
-        if from.time < fix.time - c.maximumMoveOffCredit,
-           let then = recentPoint(atOrBefore: fix.time - c.maximumMoveOffCredit) {
+        if from.time < time - c.maximumMoveOffCredit,
+           let then = recentPoint(atOrBefore: time - c.maximumMoveOffCredit) {
             from = then
         }
         distance += stepLength(east: here.east - from.east, north: here.north - from.north)
-        movingTime += fix.time - from.time
+        movingTime += time - from.time
         moving = true
         slowStart = nil
         // Until the filtered speed catches up with a start (it lags the receiver's), no slow spell.
-        movedOffAt = v >= c.stationarySpeed ? nil : fix.time
+        movedOffAt = v >= c.stationarySpeed ? nil : time
     }
 
     /// The track filter moved its plane's origin by `shift`: the points kept move with it.
@@ -370,26 +418,6 @@ public struct DistanceAccumulator: Sendable {
             recent[i].north -= shift.north
         }
         updateScale()
-    }
-
-    /// While stopped: whether the boat moves off at this fix. With the receiver's speed, when it
-    /// reaches `movingSpeed`; with positions alone, when the filtered speed and the speed over the
-    /// last `movingBaseline` do (jitter makes the filtered speed alone jumpy).
-    private func startsMoving(_ fix: GPSFix, filteredSpeed v: MetresPerSecond) -> Bool {
-        let c = configuration
-        if let s = fix.speed { return s >= c.movingSpeed }  // Doppler is reliable at once
-        guard v >= c.movingSpeed else { return false }
-        guard let baseline = baselineSpeed(at: fix.time) else { return false }
-        return baseline >= c.movingSpeed
-    }
-
-    /// While stopped: whether the boat is still at this fix. The receiver's speed says so when it
-    /// has one (under `stillReceiverSpeed`); else the filtered speed, under `stillSpeed` at this
-    /// fix and under `stationarySpeed` at the one before (a dip at the catch of a first stroke is
-    /// not a rest).
-    private func isStill(_ fix: GPSFix, filteredSpeed v: MetresPerSecond) -> Bool {
-        if let s = fix.speed { return s < configuration.stillReceiverSpeed && v < configuration.stationarySpeed }
-        return v < configuration.stillSpeed && previousSpeed < configuration.stationarySpeed
     }
 
     private func stepLength(east: Metres, north: Metres) -> Metres {
@@ -413,30 +441,9 @@ public struct DistanceAccumulator: Sendable {
         scaleNorth = radius / m
     }
 
-    /// Speed of the filtered track over the last `movingBaseline` (straight line); `nil` while the
-    /// kept track spans less than half of it.
-    private func baselineSpeed(at time: Seconds) -> MetresPerSecond? {
-        guard let newest = recent.last, let oldest = recent.first else { return nil }
-        let then = recentPoint(atOrBefore: time - configuration.movingBaseline) ?? oldest
-        let span = newest.time - then.time
-        guard span >= configuration.movingBaseline / 2 else { return nil }
-        let de = newest.east - then.east, dn = newest.north - then.north
-        return (de * de + dn * dn).squareRoot() / span
-    }
-
-    /// The newest kept track point at or before `time`.
-    private func recentPoint(atOrBefore time: Seconds) -> TrackPoint? {
-        guard let first = recent.first, first.time <= time else { return nil }
-        var lo = 0, hi = recent.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if recent[mid].time <= time { lo = mid } else { hi = mid - 1 }
-        }
-        return recent[lo]
-    }
-
-    private mutating func appendHistory(_ time: Seconds) {
-        history.append(.init(time: time, distance: distance, speedIntegral: speedIntegral,
-                             intervalsWithoutSpeed: intervalsWithoutSpeed))
+    private mutating func appendHistory(_ tag: BookingTag, at point: TrackPoint) {
+        if let p = track.point(east: point.east, north: point.north) { positions.append(time: tag.receipt, position: p) }
+        history.append(.init(time: tag.receipt, distance: distance, speedIntegral: tag.speedIntegral,
+                             intervalsWithoutSpeed: tag.intervalsWithoutSpeed))
     }
 }

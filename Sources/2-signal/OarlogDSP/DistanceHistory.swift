@@ -31,6 +31,11 @@ public struct DistanceHistory: Sendable {
         points.append(p)
     }
 
+    /// Adds `metres` to every distance held (distance counted before the first point, learnt late).
+    mutating func shiftDistances(by metres: Metres) {
+        for i in 0..<points.count { points[i].distance += metres }
+    }
+
     /// Index of the last point at or before `time`, if `time` lies within the history.
     private func bracket(_ time: Seconds) -> Int? {
         guard let first = points.first, let last = points.last, time >= first.time, time <= last.time else { return nil }

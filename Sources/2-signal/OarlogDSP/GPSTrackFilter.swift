@@ -32,9 +32,13 @@ public struct GPSTrackFilter: Sendable {
         /// Spectral density of the boat's unmodelled acceleration, m²/s³. Small: the mean motion of
         /// a rowing boat changes over strokes, not within one.
         public var accelerationNoise: Double = 0.08
+        /// The same when the fix carries the receiver's speed: the velocity is measured, so the
+        /// track may follow a racing start or a change of pace sooner without the positions'
+        /// jitter making it wiggle.
+        public var accelerationNoiseWithSpeed: Double = 0.2
         /// Error of the receiver's speed as a measure of the boat's mean velocity, m/s: Doppler
         /// noise (0.05–0.1) and the within-stroke surge the model does not follow.
-        public var speedSigma: MetresPerSecond = 0.3
+        public var speedSigma: MetresPerSecond = 0.1
         /// Below this receiver speed the fix says "about stopped": velocity 0 within the speed
         /// reported and `lowSpeedSigma` (Doppler noise alone: at rest there is no surge).
         public var lowSpeed: MetresPerSecond = 0.3
@@ -46,8 +50,11 @@ public struct GPSTrackFilter: Sendable {
         /// The share of a fix's position error that wanders (the rest is white jitter), and how
         /// long the wander takes to change (a first-order Gauss–Markov process). Used for fixes
         /// with a receiver speed; without one the wander cannot be told from the boat's motion.
-        public var wanderShare: Double = 0.6
-        public var wanderCorrelationTime: Seconds = 60
+        /// (Issue 29: 0.9 and 120 s, with `speedSigma` 0.1, where 0.6, 60 s and 0.3 let the
+        /// positions' wander into the distance: on the simulated outings with Doppler the
+        /// wander was the error, the speed's noise hardly any; docs/DISTANCE.md.)
+        public var wanderShare: Double = 0.75
+        public var wanderCorrelationTime: Seconds = 120
         /// A fix further from the prediction than this (normalised innovation squared, 2 degrees
         /// of freedom; 16 is far beyond noise) means the boat manoeuvred — turned round, stopped,
         /// started — in a way the steady model cannot follow: the velocity is then opened up to
@@ -68,7 +75,20 @@ public struct GPSTrackFilter: Sendable {
         public var velocityEast: MetresPerSecond, velocityNorth: MetresPerSecond, velocityVariance: Double
     }
 
+    /// What the last fix did to the filter (the prediction it was judged against and the state
+    /// after it), for the smoother's backward pass (`GPSTrackSmoother`).
+    struct Step: Sendable {
+        var time: Seconds = 0
+        /// Seconds since the fix before, and the wander's decay over them (the transition).
+        var dt: Seconds = 0, wanderDecay = 1.0
+        /// Whether this fix started the track (no prediction).
+        var startsTrack = true
+        var predicted = Vector6(), predictedCovariance = Matrix6()
+        var filtered = Vector6(), filteredCovariance = Matrix6()
+    }
+
     public var configuration: Configuration
+    private(set) var lastStep = Step()
     /// Fixes that showed a manoeuvre (see `Configuration.manoeuvreThreshold`).
     public private(set) var manoeuvres = 0
     /// Whether the filter holds a track (a fix has been used since the start or the last reset).
@@ -101,6 +121,12 @@ public struct GPSTrackFilter: Sendable {
     public var originLatitude: Degrees? { plane?.origin.latitude }
     /// The filtered position as a point on the ellipsoid; `nil` when not tracking.
     public var position: GeoPoint? { plane?.unproject(east: x[0], north: x[1]) }
+    /// A point of the filter's plane (east, north metres) on the ellipsoid; `nil` when not tracking.
+    public func point(east: Metres, north: Metres) -> GeoPoint? { plane?.unproject(east: east, north: north) }
+    /// A point on the ellipsoid in the filter's plane (east, north metres); `nil` when not tracking.
+    public func offset(of point: GeoPoint) -> (east: Metres, north: Metres)? {
+        plane.map { let z = $0.project(point); return (z.east, z.north) }
+    }
 
     /// The state at the last fix (not moved forward), for judging a new fix; `nil` when not tracking.
     public var last: Prediction? {
@@ -117,6 +143,10 @@ public struct GPSTrackFilter: Sendable {
         plane = LocalTangentPlane(origin: old.unproject(east: x[0], north: x[1]))
         x[0] = 0
         x[1] = 0
+        lastStep.filtered[0] -= shift.east
+        lastStep.filtered[1] -= shift.north
+        lastStep.predicted[0] -= shift.east
+        lastStep.predicted[1] -= shift.north
         return shift
     }
 
@@ -137,7 +167,7 @@ public struct GPSTrackFilter: Sendable {
         }
         let z = plane.project(fix.point)
         let dt = fix.time - time
-        predict(to: fix.time, wander: wander)
+        predict(to: fix.time, wander: wander, withSpeed: fix.speed != nil)
         // Innovation of the position (the fix is position + wander + jitter).
         let ne = z.east - x[0] - x[4], nn = z.north - x[1] - x[5]
         let se = p[0, 0] + 2 * p[0, 4] + p[4, 4] + white, sn = p[1, 1] + 2 * p[1, 5] + p[5, 5] + white
@@ -153,13 +183,17 @@ public struct GPSTrackFilter: Sendable {
                 p[i, i] = v0
             }
         }
+        lastStep = Step(time: fix.time, dt: dt, wanderDecay: exp(-max(dt, 0) / max(configuration.wanderCorrelationTime, 1e-3)),
+                        startsTrack: false, predicted: x, predictedCovariance: p)
         var h = Vector6()
         h[0] = 1; h[4] = 1
         update(h: h, innovation: ne, variance: white)
         h = Vector6()
         h[1] = 1; h[5] = 1
         update(h: h, innovation: z.north - x[1] - x[5], variance: white)
-        if let s = fix.speed { useSpeed(s, course: fix.course) }
+        if let s = fix.speed { useSpeed(s, course: fix.course, interval: dt) }
+        lastStep.filtered = x
+        lastStep.filteredCovariance = p
     }
 
     private mutating func start(_ fix: GPSFix, total: Double, wander: Double) {
@@ -178,10 +212,14 @@ public struct GPSTrackFilter: Sendable {
             p[i + 2, i + 2] = v0
         }
         if let s = fix.speed { useSpeed(s, course: fix.course) }
+        lastStep = Step(time: fix.time, startsTrack: true, filtered: x, filteredCovariance: p)
     }
 
-    private mutating func useSpeed(_ s: MetresPerSecond, course: Degrees?) {
-        let sigma = configuration.speedSigma
+    /// `interval`: seconds since the fix before. `speedSigma` is the error of a second's speed:
+    /// at 5–10 Hz the speeds within a second share the stroke's surge and the receiver's own
+    /// smoothing, so each counts as that fraction of a second (its variance scaled by 1 / interval).
+    private mutating func useSpeed(_ s: MetresPerSecond, course: Degrees?, interval: Seconds = 1) {
+        let sigma = configuration.speedSigma / min(1, max(interval, 0.01)).squareRoot()
         if s < configuration.lowSpeed {
             // About stopped: velocity 0 within the speed reported.
             let variance = configuration.lowSpeedSigma * configuration.lowSpeedSigma + s * s
@@ -223,7 +261,7 @@ public struct GPSTrackFilter: Sendable {
         update(h: h, innovation: measurement - x[axis], variance: variance)
     }
 
-    private mutating func predict(to t: Seconds, wander: Double) {
+    private mutating func predict(to t: Seconds, wander: Double, withSpeed: Bool) {
         let dt = t - time
         time = t
         guard dt > 0 else { return }
@@ -235,7 +273,7 @@ public struct GPSTrackFilter: Sendable {
         x = f * x
         p = f * p * f.transposed
         // Q: white acceleration, q·[dt³/3, dt²/2; dt²/2, dt] per axis; the wander's innovation.
-        let q = configuration.accelerationNoise
+        let q = withSpeed ? configuration.accelerationNoiseWithSpeed : configuration.accelerationNoise
         let q11 = q * dt * dt * dt / 3, q12 = q * dt * dt / 2, q22 = q * dt
         let qb = wander * (1 - a * a)
         for i in 0..<2 {

@@ -106,7 +106,10 @@ public struct RowingAnalyzer: Sendable {
             releaseWaitsUntil = -.infinity
             if let v = fix.speed { speed.add(time: fix.time, speed: v) }
         case .reference(let r):
-            if let d = r.distance { deviceTrack.add(time: r.time, distance: d) }
+            if let d = r.distance {
+                deviceTrack.add(time: r.time, distance: d)
+                distance.noteDeviceDistance(time: r.time, distance: d)
+            }
             if let p = r.power { totals.addPower(p) }
             if usesReferenceStrokes { addReference(r, emit: emit) }
         case .gap(let g):
@@ -311,7 +314,7 @@ public struct RowingAnalyzer: Sendable {
             rateNow = nil
         }
         return LiveFigures(time: now, elapsed: now - (firstTime ?? now),
-                           distance: usesDeviceTrack ? deviceTrack.distance : distance.distance,
+                           distance: usesDeviceTrack ? deviceTrack.distance : distance.provisionalDistance,
                            speed: v, split: split.split(speed: v), strokeRate: rateNow, strokes: strokesFound)
     }
 
@@ -327,7 +330,7 @@ public struct RowingAnalyzer: Sendable {
     private mutating func averagedSpeed() -> MetresPerSecond? {
         let window = configuration.splitAveraging.windowSeconds ?? 5
         var windowSpeed = speed.averageSpeed(now: now)
-        if windowSpeed == nil, let settled = settledTime, now - settled <= window + configuration.distance.coarseSmoothingWindow,
+        if windowSpeed == nil, let settled = settledTime, now - settled <= window + configuration.distance.coarseSmoothingWindow + distance.smoothingLag,
            let d1 = track.distance(at: settled) {
             let start = max(settled - window, track.oldestTime ?? settled)
             if settled - start > 0.5, let d0 = track.distance(at: start) {
@@ -415,7 +418,8 @@ public struct RowingAnalyzer: Sendable {
     /// Emits completed strokes whose next catch is covered by the distance track (or that have
     /// waited long enough, or all at the end).
     private mutating func releasePending(final: Bool, emit: (AnalyzerEvent) -> Void) {
-        let lag = !usesDeviceTrack && distance.isSmoothingCoarsePositions ? configuration.distance.coarseSmoothingWindow / 2 : 0
+        let lag = usesDeviceTrack ? 0 : distance.smoothingLag
+            + (distance.isSmoothingCoarsePositions ? configuration.distance.coarseSmoothingWindow / 2 : 0)
         releaseWaitsUntil = -.infinity
         while let p = pending.first {
             let end = p.end ?? p.stroke.catchTime

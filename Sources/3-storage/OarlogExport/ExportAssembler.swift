@@ -10,6 +10,9 @@ import OarlogWorkouts
 ///   the same fixes, so each point's distance is the analyzer's distance at that moment and the
 ///   last point's equals the summary's. A fix is exported when the accumulator used it (fixes
 ///   with no fix, bad values, repeated times or rejected as jumps are left out).
+/// - Positions: in replay and export (the accumulator smooths) each point and stroke is drawn
+///   where the smoothed track puts it, the track the distance is measured on; forward only
+///   (live, a test's bare pipeline) the fixes' own positions.
 /// - Cadence: the smoothed rate of the latest catch at or before the point.
 /// - Laps: `LapRule`; a lap spans from its start to the next lap's start, so the laps partition
 ///   the session exactly (first record to last record). With a workout plan (the pipeline's
@@ -121,7 +124,10 @@ public struct ExportAssembler: Sendable {
                                                power: latestPower.value(at: fix.time, within: 10)
                                                    ?? latestOarlockPower.value(at: fix.time, within: 10)))
                 }
+            case .gap(let g) where g.sensor == .gps && g.breaksTrack:
+                distance.breakTrack(deviceDistance: g.deviceDistance)  // as the analyzer does
             case .heartRate, .reference, .oarlock:
+                if case .reference(let r) = record, let d = r.distance { distance.noteDeviceDistance(time: r.time, distance: d) }
                 guard let reading = ExportReading(record) else { break }
                 readings.append(reading)
                 switch reading {
@@ -179,22 +185,23 @@ public struct ExportAssembler: Sendable {
     // MARK: - Release in time order
 
     private mutating func release(final: Bool, emit: (ExportItem) throws -> Void) throws {
+        let holdBack = configuration.holdBack + distance.smoothingLag  // the analyzer's strokes wait that much longer
         while true {
             if let r = readings.first?.time, strokes.first.map({ r <= $0.stroke.catchTime }) ?? true,
                points.first.map({ r <= $0.time }) ?? true {
                 // A reading goes before a stroke or point at the same time: "at or before".
-                guard final || now - r >= configuration.holdBack || readings.count > Self.queueLimit else { return }
+                guard final || now - r >= holdBack || readings.count > Self.queueLimit else { return }
                 try consume(readings.removeFirst(), emit: emit)
             } else if let s = strokes.first, points.first.map({ s.stroke.catchTime <= $0.time }) ?? true {
                 let t = s.stroke.catchTime
-                guard final || now - t >= configuration.holdBack || strokes.count > Self.queueLimit else { return }
+                guard final || now - t >= holdBack || strokes.count > Self.queueLimit else { return }
                 strokes.removeFirst()
                 try consume(s, emit: emit)
             } else if let p = points.first {
                 let settled = distance.settledTime.map { $0 >= p.time } ?? false
                 let waited = now - p.time
                 guard final || points.count > Self.queueLimit
-                        || (waited >= configuration.holdBack && (settled || waited >= 3 * configuration.holdBack)) else { return }
+                        || (waited >= holdBack && (settled || waited >= 3 * holdBack)) else { return }
                 points.removeFirst()
                 try consume(p, emit: emit)
             } else {
@@ -222,7 +229,9 @@ public struct ExportAssembler: Sendable {
         lap = l
         lastStroke = s
         var latitude: Degrees?, longitude: Degrees?
-        if let a = lastPoint {
+        if let smoothed = smoothedPosition(at: t) {
+            (latitude, longitude) = (smoothed.latitude, smoothed.longitude)
+        } else if let a = lastPoint {
             latitude = a.latitude
             longitude = a.longitude
             if let b = points.first, b.time > a.time, t > a.time, t <= b.time {
@@ -248,6 +257,12 @@ public struct ExportAssembler: Sendable {
         strokeReadings.add(r)
     }
 
+    /// In replay and export (smoothing on): the smoothed track's position at `time`, which the
+    /// distance is measured on; forward only, the fixes themselves are drawn (`nil`).
+    private func smoothedPosition(at time: Seconds) -> GeoPoint? {
+        distance.smoothingLag > 0 ? distance.positions.position(at: time) : nil
+    }
+
     private mutating func consume(_ p: PendingPoint, emit: (ExportItem) throws -> Void) throws {
         try ensureLap(emit: emit)
         while let b = workout?.boundary(before: p.time) { try cut(at: b, emit: emit) }
@@ -265,6 +280,8 @@ public struct ExportAssembler: Sendable {
             if age <= configuration.maximumStrokePeriod { current = s }
         }
         guard var l = lap else { return }
+        var p = p  // drawn where the smoothed track the distance is measured on puts it
+        if let smoothed = smoothedPosition(at: p.time) { (p.latitude, p.longitude) = (smoothed.latitude, smoothed.longitude) }
         let point = ExportPoint(time: p.time, utc: start.originUTC + p.time, latitude: p.latitude, longitude: p.longitude,
                                 altitude: p.altitude, distance: d, speed: speed, strokeRate: rate, lap: l.index,
                                 heartRate: p.heartRate, power: p.power, stroke: current)

@@ -161,7 +161,7 @@ public enum LiveRecording {
             let facts = SessionFacts()
             let tracker = plan.workout.map { WorkoutTracker(plan: $0, goTime: plan.workoutStartsAtGo && plan.auto == nil ? 0 : nil) }
             let pipeline = try RowingPipeline.make(settings: plan.settings, sinks: [writer, facts] + hooks.sinks(metadata), fences: fences,
-                                                   workout: tracker, ghost: plan.ghost)
+                                                   workout: tracker, ghost: plan.ghost, live: true)
             return (pipeline, writer, facts)
         }
 

@@ -52,7 +52,7 @@ extension LiveStation {
         _ = recording.queue.push(LiveRecording.startRecord(utc))
         let pipeline = PipelineHolder(try RowingPipeline.make(settings: self.settings, sinks: [writer, RecordingSink(station: self)],
                                                               fences: fences, workout: trackerForRecording(),
-                                                              ghost: ghostForRecording()))
+                                                              ghost: ghostForRecording(), live: true))
         let thread = Thread { [self] in
             var source = recording.queue
             do { _ = try pipeline.pipeline.run(&source) } catch { log("recording \(id) stopped: \(error)") }

@@ -180,7 +180,8 @@ public final class LiveStation: @unchecked Sendable {
             run(Job { sink in
                 defer { watcher.finish() }
                 var source = live
-                var pipeline = try RowingPipeline.make(settings: settings, sinks: [sink] + extraSinks(clock.wallClockAtOrigin), fences: fences)
+                var pipeline = try RowingPipeline.make(settings: settings, sinks: [sink] + extraSinks(clock.wallClockAtOrigin), fences: fences,
+                                                       live: true)
                 _ = try pipeline.run(&source, shouldStop: { self.stopping.load(ordering: .relaxed) })
             })
         }

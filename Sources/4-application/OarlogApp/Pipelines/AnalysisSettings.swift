@@ -29,6 +29,8 @@ public struct AnalysisSettings: Sendable, Equatable {
                                         expected: "auto, +x, -x, +y, -y, +z, -z or three numbers like 0.7,-0.7,0")
         }
         configuration.mounting = MountingEstimatorConfiguration(axis: mounting)
+        // Replay and export measure the smoothed track (live turns it off: `RowingPipeline.make`).
+        configuration.distance.smoothing = DistanceConfiguration.replaySmoothing
         configuration.splitAveraging = try Self.splitAveraging(splitAveraging)
         switch strokesFrom.lowercased() {
         case "auto": configuration.strokeSource = .automatic

@@ -85,7 +85,9 @@ public struct SessionExport {
 
     /// The format's streaming exporter to `path`, with the analysis and laps it labels.
     private func exporter(_ path: String, settings: AnalysisSettings, title: String?) throws -> any PipelineSink {
-        let configuration = ExportConfiguration(analyzer: try settings.analyzerConfiguration(), laps: laps, title: title)
+        var analyzer = try settings.analyzerConfiguration()
+        analyzer.distance.smoothing = DistanceConfiguration.replaySmoothing  // as the export's pipeline (RowingPipeline)
+        let configuration = ExportConfiguration(analyzer: analyzer, laps: laps, title: title)
         return try format.makeExporter(path: path, configuration: configuration, csvColumns: csvColumns)
     }
 }

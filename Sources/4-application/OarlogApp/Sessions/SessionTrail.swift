@@ -24,18 +24,33 @@ public struct SessionTrail {
         self.points = points
     }
 
-    /// Each point of the trail in turn: the fixes the session's distance accumulator uses, with
-    /// the distance rowed by then.
+    /// Each point of the trail in turn: the fixes the session's distance accumulator uses, where
+    /// its smoothed track puts them (as the GeoJSON export has them), with the distance rowed by
+    /// then: a fix's point comes once the accumulator has booked it (the smoother's lag), and all
+    /// at the end.
     static func forEachPoint(_ reader: SessionReader, _ body: (Point) -> Void) throws {
         let settings = SessionReplay(reader).settings
         var accumulator = DistanceAccumulator(configuration: try settings.analyzerConfiguration().distance)
+        var waiting: [GPSFix] = []
+        var next = 0
+        func emitBooked(upTo settled: Seconds) {
+            while next < waiting.count, waiting[next].time <= settled {
+                let fix = waiting[next]
+                let p = accumulator.smoothingLag > 0 ? accumulator.positions.position(at: fix.time) ?? fix.point : fix.point
+                body(Point(time: fix.time, latitude: p.latitude, longitude: p.longitude,
+                           distance: accumulator.history.distance(at: fix.time) ?? accumulator.distance))
+                next += 1
+            }
+            if next > 256 { waiting.removeFirst(next); next = 0 }
+        }
         for fix in try reader.fixes() {
             let used = accumulator.usedFixes
             accumulator.process(fix)
-            if accumulator.usedFixes > used {
-                body(Point(time: fix.time, latitude: fix.latitude, longitude: fix.longitude, distance: accumulator.distance))
-            }
+            if accumulator.usedFixes > used { waiting.append(fix) }
+            if let settled = accumulator.settledTime { emitBooked(upTo: settled) }
         }
+        accumulator.finish()
+        emitBooked(upTo: .infinity)
     }
 
     /// At most `limit` points, evenly spread, always the first and the last.
