@@ -1,0 +1,193 @@
+import OarlogCore
+
+/// The boat's speed from the accelerometer's surge, integrated, and held to the GPS: a Kalman
+/// filter whose state is the speed and the surge accelerometer's bias.
+///
+/// - Predicted at every accelerometer sample with the surge the mounting estimator projects (the
+///   same values the stroke detector takes), restored from the estimator's gravity tracking
+///   (`SurgeRestorer`: the estimator's low-pass of gravity takes in a little of the boat's own
+///   acceleration, enough to lose a change of pace over a few strokes): the speed grows by the
+///   surge less the bias, integrated (trapezoids).
+/// - Corrected at every GPS fix by the receiver's Doppler speed when it gives one, else by the
+///   speed the distance track gives over a few seconds of positions (`correct(meanSpeed:…)`).
+/// - The covariance is carried in closed form from one fix to the next (continuous-time white
+///   noise on the acceleration and a random walk of the bias), not per sample: per sample the
+///   filter only integrates.
+/// - Before the mounting has settled, or with no accelerometer, or after a gap, it is the GPS
+///   speed (held between fixes); the first fix after the accelerometer starts driving it sets
+///   it. A gap resets it (`reset`).
+///
+/// Its history (`FusedSpeedHistory`) holds the speed and the distance it covered every `cadence`
+/// (0.1 s, or `interval` if shorter), for about a minute. Nothing is allocated after init.
+public struct FusedSpeedFilter: Sendable {
+    /// The filter's noise figures.
+    public struct Noise: Sendable, Equatable {
+        /// Acceleration noise density, m/s²/√Hz (speed random walk: 0.1 m/s after 1 s). Not the
+        /// sensor's own white noise (a MEMS part's 0.002–0.005 m/s²/√Hz adds only 3–5 mm/s a
+        /// second), but what the projected surge gets wrong: gravity leaking through the boat's
+        /// pitch, which the mounting's slow gravity tracking cannot follow within a stroke
+        /// (0.5° of pitch is 0.09 m/s²), the sensor axis a degree or two off the keel, the
+        /// sensor's scale. 0.1 lets one 1 Hz Doppler fix correct about 60 % of an error.
+        public var accelerationDensity: Double = 0.1
+        /// Bias random walk, m/s²/√s: a MEMS bias and the tilt the mounting did not remove
+        /// change over minutes (temperature, the load in the boat): 0.005 m/s² in a second,
+        /// 0.04 m/s² in a minute.
+        public var biasDrift: Double = 0.005
+        /// The bias's spread when the filter starts, m/s² (a MEMS part's 0.05–0.1 m/s², as the
+        /// simulator's 0.08).
+        public var initialBias: Double = 0.1
+        /// A receiver's Doppler speed noise, m/s (u-blox M8/M9: 0.05 m/s; phone chips and
+        /// older parts 0.1–0.2). 0.1 allows for its own smoothing within the fix.
+        public var receiverSpeed: MetresPerSecond = 0.1
+        /// The distance track's speed over `positionWindow` (positions 1–3 m apart at random,
+        /// smoothed: about 0.3 m/s over 3 s). Successive windows overlap, so their errors are
+        /// not independent: the figure is kept large.
+        public var positionSpeed: MetresPerSecond = 0.4
+        public init() {}
+    }
+
+    public let noise: Noise
+    /// The history's spacing, s.
+    public let cadence: Seconds
+    /// The fused speed and distance every `cadence`.
+    public private(set) var history: FusedSpeedHistory
+
+    /// The current speed, m/s; `nil` before the first fix (or after a gap).
+    public private(set) var speed: MetresPerSecond?
+    /// The surge accelerometer's bias, m/s² (Double: `MetresPerSecondSquared` is a Float).
+    public private(set) var bias: Double = 0
+    /// Whether the accelerometer has driven the speed since the last fix (else it is the GPS's).
+    public private(set) var driven = false
+    /// The distance covered since the filter began, m.
+    public private(set) var distance: Metres = 0
+    /// Time of the state.
+    public private(set) var time: Seconds = -.infinity
+
+    // Covariance [[p00, p01], [p01, p11]] at the last correction, and the time since.
+    private var p00 = 0.0, p01 = 0.0, p11 = 0.0
+    private var sinceCorrection: Seconds = 0
+    private var restorer: SurgeRestorer
+    /// The restored surge of the last sample less the bias (for the trapezoids), m/s².
+    private var lastAcceleration = 0.0
+    private var nextEntry: Seconds = -.infinity
+    /// Whether `lastAcceleration` is the previous sample's (not after a fix set the speed).
+    private var integrating = false
+
+    /// A longer interval between accelerometer samples is a gap: the speed is the GPS's again.
+    public static let sampleGap: Seconds = 0.25
+    /// History kept, s.
+    public static let historySeconds: Seconds = 60
+
+    /// - Parameters:
+    ///   - interval: the analyzer's `speedInterval`: the history is at least this fine (and 0.1 s).
+    ///   - gravityTimeConstant: the mounting estimator's, undone by the restorer (0: none).
+    public init(noise: Noise = .init(), interval: Seconds = 0.1,
+                gravityTimeConstant: Seconds = MountingEstimatorConfiguration().gravityTimeConstant) {
+        self.noise = noise
+        cadence = interval > 0 ? min(0.1, max(0.01, interval)) : 0.1
+        history = FusedSpeedHistory(seconds: Self.historySeconds, cadence: cadence)
+        restorer = SurgeRestorer(gravityTimeConstant: gravityTimeConstant)
+    }
+
+    /// Forgets the speed (a gap in the GPS track or in the accelerometer): the next fix sets it.
+    public mutating func reset() {
+        speed = nil
+        driven = false
+        bias = 0
+        restorer.reset()
+        lastAcceleration = 0
+        history.removeAll()
+        nextEntry = -.infinity
+    }
+
+    /// Takes one surge sample (m/s², the mounting estimator's projection) at `sampleTime`.
+    @inline(__always)
+    public mutating func predict(time sampleTime: Seconds, surge: MetresPerSecondSquared) {
+        let dt = sampleTime - time
+        guard dt > 0, sampleTime.isFinite, surge.isFinite else { return }
+        let a = restorer.restore(time: sampleTime, surge: Double(surge)) - bias
+        if let v = speed, dt <= Self.sampleGap, driven || sinceCorrection == 0 {
+            let dv = 0.5 * (a + (integrating ? lastAcceleration : a)) * dt
+            distance += (v + 0.5 * dv) * dt
+            speed = v + dv
+            sinceCorrection += dt
+            driven = true
+        } else if speed != nil {
+            // The first sample after a fix, or after a gap in the samples: the speed is the GPS's
+            // until the next fix sets it (the state's time moves on).
+            if dt > Self.sampleGap { driven = false; restorer.reset(); integrating = false }
+            distance += (speed ?? 0) * dt
+        }
+        time = sampleTime
+        lastAcceleration = a
+        integrating = true
+        if sampleTime >= nextEntry { record() }
+    }
+
+    /// Takes `n` surge samples (`times[i]`, `values[i]`), oldest first.
+    @inline(__always)
+    public mutating func predict(times: UnsafePointer<Seconds>, values: UnsafePointer<Float>, count n: Int) {
+        for i in 0..<n { predict(time: times[i], surge: values[i]) }
+    }
+
+    private mutating func record() {
+        guard let v = speed else { return }
+        history.append(.init(time: time, speed: v, distance: distance, driven: driven))
+        nextEntry = time + cadence - 1e-9
+    }
+
+    /// Corrects the speed with the receiver's Doppler speed at `fixTime`.
+    public mutating func correct(time fixTime: Seconds, receiverSpeed: MetresPerSecond) {
+        correct(time: fixTime, measured: receiverSpeed, variance: noise.receiverSpeed * noise.receiverSpeed)
+    }
+
+    /// Corrects the speed with the distance track's mean speed from `start` to `end` (positions
+    /// only): the filter's own mean over the same span, from its history, turns it into a
+    /// measure of the speed now (`speed + measured − own mean`).
+    public mutating func correct(time fixTime: Seconds, meanSpeed measured: MetresPerSecond, from start: Seconds, to end: Seconds) {
+        var now = measured
+        if driven, let v = speed, let own = history.meanSpeed(from: start, to: end) { now = measured + v - own }
+        correct(time: fixTime, measured: now, variance: noise.positionSpeed * noise.positionSpeed)
+    }
+
+    /// The Kalman update (measure matrix [1, 0]), the covariance first carried over the time
+    /// since the last one.
+    private mutating func correct(time fixTime: Seconds, measured z: Double, variance r: Double) {
+        guard fixTime.isFinite, z.isFinite, z >= 0 else { return }
+        guard driven, let v = speed else {
+            // The GPS's speed: it sets the state (the bias kept, its spread as at the start).
+            if let v = speed, fixTime > time { distance += v * (fixTime - time) }
+            speed = z
+            driven = false
+            p00 = r
+            p01 = 0
+            if p11 == 0 { p11 = noise.initialBias * noise.initialBias }
+            sinceCorrection = 0
+            if fixTime > time { time = fixTime }
+            integrating = false
+            record()
+            return
+        }
+        // Carry the covariance: Φ = [[1, −τ], [0, 1]], Q(τ) for white acceleration noise qa and
+        // a bias random walk qb.
+        let tau = sinceCorrection, qa = noise.accelerationDensity * noise.accelerationDensity
+        let qb = noise.biasDrift * noise.biasDrift
+        let a00 = p00 - 2 * tau * p01 + tau * tau * p11 + qa * tau + qb * tau * tau * tau / 3
+        let a01 = p01 - tau * p11 - qb * tau * tau / 2
+        let a11 = p11 + qb * tau
+        // The speed at the fix (the state may be a sample behind or ahead of it).
+        let predicted = v + lastAcceleration * (fixTime - time)
+        let s = a00 + r
+        let k0 = a00 / s, k1 = a01 / s
+        let innovation = z - predicted
+        speed = v + k0 * innovation
+        bias += k1 * innovation
+        p00 = (1 - k0) * a00
+        p01 = (1 - k0) * a01
+        p11 = a11 - k1 * a01
+        sinceCorrection = 0
+    }
+
+    /// The covariance of the speed, m²/s², at the last fix.
+    public var speedVariance: Double { p00 }
+}
