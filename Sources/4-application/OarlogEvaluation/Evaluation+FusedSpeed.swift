@@ -24,7 +24,7 @@ extension Evaluation {
     /// displayed one stroke after the truth's per-stroke speed reaches its new level (within
     /// 0.5 s/500 m of its mean over the last 30 s), fused per stroke and the receiver's 5 s, and
     /// the scatter of the displayed per-stroke split at the two steady rates.
-    static func splitResponse() -> [EvaluationRow] {
+    public static func splitResponse() -> [EvaluationRow] {
         let dataset = "simulated 20→32 spm in three strokes"
         do {
             var configuration = SimulationConfiguration(duration: 150, profile: SimulationProfile(
@@ -46,8 +46,8 @@ extension Evaluation {
             let change: Seconds = 70
             guard let r = truth.firstIndex(where: { $0.catchTime >= change && abs((Double.split(fromSpeed: $0.meanSpeed ?? 0) ?? 999) - newSplit) <= 0.5 }),
                   r + 2 < truth.count else { return [.failure(dataset: dataset, check: "split response", "truth never reaches")] }
-            // One stroke after: at the catch that ends the next stroke, once the display has it.
-            let at = truth[r + 2].catchTime + 0.6
+            // One stroke after: what is shown at the end of the next stroke (just before its catch).
+            let at = truth[r + 2].catchTime - 0.05
             let fusedSplit = fused.last(where: { $0.time <= at })?.split, receiverSplit = receiver.last(where: { $0.time <= at })?.split
             let fusedError = fusedSplit.map { $0 - newSplit }, receiverError = receiverSplit.map { $0 - newSplit }
             var rows = [EvaluationRow(
@@ -76,14 +76,15 @@ extension Evaluation {
         return out
     }
 
-    /// The displayed split 0.6 s after each catch (the stroke before it complete and shown)
-    /// against the truth's mean speed over that stroke, where `steady` holds.
+    /// The displayed split at the end of each stroke (just before its catch: the stroke before
+    /// it complete and shown) against the truth's mean speed over that stroke before, where
+    /// `steady` holds.
     static func steadyRow(dataset: String, truth: [GroundTruthStroke], fused: [(time: Seconds, split: SecondsPer500m?)],
                           receiver: [(time: Seconds, split: SecondsPer500m?)], steady: (Seconds) -> Bool) -> EvaluationRow {
         func rms(_ shown: [(time: Seconds, split: SecondsPer500m?)]) -> (rms: Double, count: Int) {
             var squares = 0.0, n = 0
-            for (a, b) in zip(truth, truth.dropFirst()) where steady(a.catchTime) {
-                let at = b.catchTime + 0.6
+            for (a, b) in zip(truth, truth.dropFirst(2)) where steady(a.catchTime) {
+                let at = b.catchTime - 0.05
                 guard let s = shown.last(where: { $0.time <= at })?.split, let v = a.meanSpeed, let t = Double.split(fromSpeed: v) else { continue }
                 squares += (s - t) * (s - t)
                 n += 1
@@ -101,7 +102,7 @@ extension Evaluation {
     /// Steady pieces at 24 and 32 spm sampled at 25, 100 and 500 Hz (tilted sensor, the
     /// simulator's noise and GPS): each detected stroke's lowest and highest speed (the stroke's
     /// swing anchored to its fused mean speed) against the truth's, and its swing.
-    static func inStrokeSpeed(accelRates: [Hertz] = [25, 100, 500], rates: [StrokesPerMinute] = [24, 32]) -> [EvaluationRow] {
+    public static func inStrokeSpeed(accelRates: [Hertz] = [25, 100, 500], rates: [StrokesPerMinute] = [24, 32]) -> [EvaluationRow] {
         var rows: [EvaluationRow] = []
         for accelRate in accelRates {
             let dataset = "simulated tilted @\(Int(accelRate)) Hz, \(rates.map { String(Int($0)) }.joined(separator: " & ")) spm"
