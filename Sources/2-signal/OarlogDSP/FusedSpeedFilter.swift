@@ -131,7 +131,8 @@ public struct FusedSpeedFilter: Sendable {
     }
 
     private mutating func record() {
-        guard let v = speed else { return }
+        // No speed yet: nothing to record until a fix sets one (it records then).
+        guard let v = speed else { nextEntry = .infinity; return }
         history.append(.init(time: time, speed: v, distance: distance, driven: driven))
         nextEntry = time + cadence - 1e-9
     }
