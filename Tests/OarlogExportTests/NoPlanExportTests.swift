@@ -21,14 +21,18 @@ import OarlogTrace
 /// `gpxtpx:hr` and TCX `HeartRateBpm` on 91 of 93 points and the TCX lap's average and maximum
 /// (the files equal the old ones with those elements taken out); both CSVs gain the heart-rate,
 /// power and oarlock columns at the end (old columns unchanged) and rowingdata's ` HRCur (bpm)`
-/// the heart rate.)
+/// the heart rate.) With issue 29 a stroke's rate is its own period, this catch to the next (it was
+/// the previous catch to this one): the rate, smoothed rate and cadence of each stroke and point
+/// move one stroke earlier (this fixture's stroke times are whole seconds, so 30 spm or none), and
+/// the averages with them (checked in the new CSV: each stroke's rate is 60 / (next time − its
+/// time), or none for the first of a piece and a period under 1.2 s).
 final class NoPlanExportTests: XCTestCase {
     static let expected: [String: String] = [
-        "session.gpx": "a45d0aae8005b9b92939ac124e8bc4fbe6f2990e14dd2754ec0c38d812f388ba",
-        "session.tcx": "2558243347c53b1f1a6890e697cb3e35c78ead5a77a9378306fc41e28acd1725",
-        "session.fit": "aebef11deb27c4e6cebb3d60092a41b421281796add242b5f8d3c420841ce52e",
-        "session.csv": "81e18ce009f5094e16cfda63719983f1ca5c5e67d281071306173cc291319f90",
-        "session-rowingdata.csv": "7e0771cd4d4a41a339ec5ad8da666b23a4b93eae3c042b074f7e13d4390c2827",
+        "session.gpx": "965ee674dd9fc25ca697c13e1fb1d0991590a1d6d4b4a1201c72b2b4b719c448",
+        "session.tcx": "529f55a3d5e55460d2cd5a60a9ce9aa9d879327b844afe6ef276f66c20f742c0",
+        "session.fit": "774e8f1fe0596abcf4c2940afd702010b62947caff037dc687bf0790c2c86916",
+        "session.csv": "e3e6ca92b3fd1bb9d2f87c172842f301da99d84e3bdb971eb6ee04e8de1de157",
+        "session-rowingdata.csv": "9c69cae29f6eac6f1c58337b48d9b2ef4467f8db145a0e763162d6081a63ba54",
         "session.geojson": "efb88f991097a2a155fdb4c7a61ab2651c82ae5c31d412e7bd9e041d2e0af0b2",
     ]
 

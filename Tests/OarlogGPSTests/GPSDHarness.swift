@@ -31,6 +31,20 @@ func waitUntil(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
     return condition()
 }
 
+/// CPU seconds the calling thread has used.
+func threadCPUSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+/// CPU seconds the whole process has used (every thread, user and system).
+func processCPUSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
 /// Seconds on CLOCK_MONOTONIC (the clock GPSDSource stamps with).
 func monotonicNow() -> Double {
     var ts = timespec()
@@ -60,6 +74,9 @@ final class NMEAServer: @unchecked Sendable {
         var cursor = 0
         var connections = 0
         var closedOnce = false
+        /// This thread's CPU time when it wrote the first line and the last, seconds.
+        var cpuAtFirstLine: Double?
+        var cpuAtLastLine: Double?
     }
 
     init(lines: [String], secondsPerLine: Double = 0.0005, closeAfterLines: Int? = nil, gateOpen: Bool = false) throws {
@@ -88,6 +105,11 @@ final class NMEAServer: @unchecked Sendable {
     var cursor: Int { state.withLock { $0.cursor } }
     var connections: Int { state.withLock { $0.connections } }
     var finished: Bool { cursor >= lines.count }
+    /// CPU time the server's own thread spent writing the lines (first to last), seconds: what a
+    /// test measuring its process's CPU takes off, since the server runs in the test's process.
+    var streamingCPUSeconds: Double? {
+        state.withLock { s in s.cpuAtLastLine.flatMap { last in s.cpuAtFirstLine.map { last - $0 } } }
+    }
     func openGate() { state.withLock { $0.gateOpen = true } }
     func closeGate() { state.withLock { $0.gateOpen = false } }
 
@@ -143,7 +165,12 @@ final class NMEAServer: @unchecked Sendable {
                 if n <= 0 { return }
                 sent += n
             }
-            state.withLock { $0.cursor = index + 1 }
+            let cpu = threadCPUSeconds()
+            state.withLock {
+                $0.cursor = index + 1
+                if $0.cpuAtFirstLine == nil { $0.cpuAtFirstLine = cpu }
+                if index + 1 == lines.count { $0.cpuAtLastLine = cpu }
+            }
             if secondsPerLine > 0 {
                 nextAt += secondsPerLine
                 let wait = nextAt - monotonicNow()
@@ -181,14 +208,16 @@ final class GPSDProcess {
     deinit { kill() }
 
     /// Removes the SysV shared-memory segments gpsd leaves behind (its export segment, "GPSD",
-    /// and the NTP segments "NTP0"…): only those nobody is attached to.
+    /// the NTP segments "NTP0"…, and the one per gpsd that gpsfake starts): only those nobody is
+    /// attached to.
     static func removeLeftoverSharedMemory() {
         guard let ipcs = try? ChildProcess.run("/usr/bin/ipcs", ["-m"]) else { return }
         for line in ipcs.out.split(separator: "\n") {
             let f = line.split(separator: " ", omittingEmptySubsequences: true)
             guard f.count >= 6, f[0].hasPrefix("0x") else { continue }
             let key = f[0].lowercased()
-            let gpsdKey = key == "0x47505344" || key.hasPrefix("0x4e54503")  // "GPSD", "NTP0".."NTP7"
+            // "GPSD", "NTP0".."NTP7", and gpsfake's gpsd's (0x4770 and its port in hex).
+            let gpsdKey = key == "0x47505344" || key.hasPrefix("0x4e54503") || (key.hasPrefix("0x4770") && key.count == 10)
             guard gpsdKey, f[5] == "0" else { continue }
             _ = try? ChildProcess.run("/usr/bin/ipcrm", ["-m", String(f[1])])
         }

@@ -97,29 +97,7 @@ final class OarlockSessionTests: XCTestCase {
         _ = try recordSession(records, to: path)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let reader = try SessionReader(path: path)
-        var relabelled = 0
-        var offset = reader.dataStart
-        while offset < reader.dataEnd {
-            let length = Int(bytes[offset + 5]) | Int(bytes[offset + 6]) << 8 | Int(bytes[offset + 7]) << 16 | Int(bytes[offset + 8]) << 24
-            let payloadStart = offset + SessionFormat.frameHeaderSize
-            if bytes[offset + 4] == FrameKind.chunk.rawValue {
-                let positions = try bytes.withUnsafeBytes { raw -> [Int] in
-                    var r = ByteReader(UnsafeRawBufferPointer(rebasing: raw[payloadStart..<(payloadStart + length)]))
-                    _ = try ChunkHeader.decode(&r)
-                    var positions: [Int] = []
-                    while !r.isAtEnd {
-                        if try r.u8() == RecordKind.oarlock.rawValue { positions.append(payloadStart + r.position - 1) }
-                        r.position += try r.length(limit: r.remaining)
-                    }
-                    return positions
-                }
-                relabelled += positions.count
-                for p in positions { bytes[p] = 0x7E }
-                let crc = CRC32C.checksum(Array(bytes[(offset + 4)..<(payloadStart + length)]))
-                for k in 0..<4 { bytes[payloadStart + length + k] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(k))) }
-            }
-            offset = payloadStart + length + SessionFormat.frameTrailerSize
-        }
+        let relabelled = try SessionRelabel.relabel(&bytes, reader: reader, kind: .oarlock, as: 0x7E)
         XCTAssertEqual(relabelled, 8)
         let relabelledPath = directory + "/unknown-kind.oarlog"
         try Data(bytes).write(to: URL(fileURLWithPath: relabelledPath))

@@ -107,6 +107,13 @@ public struct DistanceAccumulator: Sendable {
     private var previous: GPSFix?
     private var previousEast: Metres = 0, previousNorth: Metres = 0, previousSpeed: MetresPerSecond = 0
     private var previousReceipt: Seconds = 0
+    private var previousTime: Seconds = 0
+    /// Moving: where the step being booked starts, and how much of it is in `distance` so far.
+    /// Steps are chords of at least `minimumChord` of the receiver's time: at 5–10 Hz the
+    /// filtered position's fix-to-fix noise would otherwise add its own length to every step.
+    private var chordStart: TrackPoint?
+    private var chordBooked: Metres = 0
+    private static let minimumChord: Seconds = 0.75
     private var moving = false
     /// Metres on the chosen Earth per metre east and north in the filter's plane.
     private var scaleEast = 1.0, scaleNorth = 1.0
@@ -114,6 +121,8 @@ public struct DistanceAccumulator: Sendable {
     private var slowStart: TrackPoint?
     private var slowHeading: (east: Double, north: Double) = (0, 0)
     private var slowForwardBooked: Metres = 0
+    /// When the slow spell's progress was last looked at (every `minimumChord`, as the chords).
+    private var slowCheckedAt: Seconds = 0
     /// When the boat moved off, while its filtered speed has not yet reached `stationarySpeed`.
     private var movedOffAt: Seconds?
     /// While stopped: the filtered position when the boat was last still (under
@@ -252,7 +261,9 @@ public struct DistanceAccumulator: Sendable {
         }
         previousEast = here.east
         previousNorth = here.north
+        previousTime = here.time
         previousSpeed = v
+        if !moving || slowStart != nil { chordStart = nil }
         if let shift = track.recentreIfFar() { recentre(by: shift) }
         appendHistory(receipt)
     }
@@ -269,7 +280,9 @@ public struct DistanceAccumulator: Sendable {
         still = here
         previousEast = here.east
         previousNorth = here.north
+        previousTime = here.time
         previousSpeed = track.speed
+        chordStart = nil
         moving = false
         slowStart = nil
         movedOffAt = nil
@@ -283,7 +296,11 @@ public struct DistanceAccumulator: Sendable {
     private mutating func bookSlowSpell(_ fix: GPSFix, here: TrackPoint, speed v: MetresPerSecond, from slow: TrackPoint) {
         let c = configuration
         let forward = (here.east - slow.east) * slowHeading.east + (here.north - slow.north) * slowHeading.north
-        if forward > slowForwardBooked && v >= c.stillSpeed {  // under it: drifting, not gliding
+        // Looked at every `minimumChord` (and when the spell ends): the most forward of ten
+        // noisy positions a second would be booked, not the boat's progress.
+        let due = here.time - slowCheckedAt >= Self.minimumChord || v >= c.stationarySpeed || fix.time - slow.time >= c.stopAfter
+        if due { slowCheckedAt = here.time }
+        if due && forward > slowForwardBooked && v >= c.stillSpeed {  // under it: drifting, not gliding
             let gain = forward - slowForwardBooked
             distance += stepLength(east: gain * slowHeading.east, north: gain * slowHeading.north)
             slowForwardBooked = forward
@@ -302,7 +319,10 @@ public struct DistanceAccumulator: Sendable {
     /// spell, is looked for.
     private mutating func bookMoving(_ fix: GPSFix, here: TrackPoint, speed v: MetresPerSecond, dt: Seconds) {
         let c = configuration
-        distance += stepLength(east: here.east - previousEast, north: here.north - previousNorth)
+        let start = chordStart ?? TrackPoint(time: previousTime, east: previousEast, north: previousNorth)
+        let chord = stepLength(east: here.east - start.east, north: here.north - start.north)
+        distance += chord - (chordStart == nil ? 0 : chordBooked)
+        (chordStart, chordBooked) = here.time - start.time >= Self.minimumChord ? (nil, 0) : (start, chord)
         movingTime += dt
         if v >= c.stationarySpeed { movedOffAt = nil }
         if let off = movedOffAt, fix.time - off >= c.stopAfter {
@@ -313,6 +333,7 @@ public struct DistanceAccumulator: Sendable {
         } else if v < c.stationarySpeed && movedOffAt == nil {
             slowStart = here
             slowForwardBooked = 0
+            slowCheckedAt = here.time
             let ve = track.velocityEast, vn = track.velocityNorth
             slowHeading = v > 0 ? (ve / v, vn / v) : (0, 0)
         }
@@ -342,6 +363,8 @@ public struct DistanceAccumulator: Sendable {
         still.north -= shift.north
         slowStart?.east -= shift.east
         slowStart?.north -= shift.north
+        chordStart?.east -= shift.east
+        chordStart?.north -= shift.north
         for i in 0..<recent.count {
             recent[i].east -= shift.east
             recent[i].north -= shift.north

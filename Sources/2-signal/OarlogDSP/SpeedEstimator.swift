@@ -12,10 +12,25 @@ public struct SpeedEstimator: Sendable {
     private var samples: RingBuffer<Sample>
     private struct Sample: Sendable { var time: Seconds; var speed: MetresPerSecond }
 
-    public init(window: Seconds = 5, staleAfter: Seconds = 5, capacity: Int = 256) {
+    /// The fastest receiver the default capacity keeps a whole window of: u-blox M8/M9 give up
+    /// to 10 Hz with every constellation, 18–25 Hz with GPS alone.
+    public static let maximumFixRate: Hertz = 25
+
+    /// `capacity` samples are kept (`nil`: enough for `window` + `staleAfter` at
+    /// `maximumFixRate`, and never fewer than 256). A ring too small for the window would
+    /// average over less time than asked without saying so: a 30 s window at 10 Hz needs 350.
+    public init(window: Seconds = 5, staleAfter: Seconds = 5, capacity: Int? = nil) {
         self.window = window
         self.staleAfter = staleAfter
-        samples = RingBuffer(capacity: capacity, filler: Sample(time: 0, speed: 0))
+        samples = RingBuffer(capacity: capacity ?? Self.defaultCapacity(window: window, staleAfter: staleAfter),
+                             filler: Sample(time: 0, speed: 0))
+    }
+
+    /// Samples a window of `window` + `staleAfter` holds at `maximumFixRate` (256 to 65,536).
+    public static func defaultCapacity(window: Seconds, staleAfter: Seconds) -> Int {
+        let span = max(0, window) + max(0, staleAfter)
+        guard span.isFinite else { return 65_536 }
+        return min(65_536, max(256, Int((span * maximumFixRate).rounded(.up)) + 2))
     }
 
     /// Adds a receiver speed sample. Out-of-order or non-finite samples are ignored.
