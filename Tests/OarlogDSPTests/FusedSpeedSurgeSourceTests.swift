@@ -11,12 +11,13 @@ final class FusedSpeedSurgeSourceTests: XCTestCase {
     /// Each stroke's mean speed from the filter's history against the truth's, rms, m/s, after
     /// `from` seconds; `surge` gives the filter's input for a sample (nil: skip it).
     private func perStrokeError(noise: FusedSpeedFilter.Noise, restores: Bool, from: Seconds,
+                                mounting mountingConfiguration: MountingEstimatorConfiguration = .init(),
                                 surge: (inout MountingEstimator, AccelSample, BoatSimulator.BoatFrameSample) -> Float?) throws -> Double {
         var configuration = SimulationConfiguration(minutes: 3, rate: 24)
         configuration.gpsDropoutsPerHour = 0
         configuration.seed = 7
         var simulator = try BoatSimulator(configuration: configuration)
-        var mounting = MountingEstimator()
+        var mounting = MountingEstimator(configuration: mountingConfiguration)
         var filter = FusedSpeedFilter(noise: noise, interval: 0.02, gravityTimeConstant: restores ? 5 : 0)
         var times: [Seconds] = [], speeds: [MetresPerSecond] = []
         while let record = try simulator.next() {
@@ -57,9 +58,24 @@ final class FusedSpeedSurgeSourceTests: XCTestCase {
         XCTAssertLessThan(surge, 0.025)
         let withPitch = try perStrokeError(noise: trusting, restores: false, from: 60) { _, _, frame in Float(frame.specificForce.x) }
         XCTAssertLessThan(withPitch, 0.025)
-        // The mounting estimator's surge, restored, with the default figures: measured 0.043
-        // (written in docs/SPEED.md; not asserted: the goal is not met yet).
-        let projected = try perStrokeError(noise: .init(), restores: true, from: 60) { mounting, sample, _ in mounting.surge(of: sample) }
+        // The stroke detector's surge (the 5 s gravity), restored, with the figures it had
+        // (0.1, 0.005): measured 0.043 (docs/SPEED.md; not asserted).
+        var former = FusedSpeedFilter.Noise()
+        former.accelerationDensity = 0.1
+        former.biasDrift = 0.005
+        let projected = try perStrokeError(noise: former, restores: true, from: 60) { mounting, sample, _ in mounting.surge(of: sample) }
         print("fused per-stroke mean speed error, rms: true surge \(surge), true specific force \(withPitch), projected \(projected)")
+    }
+
+    /// The mounting's fused surge (`FusedSurgeFrame`: gravity frozen at settling, the axis the
+    /// estimator's made perpendicular to it) with the filter's default figures (acceleration
+    /// 0.003, bias drift 0.0001): within 0.03 m/s rms per stroke (measured 0.027, against 0.043
+    /// for the 5 s gravity's surge restored and 0.019 for the true specific force).
+    func testFusedSurgeHoldsTheStrokeMeanSpeed() throws {
+        let fused = try perStrokeError(noise: .init(), restores: false, from: 60) { mounting, sample, _ in
+            mounting.surge(of: sample).map { _ in mounting.fusedSurge }
+        }
+        XCTAssertLessThan(fused, 0.03)
+        print("fused per-stroke mean speed error, rms: the mounting's fused surge \(fused)")
     }
 }

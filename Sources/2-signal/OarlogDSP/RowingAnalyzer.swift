@@ -91,8 +91,9 @@ public struct RowingAnalyzer: Sendable {
         split = SplitCalculator(averaging: configuration.splitAveraging, minimumSpeed: configuration.stoppedSpeed)
         rate = AnalyzerStrokeRateAverage(strokes: configuration.rateSmoothingStrokes, minimumPeriod: configuration.minimumStrokePeriod,
                                          maximumPeriod: configuration.maximumStrokePeriod)
+        // The fused surge's gravity is the mounting's slow one (`FusedSurgeFrame`): nothing to restore.
         fused = FusedSpeedFilter(noise: configuration.fusedSpeedNoise, interval: configuration.speedInterval,
-                                 gravityTimeConstant: configuration.mounting.gravityTimeConstant)
+                                 gravityTimeConstant: 0)
         let filler = PendingStroke(stroke: StrokeEvent(index: 0, catchTime: 0, driveDuration: 0, recoveryDuration: nil,
                                                        peakAcceleration: 0, strokeRate: nil), end: nil, smoothedRate: nil)
         pending = GPSRingBuffer(capacity: 64, filler: filler)
@@ -265,7 +266,7 @@ public struct RowingAnalyzer: Sendable {
             var found: StrokeEvent? = nil
             var more: [StrokeEvent] = []
             let surge = strokeStage.process(sample) { if found == nil { found = $0 } else { more.append($0) } }
-            if let surge { fused.predict(time: t, surge: surge) }
+            if surge != nil { fused.predict(time: t, surge: strokeStage.mounting.fusedSurge) }
             if let stroke = found {
                 add(stroke, emit: emit)
                 for stroke in more { add(stroke, emit: emit) }
