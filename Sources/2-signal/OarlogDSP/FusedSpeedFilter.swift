@@ -22,17 +22,18 @@ import OarlogCore
 public struct FusedSpeedFilter: Sendable {
     /// The filter's noise figures.
     public struct Noise: Sendable, Equatable {
-        /// Acceleration noise density, m/s²/√Hz (speed random walk: 0.003 m/s after 1 s). The
+        /// Acceleration noise density, m/s²/√Hz (speed random walk: 0.01 m/s after 1 s). The
         /// surge is the mounting's fused surge (`FusedSurgeFrame`: gravity frozen, the axis
         /// perpendicular to it), whose error is no longer the 5 s gravity leaning with the boat's
-        /// pace but, besides the sensor's own white noise (a MEMS part's 0.002–0.005 m/s²/√Hz),
-        /// the pitch and roll turning gravity into it within a stroke and with the swell: zero
-        /// mean over a stroke or a swell, so the integral barely wanders. 0.003 trusts the
-        /// integral over some 20 s of fixes: the per-stroke mean speed is 0.026 m/s off the
-        /// truth's (rms, 24 spm, `FusedSpeedSurgeSourceTests`) where 0.1 (the figure for the 5 s
-        /// gravity's surge) gave 0.043 — a fix's own noise, 0.07 m/s, averaged over a stroke's
-        /// two or three fixes only. 0.001–0.005 give the same within 0.001 m/s.
-        public var accelerationDensity: Double = 0.003
+        /// pace (that needed 0.1) but the sensor's own white noise and the pitch and roll turning
+        /// gravity into it within a stroke and with the swell, zero mean over a stroke or a swell.
+        /// A phone-grade sensor's 0.05 m/s² a sample at 25 Hz (the simulator's) integrates to
+        /// 0.01 m/s in a second; a MEMS part's 0.002–0.005 m/s²/√Hz is below it. 0.01 trusts the
+        /// integral over some 10 s of fixes: tilted sensor at 25 and 100 Hz, 24 and 32 spm,
+        /// strokes after 15 s, each stroke's mean speed 0.031 m/s rms off the truth's (0.003:
+        /// 0.034, 0.1: 0.05 and more — a fix's own 0.07 m/s noise, averaged over only a stroke's
+        /// two or three fixes).
+        public var accelerationDensity: Double = 0.01
         /// Bias random walk, m/s²/√s. The bias is the frozen gravity's tilt along the axis (the
         /// estimator's gravity at settling, a few tenths of a degree off) and the boat's trim:
         /// nearly constant, so a small figure lets the filter average many fixes into it
@@ -77,6 +78,14 @@ public struct FusedSpeedFilter: Sendable {
     private var nextEntry: Seconds = -.infinity
     /// Whether `lastAcceleration` is the previous sample's (not after a fix set the speed).
     private var integrating = false
+    /// The accelerometer starts driving the speed only at a sample this soon after the fix that
+    /// set it (`startWindow`): the speed swings by ±0.5 m/s within a stroke, so a speed held
+    /// from a fix even 0.3 s before is that far off, and the bias state would learn the error
+    /// (measured: a start 0.45 s after the fix, the mounting's axis not yet known, taught the
+    /// bias 0.64 m/s² where 0.19 was true, unlearnt over 30 s).
+    private var startsBy: Seconds = -.infinity
+    /// See `startsBy`: about two samples at 25 Hz.
+    public static let startWindow: Seconds = 0.1
 
     /// A longer interval between accelerometer samples is a gap: the speed is the GPS's again.
     public static let sampleGap: Seconds = 0.25
@@ -95,10 +104,12 @@ public struct FusedSpeedFilter: Sendable {
     }
 
     /// Forgets the speed (a gap in the GPS track or in the accelerometer): the next fix sets it.
+    /// The bias and its spread are kept: they are the mounting's frozen frame's tilt and the
+    /// sensor's bias, which a gap does not change (a new frame restarts them: `restartBias`).
     public mutating func reset() {
         speed = nil
         driven = false
-        bias = 0
+        startsBy = -.infinity
         restorer.reset()
         lastAcceleration = 0
         history.removeAll()
@@ -116,15 +127,16 @@ public struct FusedSpeedFilter: Sendable {
             return
         }
         let a = restorer.restore(time: sampleTime, surge: Double(surge)) - bias
-        if let v = speed, dt <= Self.sampleGap, driven || sinceCorrection == 0 {
+        if let v = speed, dt <= Self.sampleGap, driven || sampleTime <= startsBy {
             let dv = 0.5 * (a + (integrating ? lastAcceleration : a)) * dt
             distance += (v + 0.5 * dv) * dt
             speed = v + dv
             sinceCorrection += dt
             driven = true
+            startsBy = -.infinity
         } else if speed != nil {
-            // The first sample after a fix, or after a gap in the samples: the speed is the GPS's
-            // until the next fix sets it (the state's time moves on).
+            // Not driven (no sample soon enough after the fix that set the speed, or a gap in the
+            // samples): the speed is the GPS's until the next fix sets it (the state's time moves on).
             if dt > Self.sampleGap { driven = false; restorer.reset(); integrating = false }
             distance += (speed ?? 0) * dt
         }
@@ -186,6 +198,7 @@ public struct FusedSpeedFilter: Sendable {
             if p11 == 0 { p11 = noise.initialBias * noise.initialBias }
             sinceCorrection = 0
             if fixTime > time { time = fixTime }
+            startsBy = time + Self.startWindow
             integrating = false
             record()
             return
