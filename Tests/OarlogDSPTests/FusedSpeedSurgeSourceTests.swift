@@ -2,7 +2,6 @@ import OarlogCore
 import OarlogDSP
 import OarlogSimulator
 import XCTest
-import Foundation
 
 /// Where the fused split's per-stroke error comes from (docs/SPEED.md, "Measured"): the filter
 /// itself, given the boat's true surge, holds each stroke's mean speed to the truth within the
@@ -80,37 +79,5 @@ final class FusedSpeedSurgeSourceTests: XCTestCase {
         }
         XCTAssertLessThan(fused, 0.03)
         print("fused per-stroke mean speed error, rms: the mounting's fused surge \(fused)")
-    }
-
-    func testExperiment() throws {
-        for useFused in [true, false] {
-            var c = SimulationConfiguration(minutes: 2, rate: 32)
-            c.accelRate = 100
-            c.mounting = try OarlogSimulator.Mounting.parse("tilted")
-            c.gpsDropoutsPerHour = 0
-            c.seed = 32 &* 131 &+ 100
-            var simulator = try BoatSimulator(configuration: c)
-            var mounting = MountingEstimator()
-            var filter = FusedSpeedFilter(noise: .init(), interval: 0.02, gravityTimeConstant: 0)
-            var nans = 0, finite = 0
-            while let record = try simulator.next() {
-                switch record {
-                case .accel(let sample):
-                    guard mounting.surge(of: sample) != nil, let frame = simulator.lastBoatFrame else { continue }
-                    let f = useFused ? mounting.fusedSurge : Float(frame.specificForce.x + 0.12)
-                    if f.isNaN { nans += 1; if finite > 0 { print("EXP NaN at \(sample.time)") } } else { finite += 1 }
-                    filter.predict(time: sample.time, surge: f)
-                case .fix(let fix):
-                    let before = filter.speed ?? .nan
-                    if let v = fix.speed { filter.correct(time: fix.time, receiverSpeed: v) }
-                    let truth = simulator.lastBoatFrame?.speed ?? .nan
-                    if Int(fix.time) % 4 == 0 {
-                        print(String(format: "EXP fused %d t %.1f z %.3f before %.3f truth %.3f bias %.4f driven %d", useFused ? 1 : 0, fix.time, fix.speed ?? .nan, before, truth, filter.bias, filter.driven ? 1 : 0))
-                    }
-                default: break
-                }
-            }
-            print("EXP nans \(nans), finite \(finite), refreezes \(mounting.fusedSurgeAxis?.refreezes ?? -1)")
-        }
     }
 }

@@ -22,22 +22,27 @@ import OarlogCore
 public struct FusedSpeedFilter: Sendable {
     /// The filter's noise figures.
     public struct Noise: Sendable, Equatable {
-        /// Acceleration noise density, m/s²/√Hz (speed random walk: 0.01 m/s after 1 s). The
-        /// surge is the mounting's fused surge (`FusedSurgeFrame`: gravity frozen, the axis
-        /// perpendicular to it), whose error is no longer the 5 s gravity leaning with the boat's
-        /// pace (that needed 0.1) but the sensor's own white noise and the pitch and roll turning
-        /// gravity into it within a stroke and with the swell, zero mean over a stroke or a swell.
-        /// A phone-grade sensor's 0.05 m/s² a sample at 25 Hz (the simulator's) integrates to
-        /// 0.01 m/s in a second; a MEMS part's 0.002–0.005 m/s²/√Hz is below it. 0.01 trusts the
-        /// integral over some 10 s of fixes: tilted sensor at 25 and 100 Hz, 24 and 32 spm,
-        /// strokes after 15 s, each stroke's mean speed 0.031 m/s rms off the truth's (0.003:
-        /// 0.034, 0.1: 0.05 and more — a fix's own 0.07 m/s noise, averaged over only a stroke's
-        /// two or three fixes).
-        public var accelerationDensity: Double = 0.01
+        /// Acceleration noise density besides the sensor's white noise (`sensorNoise`),
+        /// m/s²/√Hz (speed random walk: 0.003 m/s after 1 s). The surge is the mounting's fused
+        /// surge (`FusedSurgeFrame`: gravity frozen, the axis perpendicular to it), whose error is
+        /// no longer the 5 s gravity leaning with the boat's pace (that needed 0.1) but the pitch
+        /// and roll turning gravity into it within a stroke and with the swell, zero mean over a
+        /// stroke or a swell, and the axis's own wobble. With `sensorNoise` 0.05 this trusts the
+        /// integral over some 10–20 s of fixes: tilted sensor at 25 and 100 Hz, 24 and 32 spm,
+        /// strokes after 15 s, each stroke's mean speed 0.031 m/s rms off the truth's (0.01 and no
+        /// `sensorNoise`: the same; 0.1: 0.05 and more — a fix's own 0.07 m/s noise averaged over
+        /// only a stroke's two or three fixes). 0.001–0.006 give the same within 0.002 m/s.
+        public var accelerationDensity: Double = 0.003
+        /// The sensor's white noise, m/s² a sample, on the surge. Integrated sample by sample it
+        /// adds σ²·Σdt² to the speed's variance, σ²·dt a second: the same part is trusted less at
+        /// 25 Hz (0.01 m/s in a second) than at 500 (0.002), as a part whose noise a sample does
+        /// not shrink with its rate should be. 0.05: a phone-grade part (and the simulator's).
+        public var sensorNoise: MetresPerSecondSquared = 0.05
         /// Bias random walk, m/s²/√s. The bias is the frozen gravity's tilt along the axis (the
         /// estimator's gravity at settling, a few tenths of a degree off) and the boat's trim:
         /// nearly constant, so a small figure lets the filter average many fixes into it
-        /// (0.0001: 0.0008 m/s² in a minute). 0.0003 gave 0.030 m/s per stroke, 0.00005 0.026.
+        /// (0.0001: 0.0008 m/s² in a minute). At 24 spm, strokes after 60 s: 0.027 m/s per stroke
+        /// (rms); 0.0003 gave 0.030, 0.00005 0.026 (`FusedSpeedSurgeSourceTests`).
         public var biasDrift: Double = 0.0001
         /// The bias's spread when the filter starts, m/s² (a MEMS part's 0.05–0.1 m/s², as the
         /// simulator's 0.08).
@@ -72,12 +77,17 @@ public struct FusedSpeedFilter: Sendable {
     // Covariance [[p00, p01], [p01, p11]] at the last correction, and the time since.
     private var p00 = 0.0, p01 = 0.0, p11 = 0.0
     private var sinceCorrection: Seconds = 0
+    /// Σdt² of the samples integrated since the last correction (`Noise.sensorNoise`), s².
+    private var sampleSquares = 0.0
     private var restorer: SurgeRestorer
     /// The restored surge of the last sample less the bias (for the trapezoids), m/s².
     private var lastAcceleration = 0.0
     private var nextEntry: Seconds = -.infinity
     /// Whether `lastAcceleration` is the previous sample's (not after a fix set the speed).
     private var integrating = false
+    /// The lowest and highest speed since the last history entry, and their times.
+    private var spanLow = Double.infinity, spanLowTime: Seconds = 0
+    private var spanHigh = -Double.infinity, spanHighTime: Seconds = 0
     /// The accelerometer starts driving the speed only at a sample this soon after the fix that
     /// set it (`startWindow`): the speed swings by ±0.5 m/s within a stroke, so a speed held
     /// from a fix even 0.3 s before is that far off, and the bias state would learn the error
@@ -110,6 +120,7 @@ public struct FusedSpeedFilter: Sendable {
         speed = nil
         driven = false
         startsBy = -.infinity
+        (spanLow, spanHigh) = (.infinity, -.infinity)
         restorer.reset()
         lastAcceleration = 0
         history.removeAll()
@@ -132,6 +143,10 @@ public struct FusedSpeedFilter: Sendable {
             distance += (v + 0.5 * dv) * dt
             speed = v + dv
             sinceCorrection += dt
+            sampleSquares += dt * dt
+            let s = v + dv
+            if s < spanLow { spanLow = s; spanLowTime = sampleTime }
+            if s > spanHigh { spanHigh = s; spanHighTime = sampleTime }
             driven = true
             startsBy = -.infinity
         } else if speed != nil {
@@ -166,7 +181,10 @@ public struct FusedSpeedFilter: Sendable {
     private mutating func record() {
         // No speed yet: nothing to record until a fix sets one (it records then).
         guard let v = speed else { nextEntry = .infinity; return }
-        history.append(.init(time: time, speed: v, distance: distance, driven: driven))
+        history.append(.init(time: time, speed: v, distance: distance, driven: driven,
+                             lowest: min(spanLow, v), lowestTime: spanLow < v ? spanLowTime : time,
+                             highest: max(spanHigh, v), highestTime: spanHigh > v ? spanHighTime : time))
+        (spanLow, spanLowTime, spanHigh, spanHighTime) = (v, time, v, time)
         nextEntry = time + cadence - 1e-9
     }
 
@@ -197,6 +215,7 @@ public struct FusedSpeedFilter: Sendable {
             p01 = 0
             if p11 == 0 { p11 = noise.initialBias * noise.initialBias }
             sinceCorrection = 0
+            sampleSquares = 0
             if fixTime > time { time = fixTime }
             startsBy = time + Self.startWindow
             integrating = false
@@ -207,7 +226,8 @@ public struct FusedSpeedFilter: Sendable {
         // a bias random walk qb.
         let tau = sinceCorrection, qa = noise.accelerationDensity * noise.accelerationDensity
         let qb = noise.biasDrift * noise.biasDrift
-        let a00 = p00 - 2 * tau * p01 + tau * tau * p11 + qa * tau + qb * tau * tau * tau / 3
+        let sensor = Double(noise.sensorNoise) * Double(noise.sensorNoise) * sampleSquares
+        let a00 = p00 - 2 * tau * p01 + tau * tau * p11 + qa * tau + sensor + qb * tau * tau * tau / 3
         let a01 = p01 - tau * p11 - qb * tau * tau / 2
         let a11 = p11 + qb * tau
         // The speed at the fix (the state may be a sample behind or ahead of it).
@@ -221,6 +241,7 @@ public struct FusedSpeedFilter: Sendable {
         p01 = (1 - k0) * a01
         p11 = a11 - k1 * a01
         sinceCorrection = 0
+        sampleSquares = 0
     }
 
     /// The covariance of the speed, m²/s², at the last fix.

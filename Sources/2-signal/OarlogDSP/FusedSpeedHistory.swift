@@ -8,12 +8,16 @@ import OarlogCore
 /// `.speed(BoatSpeedSample)`. Fixed size: nothing is allocated after init.
 public struct FusedSpeedHistory: Sendable {
     /// One entry: the time, the speed, the distance covered since the filter began, and whether
-    /// the accelerometer drove the filter there (else it is the GPS's speed, held between fixes).
+    /// the accelerometer drove the filter there (else it is the GPS's speed, held between fixes);
+    /// and the lowest and highest speed sample by sample since the entry before, with their times
+    /// (a stroke's lowest and highest speed, `extremes`, at the accelerometer's resolution).
     public struct Entry: Sendable, Equatable {
         public var time: Seconds
         public var speed: MetresPerSecond
         public var distance: Metres
         public var driven: Bool
+        public var lowest: MetresPerSecond = 0, lowestTime: Seconds = 0
+        public var highest: MetresPerSecond = 0, highestTime: Seconds = 0
     }
 
     private var entries: [Entry]
@@ -72,6 +76,46 @@ public struct FusedSpeedHistory: Sendable {
         let a = entry(lo - 1)
         let u = (time - a.time) / (b.time - a.time)
         return (a.distance + u * (b.distance - a.distance), a.driven && b.driven)
+    }
+
+    /// The speed at `time`, linearly interpolated between the entries before `end`; `nil` outside them.
+    func speed(at time: Seconds, end: Int) -> MetresPerSecond? {
+        guard end > first, time <= entry(end - 1).time, entry(first).time <= time else { return nil }
+        let n = index(atOrAfter: time, end: end)
+        let b = entry(n)
+        guard n > first, b.time > time else { return b.speed }
+        let a = entry(n - 1)
+        return a.speed + (time - a.time) / (b.time - a.time) * (b.speed - a.speed)
+    }
+
+    /// The first entry before `end` at or after `time` (`end - 1` if none).
+    private func index(atOrAfter time: Seconds, end: Int) -> Int {
+        var lo = first, hi = end - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if entry(mid).time < time { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The lowest and highest speed from `start` to `stop`, from the entries at or before
+    /// `through`, if they cover both and the accelerometer drove the filter at both: each
+    /// entry's own extremes that fall in the span, and the speed at its two ends.
+    public func extremes(from start: Seconds, to stop: Seconds, through: Seconds = .infinity)
+        -> (lowest: MetresPerSecond, highest: MetresPerSecond)? {
+        let end = end(through: through)
+        guard stop > start, let a = distance(at: start, end: end), let b = distance(at: stop, end: end), a.driven && b.driven,
+              let v0 = speed(at: start, end: end), let v1 = speed(at: stop, end: end) else { return nil }
+        var lowest = min(v0, v1), highest = max(v0, v1)
+        var n = index(atOrAfter: start, end: end)
+        while n < end {
+            let e = entry(n)
+            if e.lowestTime >= start && e.lowestTime <= stop { lowest = min(lowest, e.lowest) }
+            if e.highestTime >= start && e.highestTime <= stop { highest = max(highest, e.highest) }
+            if e.time >= stop { break }
+            n += 1
+        }
+        return (lowest, highest)
     }
 
     /// The mean speed from `start` to `stop` (the distance covered over the time) from the

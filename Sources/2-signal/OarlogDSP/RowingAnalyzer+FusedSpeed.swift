@@ -75,6 +75,15 @@ extension RowingAnalyzer {
         return fused.history.meanSpeed(from: start, to: end, through: now)
     }
 
+    /// A stroke's lowest and highest speed from the fused speed (`splitSource` `.fused`), if the
+    /// accelerometer drove it over the stroke: the speed itself sample by sample (its surge has
+    /// gravity frozen, so its swing is the boat's), where the stroke quality meter's swing comes
+    /// from the stroke detector's surge (a 5 s gravity, restored) and is off by 2–3 % of it.
+    func fusedExtremes(from start: Seconds, to end: Seconds) -> (lowest: MetresPerSecond, highest: MetresPerSecond)? {
+        guard configuration.splitSource == .fused else { return nil }
+        return fused.history.extremes(from: start, to: end, through: now)
+    }
+
     /// The time of the next fused speed entry not yet looked at (`.infinity` if none).
     mutating func refreshSpeedDue() {
         let history = fused.history

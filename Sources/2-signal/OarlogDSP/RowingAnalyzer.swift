@@ -489,6 +489,10 @@ public struct RowingAnalyzer: Sendable {
             m.split = Double.split(fromSpeed: v, minimumSpeed: configuration.stoppedSpeed)
         }
         m.quality?.meanSpeed = meanSpeed   // anchors the stroke's speed swing
+        if m.quality != nil, let v = meanSpeed, let x = fusedExtremes(from: start, to: end) {
+            m.quality?.speedBelowMean = max(0, v - x.lowest)
+            m.quality?.speedAboveMean = max(0, x.highest - v)
+        }
         return m
     }
 }
