@@ -3,19 +3,21 @@ import OarlogCore
 /// The boat's speed from the accelerometer's surge, integrated, and held to the GPS: a Kalman
 /// filter whose state is the speed and the surge accelerometer's bias.
 ///
-/// - Predicted at every accelerometer sample with the surge the mounting estimator projects (the
-///   same values the stroke detector takes), restored from the estimator's gravity tracking
-///   (`SurgeRestorer`: the estimator's low-pass of gravity takes in a little of the boat's own
-///   acceleration, enough to lose a change of pace over a few strokes): the speed grows by the
-///   surge less the bias, integrated (trapezoids).
+/// - Predicted at every accelerometer sample with the mounting estimator's fused surge
+///   (`MountingEstimator.fusedSurge`: gravity frozen when it settled, the estimator's axis made
+///   perpendicular to it — see `FusedSurgeFrame`), optionally restored (`SurgeRestorer`, for a
+///   surge taken from a 5 s gravity; the analyzer passes 0: none): the speed grows by the surge
+///   less the bias, integrated (trapezoids). A NaN surge restarts the bias (a new frame).
 /// - Corrected at every GPS fix by the receiver's Doppler speed when it gives one, else by the
 ///   speed the distance track gives over a few seconds of positions (`correct(meanSpeed:…)`).
 /// - The covariance is carried in closed form from one fix to the next (continuous-time white
 ///   noise on the acceleration and a random walk of the bias), not per sample: per sample the
 ///   filter only integrates.
 /// - Before the mounting has settled, or with no accelerometer, or after a gap, it is the GPS
-///   speed (held between fixes); the first fix after the accelerometer starts driving it sets
-///   it. A gap resets it (`reset`).
+///   speed (held between fixes); a fix sets it and the accelerometer drives it from a sample
+///   within `startWindow` of that fix. A gap resets it (`reset`; the bias is kept).
+/// - Each history entry also keeps the lowest and highest speed of the samples since the one
+///   before (`FusedSpeedHistory.extremes`: a stroke's lowest and highest speed).
 ///
 /// Its history (`FusedSpeedHistory`) holds the speed and the distance it covered every `cadence`
 /// (0.1 s, or `interval` if shorter), for about a minute. Nothing is allocated after init.
