@@ -19,8 +19,24 @@ public struct AnalyzerConfiguration: Sendable, Equatable {
     /// Stroke detector tuning.
     public var strokeDetection = StrokeDetectorConfiguration()
     public var distance = DistanceConfiguration()
-    /// Live split averaging (SpeedCoach-like): default the mean speed over 5 s.
+    /// Where the live split and each stroke's mean speed come from.
+    public enum SplitSource: Sendable, Equatable {
+        /// The fused speed (`FusedSpeedFilter`: the accelerometer's surge held to the GPS),
+        /// averaged as `fusedSplitAveraging` says; the receiver's while the accelerometer does
+        /// not drive it (no accelerometer, the mounting settling, just after a gap).
+        case fused
+        /// The receiver's speed alone, averaged as `splitAveraging` says (as a SpeedCoach shows it).
+        case receiver
+    }
+    public var splitSource: SplitSource = .fused
+    /// Live split averaging of the receiver's speed (SpeedCoach-like): default the mean speed over 5 s.
     public var splitAveraging: SplitAveraging = .seconds(5)
+    /// Live split averaging of the fused speed: default over the last complete stroke.
+    public var fusedSplitAveraging: SplitAveraging = .strokes(1)
+    /// The fused speed's noise figures.
+    public var fusedSpeedNoise = FusedSpeedFilter.Noise()
+    /// Interval between `.speed` events (the fused speed), s; 0 = no speed events.
+    public var speedInterval: Seconds = 0.1
     /// Below this speed there is no split (the boat is stopped): 500 / 0.5 = 16:40 per 500 m.
     public var stoppedSpeed: MetresPerSecond = 0.5
     /// A catch-to-catch span longer than this (slower than 8 spm) is a pause, not a stroke: such a

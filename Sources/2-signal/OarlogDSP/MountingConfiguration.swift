@@ -62,6 +62,17 @@ public struct MountingEstimatorConfiguration: Sendable, Equatable {
     public var settlingWindow: Seconds = 10
     /// Samples kept while settling (bounds memory: 16384 covers 10 s up to 1.6 kHz).
     public var historyCapacity: Int = 16384
+    /// The fused speed's surge (`FusedSurgeFrame`) takes gravity frozen when the estimator
+    /// settles, and again only when the estimator's gravity has turned this far from it (the
+    /// sensor moved in the boat), degrees. Default 5°: the boat's trim and the 5 s gravity's
+    /// lean with the boat's mean acceleration stay under 1°; a sensor knocked or re-mounted
+    /// turns much more.
+    public var fusedRefreezeAngle: Double = 5
+    /// Whether the fused surge's axis follows the estimator's (made perpendicular to the frozen
+    /// gravity; default) or is frozen `fusedAxisDelay` after settling.
+    public var fusedAxisFollows = true
+    /// See `fusedAxisFollows`. Default 20 s.
+    public var fusedAxisDelay: Seconds = 20
 
     public init(axis: MountingAxis = .estimated) { self.axis = axis }
 }

@@ -97,6 +97,7 @@ extension MountingEstimator {
             replayFrom = min(now - configuration.settlingWindow, start - 2)
         }
         settled = true
+        fusedFrame.freeze(gravity: gravityFilter, now: now)
         moving = true
         bow.since = now
         replayAvailable = true

@@ -12,7 +12,8 @@ extension MountingEstimator {
     /// The block path: exactly `surge(of:)` for `samples[start..<end]` in order (at most
     /// `runLength` of them), for as long as every sample has a surge and takes the common way
     /// through it (settled, finite values, past the gravity settling time), writing sample
-    /// `start + k`'s time and surge to `times[k]` and `values[k]`. Stops before the first sample
+    /// `start + k`'s time and surge to `times[k]` and `values[k]`, and its fused speed's surge
+    /// (`FusedSurgeFrame`) to `fusedValues[k]`. Stops before the first sample
     /// that does not (`surge(of:)` takes that one); returns the index after the last sample
     /// taken.
     ///
@@ -23,7 +24,8 @@ extension MountingEstimator {
     /// short enough for the processor to overlap the long dependency chains of successive
     /// samples.
     mutating func surges(of samples: UnsafeBufferPointer<AccelSample>, from start: Int, to end: Int,
-                         times: UnsafeMutablePointer<Seconds>, values: UnsafeMutablePointer<Float>) -> Int {
+                         times: UnsafeMutablePointer<Seconds>, values: UnsafeMutablePointer<Float>,
+                         fusedValues: UnsafeMutablePointer<Float>) -> Int {
         // The covariance's weight is 1 from the first sample on (0 + 1 · (1 − 0), then 1 + α · 0):
         // its update and the choice of α are left out.
         guard takesRuns, let u = axis, count >= 2, weight == 1 else { return start }
@@ -41,9 +43,15 @@ extension MountingEstimator {
                 projectOnAxis(u, count: n, rows: rows, times: times)
                 if estimatesAxis {
                     followSign(count: n, rows: rows, times: times, values: values)
+                    // The fused surge takes the sign the detector's surge took at each sample.
+                    let signs = rows.intervals
+                    for k in 0..<n { fusedValues[k] = Float(signs[k] * rows.fusedProjected[k]) }
                 } else {
                     let sign = bow.sign
-                    for k in 0..<n { values[k] = Float(sign * rows.projected[k]) }
+                    for k in 0..<n {
+                        values[k] = Float(sign * rows.projected[k])
+                        fusedValues[k] = Float(sign * rows.fusedProjected[k])
+                    }
                 }
                 return next
             }
@@ -80,6 +88,8 @@ extension MountingEstimator {
                 let d = gravity.follow(SIMD2<Double>(SIMD2<Float>(sample.x, sample.y)), Double(sample.z), alpha: entry[1])
                 rows.dynamicXY.storeBytes(of: d.xy, toByteOffset: k &* 16, as: SIMD2<Double>.self)
                 rows.dynamicZ[k] = d.z
+                rows.rawXY.storeBytes(of: SIMD2<Double>(SIMD2<Float>(sample.x, sample.y)), toByteOffset: k &* 16, as: SIMD2<Double>.self)
+                rows.rawZ[k] = Double(sample.z)
                 if t - axisUpdated >= axisInterval {
                     axisUpdated = t
                     rows.gravity0[k] = gravity.xy.x; rows.gravity1[k] = gravity.xy.y; rows.gravity2[k] = gravity.z
@@ -109,6 +119,7 @@ extension MountingEstimator {
                                         times: UnsafeMutablePointer<Seconds>) {
         var covariance = motionCovariance
         var uXY = SIMD2(u.x, u.y), uZ = u.z
+        var frame = fusedFrame
         var nextAxisUpdate = lastAxisUpdate
         let latestGravity = gravityEstimate, axisInterval = configuration.axisUpdateInterval
         let movingAt = rows.axisWeights
@@ -121,6 +132,7 @@ extension MountingEstimator {
                 covariance.take(dXY, dZ, alpha: rows.axisWeights[k])
                 if times[k] - nextAxisUpdate >= axisInterval { axisDue = true; break }
                 rows.projected[k] = MotionCovariance.project(dXY, dZ, on: uXY, uZ)
+                rows.fusedProjected[k] = frame.project(rows.raw(k), rows.rawZ[k])
                 movingAt[k] = movingNow
                 k &+= 1
             }
@@ -132,6 +144,9 @@ extension MountingEstimator {
                 let axisNow = axis.unsafelyUnwrapped
                 uXY = SIMD2(axisNow.x, axisNow.y); uZ = axisNow.z
                 rows.projected[k] = MotionCovariance.project(rows.dynamic(k), rows.dynamicZ[k], on: uXY, uZ)
+                let refrozen = followFusedAxis(now: times[k])
+                frame = fusedFrame
+                rows.fusedProjected[k] = refrozen ? .nan : frame.project(rows.raw(k), rows.rawZ[k])
                 movingNow = moving ? 1 : 0
                 movingAt[k] = movingNow
                 k &+= 1
@@ -161,6 +176,7 @@ extension MountingEstimator {
                 evidence.take(jerk: jerks[k], beta: rows.momentWeights[k], now: times[k], flipBelow: flipBelow)
             }
             values[k] = Float(evidence.sign * rows.projected[k])
+            rows.intervals[k] = evidence.sign   // (2c) the sign for the fused surge
         }
         bow = evidence
     }
@@ -168,7 +184,7 @@ extension MountingEstimator {
 
 /// The block path's scratch: rows of `runLength` doubles, one value a sample each.
 struct MountingRunRows {
-    static let count = 11
+    static let count = 15
     /// d = a − g: its x and y side by side (one SIMD2 per sample, two rows), its z apart (later
     /// the jerk before the sign).
     let dynamicXY: UnsafeMutableRawPointer, dynamicZ: UnsafeMutablePointer<Double>
@@ -180,6 +196,10 @@ struct MountingRunRows {
     let projected: UnsafeMutablePointer<Double>
     /// Gravity at the samples that update the axis.
     let gravity0: UnsafeMutablePointer<Double>, gravity1: UnsafeMutablePointer<Double>, gravity2: UnsafeMutablePointer<Double>
+    /// The raw vector (x and y side by side, z apart) and the fused surge before its sign
+    /// (`FusedSurgeFrame`).
+    let rawXY: UnsafeMutableRawPointer, rawZ: UnsafeMutablePointer<Double>
+    let fusedProjected: UnsafeMutablePointer<Double>
 
     @inline(__always)
     init(_ rows: UnsafeMutablePointer<Double>, length: Int) {
@@ -188,9 +208,14 @@ struct MountingRunRows {
         smoothing = rows + 5 * length; momentWeights = rows + 6 * length
         projected = rows + 7 * length
         gravity0 = rows + 8 * length; gravity1 = rows + 9 * length; gravity2 = rows + 10 * length
+        rawXY = UnsafeMutableRawPointer(rows + 11 * length); rawZ = rows + 13 * length
+        fusedProjected = rows + 14 * length
     }
 
     /// Sample `k`'s d's x and y.
     @inline(__always)
     func dynamic(_ k: Int) -> SIMD2<Double> { dynamicXY.load(fromByteOffset: k &* 16, as: SIMD2<Double>.self) }
+    /// Sample `k`'s raw x and y.
+    @inline(__always)
+    func raw(_ k: Int) -> SIMD2<Double> { rawXY.load(fromByteOffset: k &* 16, as: SIMD2<Double>.self) }
 }

@@ -56,13 +56,19 @@ public struct MountingEstimator: Sendable {
     var moving = true
     var intervalConstants = MountingIntervalConstants()
     let estimatesAxis: Bool               // configuration.axis is .estimated
-    /// The block path's scratch: eleven rows of `runLength` (see `MountingRunRows`).
+    /// The fused speed's surge: its slow gravity and frozen axis (`FusedSurgeFrame`), the
+    /// cosine of its refreeze angle, and the latest sample's.
+    var fusedFrame = FusedSurgeFrame()
+    let fusedCosRefreeze: Double
+    var latestFusedSurge: Float = .nan
+    /// The block path's scratch: rows of `runLength` (see `MountingRunRows`).
     var runScratch = [Double](repeating: 0, count: MountingRunRows.count * MountingEstimator.runLength)
 
     public init(configuration: MountingEstimatorConfiguration = .init()) {
         self.configuration = configuration
         history = MountingHistory(capacity: configuration.historyCapacity)
         if case .estimated = configuration.axis { estimatesAxis = true } else { estimatesAxis = false }
+        fusedCosRefreeze = Self.cosRefreeze(configuration)
     }
 
     /// Current gravity estimate in sensor axes (m/s²), `nil` before the first sample.
@@ -98,6 +104,7 @@ public struct MountingEstimator: Sendable {
         lastTime = t
         let sinceStart = t - firstTime
         let constants = intervalConstants.constants(for: dt, configuration)
+        var refrozen = false
         let d: (xy: SIMD2<Double>, z: Double)
         if sinceStart < configuration.gravitySettlingTime || count < 3 {
             gravitySum += SIMD3(aXY.x, aXY.y, aZ)
@@ -120,6 +127,7 @@ public struct MountingEstimator: Sendable {
         } else if t - lastAxisUpdate >= configuration.axisUpdateInterval {
             lastAxisUpdate = t
             updateAxis()
+            refrozen = followFusedAxis(now: t)
         }
         guard let u = axis else { return nil }
         let s = MotionCovariance.project(d.xy, d.z, on: SIMD2(u.x, u.y), u.z)
@@ -127,6 +135,8 @@ public struct MountingEstimator: Sendable {
             let jerk = bow.smoothedJerk(s, dt: dt, alpha: constants.z)
             if dt > 0 && moving { bow.take(jerk: jerk, beta: constants.w, now: t, flipBelow: -configuration.signFlipConfidence) }
         }
+        let fs = refrozen ? .nan : fusedFrame.project(aXY, aZ)
+        latestFusedSurge = Float(bow.sign * fs)
         return Float(bow.sign * s)
     }
 

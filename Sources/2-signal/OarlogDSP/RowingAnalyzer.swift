@@ -12,7 +12,9 @@ import OarlogCore
 /// catch and distance per stroke, interpolated from
 /// the distance track at the catch times; split from the mean receiver (Doppler) speed over the
 /// stroke when every fix in it had one (Doppler is far less noisy than the difference of two
-/// positions 3 s apart), else from the distance per stroke. Memory is bounded and nothing is
+/// positions 3 s apart), else from the distance per stroke — or, by default
+/// (`AnalyzerConfiguration.splitSource` `.fused`), from the fused speed over the stroke, when
+/// the accelerometer drives it (`RowingAnalyzer+FusedSpeed`). Memory is bounded and nothing is
 /// allocated per sample.
 public struct RowingAnalyzer: Sendable {
     public let configuration: AnalyzerConfiguration
@@ -38,6 +40,13 @@ public struct RowingAnalyzer: Sendable {
     private var split: SplitCalculator
     private var rate: AnalyzerStrokeRateAverage
     private var totals = SummaryAccumulator()
+    /// The fused speed, its recent catches, and its `.speed` events (`RowingAnalyzer+FusedSpeed`).
+    var fused: FusedSpeedFilter
+    var fusedCatches = RingBuffer<Seconds>(capacity: 16, filler: 0)
+    var lastPositionCorrection: Seconds = -.infinity
+    var speedEmitted = 0
+    var lastSpeedTime: Seconds = -.infinity
+    var speedDue: Seconds = .infinity
 
     private struct PendingStroke: Sendable {
         var stroke: StrokeEvent
@@ -63,7 +72,7 @@ public struct RowingAnalyzer: Sendable {
     private var gpsGaps = 0
     private var accelerometerGaps = 0
     private var firstTime: Seconds?
-    private var now: Seconds = 0
+    private(set) var now: Seconds = 0
     private var lastLive: Seconds = -.infinity
     /// `releasePending` finds nothing to release before `now` reaches this (see there).
     private var releaseWaitsUntil: Seconds = -.infinity
@@ -82,6 +91,9 @@ public struct RowingAnalyzer: Sendable {
         split = SplitCalculator(averaging: configuration.splitAveraging, minimumSpeed: configuration.stoppedSpeed)
         rate = AnalyzerStrokeRateAverage(strokes: configuration.rateSmoothingStrokes, minimumPeriod: configuration.minimumStrokePeriod,
                                          maximumPeriod: configuration.maximumStrokePeriod)
+        // The fused surge's gravity is the mounting's slow one (`FusedSurgeFrame`): nothing to restore.
+        fused = FusedSpeedFilter(noise: configuration.fusedSpeedNoise, interval: configuration.speedInterval,
+                                 gravityTimeConstant: 0)
         let filler = PendingStroke(stroke: StrokeEvent(index: 0, catchTime: 0, driveDuration: 0, recoveryDuration: nil,
                                                        peakAcceleration: 0, strokeRate: nil), end: nil, smoothedRate: nil)
         pending = GPSRingBuffer(capacity: 64, filler: filler)
@@ -103,6 +115,7 @@ public struct RowingAnalyzer: Sendable {
             break
         case .fix(let fix):
             distance.process(fix)
+            correctFusedSpeed(fix)
             releaseWaitsUntil = -.infinity
             if let v = fix.speed { speed.add(time: fix.time, speed: v) }
         case .reference(let r):
@@ -116,8 +129,13 @@ public struct RowingAnalyzer: Sendable {
             switch g.sensor {
             case .gps:
                 gpsGaps += 1
-                if g.breaksTrack { distance.breakTrack(deviceDistance: g.deviceDistance) }
-            case .accelerometer: accelerometerGaps += 1
+                if g.breaksTrack {
+                    distance.breakTrack(deviceDistance: g.deviceDistance)
+                    resetFusedSpeed()
+                }
+            case .accelerometer:
+                accelerometerGaps += 1
+                resetFusedSpeed()
             case .heartRate: break  // a strap's gap takes nothing from the boat's figures
             }
         case .heartRate(let h):
@@ -130,6 +148,7 @@ public struct RowingAnalyzer: Sendable {
             break
         }
         releasePending(final: false, emit: emit)
+        emitSpeedIfDue(emit: emit)
         emitLiveIfDue(emit: emit)
     }
 
@@ -154,7 +173,7 @@ public struct RowingAnalyzer: Sendable {
             if !strokes.isEmpty { strokes.removeAll(keepingCapacity: true) }
             if detecting {
                 if strokeStage.takesRuns {
-                    end = strokeStage.process(run: samples, from: i, to: n) { index, stroke in strokes.append((index, stroke)) }
+                    end = strokeStage.process(run: samples, from: i, to: n, speed: &fused) { index, stroke in strokes.append((index, stroke)) }
                 } else {
                     end = i
                 }
@@ -186,12 +205,13 @@ public struct RowingAnalyzer: Sendable {
         var nextStroke = 0
         let strokeCount = strokes.count
         let liveInterval = configuration.liveInterval
+        refreshSpeedDue()
         while k < end {
             let stop = nextStroke < strokeCount ? strokes[nextStroke].index : end
             if k < stop, firstTime != nil, var latest = totals.latestTime {
                 // Samples without a stroke: the scan.
                 var nowHere = now
-                let release = releaseWaitsUntil, liveAfter = lastLive
+                let release = releaseWaitsUntil, liveAfter = lastLive, speedAt = speedDue
                 var due = false
                 while k < stop {
                     let t = samples[k].time
@@ -199,13 +219,17 @@ public struct RowingAnalyzer: Sendable {
                     if t.isFinite {
                         nowHere = max(nowHere, t)
                         latest = max(latest, t)
-                        if nowHere >= release || (liveInterval > 0 && nowHere - liveAfter >= liveInterval) { due = true; break }
+                        if nowHere >= release || nowHere >= speedAt || (liveInterval > 0 && nowHere - liveAfter >= liveInterval) {
+                            due = true
+                            break
+                        }
                     }
                 }
                 now = nowHere
                 totals.observeTimes(latest: latest)
                 if due {
                     if now >= releaseWaitsUntil { releasePending(final: false, emit: emit) }
+                    emitSpeedIfDue(emit: emit)
                     emitLiveIfDue(emit: emit)
                 }
                 continue
@@ -223,6 +247,7 @@ public struct RowingAnalyzer: Sendable {
                 nextStroke += 1
             }
             if now >= releaseWaitsUntil { releasePending(final: false, emit: emit) }
+            emitSpeedIfDue(emit: emit)
             emitLiveIfDue(emit: emit)
             k += 1
         }
@@ -243,7 +268,8 @@ public struct RowingAnalyzer: Sendable {
             // when a sample completes two.
             var found: StrokeEvent? = nil
             var more: [StrokeEvent] = []
-            strokeStage.process(sample) { if found == nil { found = $0 } else { more.append($0) } }
+            let surge = strokeStage.process(sample) { if found == nil { found = $0 } else { more.append($0) } }
+            if surge != nil { fused.predict(time: t, surge: strokeStage.mounting.fusedSurge) }
             if let stroke = found {
                 add(stroke, emit: emit)
                 for stroke in more { add(stroke, emit: emit) }
@@ -251,6 +277,7 @@ public struct RowingAnalyzer: Sendable {
         }
         // Nothing can be released before `releaseWaitsUntil` (no fix since the last look).
         if now >= releaseWaitsUntil { releasePending(final: false, emit: emit) }
+        emitSpeedIfDue(emit: emit)
         emitLiveIfDue(emit: emit)
     }
 
@@ -304,7 +331,7 @@ public struct RowingAnalyzer: Sendable {
 
     /// `live`.
     private mutating func currentFigures() -> LiveFigures {
-        let v = averagedSpeed()
+        let v = configuration.splitSource == .fused ? fusedLiveSpeed() ?? averagedSpeed() : averagedSpeed()
         let rateNow: StrokesPerMinute?
         if let a = announced {
             rateNow = a.smoothedRate
@@ -380,6 +407,7 @@ public struct RowingAnalyzer: Sendable {
             }
             announced = nil
         }
+        noteFusedCatch(stroke.catchTime)
         releaseWaitsUntil = -.infinity
         if var c = current {
             c.end = stroke.catchTime
@@ -459,11 +487,16 @@ public struct RowingAnalyzer: Sendable {
         }
         let period = end - start
         // The stroke's mean speed: the receiver's, else from the distance per stroke.
-        let meanSpeed = track.meanReceiverSpeed(from: start, to: end) ?? m.distancePerStroke.map { $0 / period }
+        let meanSpeed = fusedMeanSpeed(from: start, to: end) ?? track.meanReceiverSpeed(from: start, to: end)
+            ?? m.distancePerStroke.map { $0 / period }
         if let v = meanSpeed {
             m.split = Double.split(fromSpeed: v, minimumSpeed: configuration.stoppedSpeed)
         }
         m.quality?.meanSpeed = meanSpeed   // anchors the stroke's speed swing
+        if m.quality != nil, let v = meanSpeed, let x = fusedExtremes(from: start, to: end) {
+            m.quality?.speedBelowMean = max(0, v - x.lowest)
+            m.quality?.speedAboveMean = max(0, x.highest - v)
+        }
         return m
     }
 }

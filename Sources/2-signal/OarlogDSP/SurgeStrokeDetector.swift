@@ -12,6 +12,8 @@ public struct SurgeStrokeDetector: Sendable {
     // The block path's surge samples (times, values), a run at a time.
     private var runTimes: [Seconds]
     private var runValues: [Float]
+    /// The fused speed's surge for the same samples (`MountingEstimator.fusedSurge`).
+    private var runFusedValues: [Float]
     /// Samples per run on the block path.
     static let runCapacity = 512
 
@@ -21,6 +23,7 @@ public struct SurgeStrokeDetector: Sendable {
         qualityMeter = StrokeQualityMeter(gravityTimeConstant: self.mounting.configuration.gravityTimeConstant)
         runTimes = [Seconds](repeating: 0, count: Self.runCapacity)
         runValues = [Float](repeating: 0, count: Self.runCapacity)
+        runFusedValues = [Float](repeating: 0, count: Self.runCapacity)
     }
 
     /// Whether `process(run:from:to:emit:)` takes samples now (the mounting has settled).
@@ -31,24 +34,35 @@ public struct SurgeStrokeDetector: Sendable {
     /// `MountingEstimator.surges`); `emit` is also told the index of the sample that completed
     /// the stroke. At most `runCapacity` samples a call; returns the index after the last one
     /// taken (`start` if the first must go through `process(_:emit:)`). The mounting estimator
-    /// projects the run, then the detector takes the surge values with their times.
+    /// projects the run, then the detector takes the surge values with their times, and the
+    /// fused speed (`speed`) is predicted with its own surge of the same samples (the estimator's
+    /// `fusedSurge`: slow gravity, frozen axis).
     mutating func process(run samples: UnsafeBufferPointer<AccelSample>, from start: Int, to end: Int,
-                          emit: (Int, StrokeEvent) -> Void) -> Int {
+                          speed: inout FusedSpeedFilter, emit: (Int, StrokeEvent) -> Void) -> Int {
         let limit = min(end, start + Self.runCapacity)
+        var fusedValues = runFusedValues
+        runFusedValues = []
+        defer { runFusedValues = fusedValues }
         return runTimes.withUnsafeMutableBufferPointer { t in
             runValues.withUnsafeMutableBufferPointer { v in
-                let times = t.baseAddress.unsafelyUnwrapped, values = v.baseAddress.unsafelyUnwrapped
-                let next = mounting.surges(of: samples, from: start, to: limit, times: times, values: values)
-                qualityMeter.process(times: times, values: values, count: next - start)
-                detector.process(times: times, values: values, count: next - start) { k, stroke in emit(start + k, stroke) }
-                return next
+                fusedValues.withUnsafeMutableBufferPointer { f in
+                    let times = t.baseAddress.unsafelyUnwrapped, values = v.baseAddress.unsafelyUnwrapped
+                    let fused = f.baseAddress.unsafelyUnwrapped
+                    let next = mounting.surges(of: samples, from: start, to: limit, times: times, values: values, fusedValues: fused)
+                    qualityMeter.process(times: times, values: values, count: next - start)
+                    speed.predict(times: times, values: fused, count: next - start)
+                    detector.process(times: times, values: values, count: next - start) { k, stroke in emit(start + k, stroke) }
+                    return next
+                }
             }
         }
     }
 
-    /// Feeds one raw sample; `emit` is called for each stroke recognised.
-    public mutating func process(_ sample: AccelSample, emit: (StrokeEvent) -> Void) {
-        guard let surge = mounting.surge(of: sample) else { return }
+    /// Feeds one raw sample; `emit` is called for each stroke recognised. Returns the sample's
+    /// surge (`nil` while the mounting settles; the samples held meanwhile are not returned).
+    @discardableResult
+    public mutating func process(_ sample: AccelSample, emit: (StrokeEvent) -> Void) -> MetresPerSecondSquared? {
+        guard let surge = mounting.surge(of: sample) else { return nil }
         if mounting.hasSettlingHistory {  // once per session
             var d = detector, q = qualityMeter
             mounting.drainSettlingHistory { time, value in
@@ -60,6 +74,7 @@ public struct SurgeStrokeDetector: Sendable {
         }
         qualityMeter.process(time: sample.time, surge: surge)
         detector.process(time: sample.time, surge: surge, emit: emit)
+        return surge
     }
 
     /// The quality of the stroke from `catchTime` to `nextCatch` (see `StrokeQualityMeter`).

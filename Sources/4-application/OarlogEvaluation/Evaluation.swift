@@ -33,6 +33,7 @@ public enum Evaluation {
         rows += quality(dataDirectory: dataDirectory, simulated: simulated)
         if simulated { rows += distance(dataDirectory: dataDirectory) }
         if simulated { rows += tenHertz() }
+        if simulated { rows += fusedSpeed() }
         if simulated {
             rows += simulatedSessions()
             rows += simulatedWorkouts()

@@ -8,17 +8,20 @@ import OarlogSession
 public struct AnalysisSettings: Sendable, Equatable {
     /// `auto`, `+x`, `-y`, … or a vector such as `0.7,-0.7,0`.
     public var axis: String
-    /// `5s`, `10s`, `1stroke`, `4strokes`.
+    /// `auto` (per stroke for the fused split, 5 s for the receiver's), `5s`, `10s`, `1stroke`, `4strokes`.
     public var splitAveraging: String
     /// `auto`, `accelerometer` or `device`.
     public var strokesFrom: String
+    /// `fused` (the accelerometer held to the GPS) or `receiver` (the GPS receiver's speed alone).
+    public var splitSource: String
 
     public static let defaults = AnalysisSettings()
 
-    public init(axis: String = "auto", splitAveraging: String = "5s", strokesFrom: String = "auto") {
+    public init(axis: String = "auto", splitAveraging: String = "auto", strokesFrom: String = "auto", splitSource: String = "fused") {
         self.axis = axis
         self.splitAveraging = splitAveraging
         self.strokesFrom = strokesFrom
+        self.splitSource = splitSource
     }
 
     /// The DSP configuration, or an error naming the setting and what it accepts.
@@ -31,7 +34,16 @@ public struct AnalysisSettings: Sendable, Equatable {
         configuration.mounting = MountingEstimatorConfiguration(axis: mounting)
         // Replay and export measure the smoothed track (live turns it off: `RowingPipeline.make`).
         configuration.distance.smoothing = DistanceConfiguration.replaySmoothing
-        configuration.splitAveraging = try Self.splitAveraging(splitAveraging)
+        if splitAveraging.lowercased() != "auto" {
+            let averaging = try Self.splitAveraging(splitAveraging)
+            configuration.splitAveraging = averaging
+            configuration.fusedSplitAveraging = averaging
+        }
+        switch splitSource.lowercased() {
+        case "fused": configuration.splitSource = .fused
+        case "receiver", "gps": configuration.splitSource = .receiver
+        default: throw AnalysisSettingsError(setting: "split-source", value: splitSource, expected: "fused or receiver")
+        }
         switch strokesFrom.lowercased() {
         case "auto": configuration.strokeSource = .automatic
         case "accelerometer", "accel": configuration.strokeSource = .accelerometer
@@ -57,7 +69,8 @@ public struct AnalysisSettings: Sendable, Equatable {
 
     /// The settings as a session records them.
     public var sessionSettings: [SessionMetadata.Setting] {
-        [.init("axis", axis), .init("split_averaging", splitAveraging), .init("strokes_from", strokesFrom)]
+        [.init("axis", axis), .init("split_averaging", splitAveraging), .init("strokes_from", strokesFrom),
+         .init("split_source", splitSource)]
     }
 
     /// The settings a session was recorded with (defaults for those it does not name, and for a
@@ -69,6 +82,7 @@ public struct AnalysisSettings: Sendable, Equatable {
             case "axis": settings.axis = s.value
             case "split_averaging": settings.splitAveraging = s.value
             case "strokes_from": settings.strokesFrom = s.value
+            case "split_source": settings.splitSource = s.value
             default: break
             }
         }
@@ -81,7 +95,8 @@ public struct AnalysisSettings: Sendable, Equatable {
         let d = AnalysisSettings.defaults
         return AnalysisSettings(axis: axis != d.axis ? axis : recorded.axis,
                                 splitAveraging: splitAveraging != d.splitAveraging ? splitAveraging : recorded.splitAveraging,
-                                strokesFrom: strokesFrom != d.strokesFrom ? strokesFrom : recorded.strokesFrom)
+                                strokesFrom: strokesFrom != d.strokesFrom ? strokesFrom : recorded.strokesFrom,
+                                splitSource: splitSource != d.splitSource ? splitSource : recorded.splitSource)
     }
 }
 

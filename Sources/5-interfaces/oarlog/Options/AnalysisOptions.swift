@@ -8,14 +8,18 @@ struct AnalysisOptions: ParsableArguments {
     var axis: String = AnalysisSettings.defaults.axis
 
     @Option(name: .customLong("split-averaging"),
-            help: "Live split averaging, as on a SpeedCoach: seconds (5s, 10s) or strokes (1stroke, 4strokes).")
+            help: "Live split averaging, as on a SpeedCoach: auto (per stroke for the fused split, 5s for the receiver's), seconds (5s, 10s) or strokes (1stroke, 4strokes).")
     var splitAveraging: String = AnalysisSettings.defaults.splitAveraging
 
     @Option(name: .customLong("strokes-from"), help: "Where strokes come from: auto (the accelerometer if the trace has one, else the device's strokes), accelerometer, device.")
     var strokesFrom: String = AnalysisSettings.defaults.strokesFrom
 
+    @Option(name: .customLong("split-source"),
+            help: "Where the split comes from: fused (the accelerometer's surge held to the GPS: answers within a stroke) or receiver (the GPS receiver's speed alone, as a SpeedCoach shows it).")
+    var splitSource: String = AnalysisSettings.defaults.splitSource
+
     var settings: AnalysisSettings {
-        AnalysisSettings(axis: axis, splitAveraging: splitAveraging, strokesFrom: strokesFrom)
+        AnalysisSettings(axis: axis, splitAveraging: splitAveraging, strokesFrom: strokesFrom, splitSource: splitSource)
     }
 
     func validate() throws {
