@@ -91,7 +91,9 @@ extension RowingAnalyzer {
             ? history.entry(max(speedEmitted, history.first)).time : .infinity
     }
 
-    /// Emits the fused speed entries up to `now`, at most every `speedInterval`.
+    /// Emits the fused speed entries up to `now` that the accelerometer drove (a GPS-only
+    /// stretch has none: its speed is the receiver's, which the fixes already carry), at most
+    /// every `speedInterval`.
     @inline(__always)
     mutating func emitSpeedIfDue(emit: (AnalyzerEvent) -> Void) {
         let interval = configuration.speedInterval
@@ -101,7 +103,7 @@ extension RowingAnalyzer {
         while n < history.count {
             let e = history.entry(n)
             if e.time > now { break }
-            if e.time - lastSpeedTime >= interval - 1e-9 {
+            if e.driven, e.time - lastSpeedTime >= interval - 1e-9 {
                 lastSpeedTime = e.time
                 emit(.speed(BoatSpeedSample(time: e.time, speed: e.speed)))
             }

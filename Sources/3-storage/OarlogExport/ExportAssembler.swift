@@ -20,8 +20,8 @@ import OarlogWorkouts
 ///   cut at each step's start, a lap's distance ends at the distance at its boundary
 ///   (interpolated between fixes), its strokes and mean rate are the tracker's interval's.
 /// - Speed: a point's is the boat's fused speed at its time (`AnalyzerEvent.speed`, held in
-///   `ExportBoatSpeeds`) when the pipeline gives one, else the receiver's; a stroke's mean fused
-///   speed goes with it (`ExportStroke.fusedSpeed`).
+///   `ExportBoatSpeeds`) when the pipeline gives one, else the receiver's; a stroke's split and
+///   mean speed are the analyzer's own (`StrokeMetrics`: from the fused speed sample by sample).
 /// - Heart rate and power: a point carries the latest heart rate (5 s) and power (10 s: a device
 ///   stroke's, else an oarlock's). The records themselves (`ExportReading`) are held back and
 ///   released in time order with the points and strokes: each counts in its lap's and the
@@ -241,11 +241,9 @@ public struct ExportAssembler: Sendable {
             }
         }
         let figures = strokeReadings.figures(at: t, half: StrokeReadings.halfStroke(s), pending: readings)
-        fusedSpeeds.discard(before: t)
-        let fused = s.stroke.recoveryDuration.flatMap { fusedSpeeds.meanSpeed(from: t, to: t + s.stroke.driveDuration + $0) }
         try emit(.stroke(ExportStroke(metrics: s, utc: start.originUTC + t, latitude: latitude, longitude: longitude,
                                       elapsed: t - start.startTime, lap: l.index, heartRate: figures.heartRate,
-                                      oarlock: figures.oarlock, power: figures.power, fusedSpeed: fused)))
+                                      oarlock: figures.oarlock, power: figures.power)))
     }
 
     /// A heart rate or power figure: counted in its lap and the session, remembered for the strokes.

@@ -3,8 +3,8 @@ import OarlogDSP
 
 /// The boat's fused speed (`AnalyzerEvent.speed`: the accelerometer's surge held to the GPS)
 /// as the export assembler holds it until the points and strokes it belongs to are released:
-/// the speed at a point is the fused speed interpolated at its time, a stroke's is the fused
-/// speed's mean over its catch to its next catch. Where the pipeline gave no fused speed around
+/// the speed at a point is the fused speed interpolated at its time (a stroke's split and mean
+/// speed are the analyzer's own, `StrokeMetrics`). Where the pipeline gave no fused speed around
 /// a moment (a session without it, a gap longer than `longestGap`), there is none and the export
 /// falls back on the receiver's speed.
 ///
@@ -57,27 +57,5 @@ struct ExportBoatSpeeds: Sendable {
             return true
         }
         return found
-    }
-
-    /// The time-weighted mean of the fused speed (linear between samples) from `start` to `end`;
-    /// nil unless the samples cover both ends and have no gap longer than `longestGap` between.
-    func meanSpeed(from start: Seconds, to end: Seconds) -> MetresPerSecond? {
-        guard start.isFinite, end.isFinite, end > start, let first = speed(at: start), let last = speed(at: end) else {
-            return nil
-        }
-        var area: Double = 0
-        var previous = BoatSpeedSample(time: start, speed: first)
-        var covered = true
-        samples.scan { s in
-            guard s.time < end else { return false }
-            guard s.time > start else { return true }
-            if s.time - previous.time > Self.longestGap { covered = false }
-            area += (s.time - previous.time) * (s.speed + previous.speed) / 2
-            previous = s
-            return true
-        }
-        guard covered, end - previous.time <= Self.longestGap else { return nil }
-        area += (end - previous.time) * (last + previous.speed) / 2
-        return area / (end - start)
     }
 }

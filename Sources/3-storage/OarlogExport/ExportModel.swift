@@ -128,18 +128,13 @@ public struct ExportStroke: Sendable, Equatable {
     public var oarlock: OarlockStroke? = nil
     /// The oarlock's power, else the device's stroke's nearest the catch within half a stroke.
     public var power: Watts? = nil
-    /// The boat's fused speed (`AnalyzerEvent.speed`) averaged over the stroke, catch to next
-    /// catch (time-weighted); nil when the pipeline gave none over the whole stroke.
-    public var fusedSpeed: MetresPerSecond? = nil
+    /// The stroke's split: the analyzer's (from its fused speed over the stroke, sample by
+    /// sample, where the accelerometer drove it; else from the receiver's speed). One rule for
+    /// the stroke list, the tables and every export.
+    public var split: SecondsPer500m? { metrics.split }
 
-    /// The stroke's split: from its mean fused speed when there is one, else the analyzer's.
-    public var split: SecondsPer500m? {
-        if let v = fusedSpeed, v > 0 { return 500 / v }
-        return metrics.split
-    }
-
-    /// The stroke's mean speed: the fused speed's when there is one, else the mean GPS speed.
-    public var meanSpeed: MetresPerSecond? { fusedSpeed ?? metrics.quality?.meanSpeed }
+    /// The stroke's mean speed: the analyzer's (the fused speed's, else the mean GPS speed).
+    public var meanSpeed: MetresPerSecond? { metrics.quality?.meanSpeed }
 }
 
 /// The heart rate and power of a lap or of the session: every heart-rate record counts once;
