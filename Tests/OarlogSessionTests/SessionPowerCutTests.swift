@@ -39,7 +39,17 @@ final class SessionPowerCutTests: XCTestCase {
             while offset < dataEnd, case .frame(_, let payload, let next) = try scanner.frame(at: offset) {
                 var r = ByteReader(payload)
                 let h = try ChunkHeader.decode(&r)
-                chunks.append(ChunkSpan(offset: offset, end: next, entries: Int(h.entryCount), firstTime: h.firstTime, lastTime: h.lastTime))
+                // The fused speed's blocks count in the chunk's entries but are read apart
+                // (`forEachBoatSpeed`), not as entries.
+                var speedBlocks = 0
+                while r.remaining > 0 {
+                    let kind = try r.u8()
+                    let length = try r.length(limit: r.remaining)
+                    r.position += length
+                    if kind == RecordKind.boatSpeed.rawValue { speedBlocks += 1 }
+                }
+                chunks.append(ChunkSpan(offset: offset, end: next, entries: Int(h.entryCount) - speedBlocks,
+                                        firstTime: h.firstTime, lastTime: h.lastTime))
                 offset = next
             }
         } catch {

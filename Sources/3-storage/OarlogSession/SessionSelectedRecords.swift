@@ -6,6 +6,21 @@ extension SessionReader {
         try decoded(.fix, onDamage: onDamage, RecordCoding.decodeFix)
     }
 
+    /// What the distance track reads, in recorded order, decoding nothing else: the GPS fixes,
+    /// the GPS gaps and the device's reference strokes (whose distances the track takes at its
+    /// start and across a splice), as the analyzer meets them in a replay (the web app's trail).
+    public func forEachTrackRecord(onDamage: DamagePolicy = .skipDamagedChunks, _ body: (TraceRecord) throws -> Void) throws {
+        var it = entries(onDamage: onDamage)
+        try it.forEachChunkRecord { k, r in
+            switch RecordKind(rawValue: k) {
+            case .fix: try body(.fix(try RecordCoding.decodeFix(&r)))
+            case .gap: if let g = try RecordCoding.decodeGap(&r), g.sensor == .gps { try body(.gap(g)) }
+            case .reference: try body(.reference(try RecordCoding.decodeReference(&r)))
+            default: break
+            }
+        }
+    }
+
     /// The session's events (gate crossings, course legs and pieces, note edits) in recorded
     /// order, decoding nothing else.
     public func events(onDamage: DamagePolicy = .skipDamagedChunks) throws -> [SessionEvent] {

@@ -7,9 +7,9 @@ import OarlogSession
 /// buckets and each bucket keeps the minimum, the maximum and the mean of each series over the
 /// strokes whose catch falls in it (so a spike is not averaged away); a bucket without a stroke
 /// (a rest) is `null`. The heart rates, power, angles and forces of the records
-/// (`SessionRecordSeries`) go into the same buckets by their own times. With the boat's fused
-/// speed stored (`speeds`), a stroke's `speed` and `split` are its mean fused speed's (else, as
-/// before the fused speed, its GPS split's), and `boat_speed` is the in-stroke speed.
+/// (`SessionRecordSeries`) go into the same buckets by their own times. A stroke's `speed` and
+/// `split` are its stored split's (the analyzer's: from the fused speed where the accelerometer
+/// drove it); with the boat's fused speed stored (`speeds`), `boat_speed` is the in-stroke speed.
 public struct SessionSeries {
     public let duration: Seconds
     public let strokes: [StrokeMetrics]
@@ -35,23 +35,19 @@ public struct SessionSeries {
         return v
     }
 
-    /// The value of `field` at stroke `k`: its mean fused speed for `speed` and `split` when the
-    /// session stores one that covers the stroke, else `value(field, m)`.
+    /// The value of `field` at stroke `k`.
     func value(_ field: SeriesRequest.Field, stroke k: Int) -> Double? {
-        if field == .speed || field == .split, let v = speeds?.strokeSpeeds[k], v.isFinite, v > 0 {
-            return field == .speed ? v : 500 / v
-        }
-        return Self.value(field, strokes[k])
+        Self.value(field, strokes[k])
     }
 
     /// Reads the stored fused speed of `reader` into this series' buckets for `request`, when
-    /// it asks for a series the fused speed gives (`speed`, `split`, `boat_speed`) and the file
-    /// may hold one (a closed file's summary counts its samples: none, nothing is walked).
+    /// it asks for `boat_speed` and the file may hold one (a closed file's summary counts its
+    /// samples: none, nothing is walked).
     mutating func readSpeeds(_ reader: SessionReader, _ request: SeriesRequest) throws {
-        guard request.fields.contains(where: { [.speed, .split, .boatSpeed].contains($0) }) else { return }
+        guard request.fields.contains(.boatSpeed) else { return }
         if let stored = reader.summary?.statistics, stored.boatSpeedSamples == 0 { return }
         let (n, width) = layout(request)
-        speeds = try SessionSpeedSeries.read(reader, strokes: strokes, buckets: n, width: width)
+        speeds = try SessionSpeedSeries.read(reader, buckets: n, width: width)
     }
 
     /// Whether `request` wants a series of the records other than the fused speed (heart rate,

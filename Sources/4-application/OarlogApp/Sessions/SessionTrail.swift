@@ -43,11 +43,22 @@ public struct SessionTrail {
             }
             if next > 256 { waiting.removeFirst(next); next = 0 }
         }
-        for fix in try reader.fixes() {
-            let used = accumulator.usedFixes
-            accumulator.process(fix)
-            if accumulator.usedFixes > used { waiting.append(fix) }
-            if let settled = accumulator.settledTime { emitBooked(upTo: settled) }
+        // As the analyzer feeds its accumulator (`RowingAnalyzer.process`): fixes, the device's
+        // distances, and GPS gaps that break the track.
+        try reader.forEachTrackRecord { record in
+            switch record {
+            case .fix(let fix):
+                let used = accumulator.usedFixes
+                accumulator.process(fix)
+                if accumulator.usedFixes > used { waiting.append(fix) }
+                if let settled = accumulator.settledTime { emitBooked(upTo: settled) }
+            case .reference(let r):
+                if let d = r.distance { accumulator.noteDeviceDistance(time: r.time, distance: d) }
+            case .gap(let g):
+                if g.breaksTrack { accumulator.breakTrack(deviceDistance: g.deviceDistance) }
+            default:
+                break
+            }
         }
         accumulator.finish()
         emitBooked(upTo: .infinity)
