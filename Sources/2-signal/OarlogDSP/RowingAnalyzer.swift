@@ -9,13 +9,11 @@ import OarlogCore
 /// its figures are: its rate, 60 / (next catch − catch), or none for the first stroke of a piece
 /// and a stroke whose period holds a pause (`AnalyzerStrokeRateAverage`, `StrokePauseRule`; at the
 /// catch, `.caught` and the display show the stroke just finished); cumulative distance at its
-/// catch and distance per stroke, interpolated from
-/// the distance track at the catch times; split from the mean receiver (Doppler) speed over the
-/// stroke when every fix in it had one (Doppler is far less noisy than the difference of two
-/// positions 3 s apart), else from the distance per stroke — or, by default
-/// (`AnalyzerConfiguration.splitSource` `.fused`), from the fused speed over the stroke, when
-/// the accelerometer drives it (`RowingAnalyzer+FusedSpeed`). Memory is bounded and nothing is
-/// allocated per sample.
+/// catch and distance per stroke, from the distance track at the catch times; split by default
+/// (`splitSource` `.fused`) from the fused speed over the stroke where the accelerometer drives
+/// it (`RowingAnalyzer+FusedSpeed`), else from the mean receiver (Doppler) speed over the stroke
+/// when every fix in it had one, else from the distance per stroke. Memory is bounded and
+/// nothing is allocated per sample.
 public struct RowingAnalyzer: Sendable {
     public let configuration: AnalyzerConfiguration
     public private(set) var distance: DistanceAccumulator
