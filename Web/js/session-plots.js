@@ -69,10 +69,14 @@ export class SessionPlots {
     let slowest = splits.length ? Math.min(600, splits[Math.floor(0.9 * (splits.length - 1))] + 20) : undefined;
     let fastest = splits.length ? Math.max(0, splits[0] - 5) : undefined;
     if (band && splits.length) {
-      // The axis takes in the band: its fastest moment, and the 90th percentile of its slowest.
+      // The axis is the strokes' splits, widened by the band only a little (a quarter of the
+      // splits' own range each way): a stroke's fastest moment can be a minute faster than its
+      // split, and an axis that took it all in squeezed the line a cox reads into a sliver. The
+      // band beyond is clipped at the plot's edge.
       const fast = band[0].map(p => p.y).filter(v => v != null), slow = band[1].map(p => p.y).filter(v => v != null).sort((a, b) => a - b);
-      if (fast.length) fastest = Math.max(0, Math.min(fastest, Math.min(...fast) - 2));
-      if (slow.length) slowest = Math.min(600, Math.max(slowest, slow[Math.floor(0.9 * (slow.length - 1))] + 5));
+      const margin = Math.max(5, 0.25 * (slowest - fastest));
+      if (fast.length) fastest = Math.max(0, fastest - margin, Math.min(fastest, Math.min(...fast) - 2));
+      if (slow.length) slowest = Math.min(600, slowest + margin, Math.max(slowest, slow[Math.floor(0.9 * (slow.length - 1))] + 5));
     }
     const marks = (this.notes || []).map(n => ({ x: this.xAtTime(n.t_s), text: n.text })).filter(m => m.x != null);
     const xTitle = this.against === 'distance' ? 'km' : 'minutes';
