@@ -86,3 +86,19 @@ extension RingBuffer: RandomAccessCollection, MutableCollection {
 }
 
 extension RingBuffer: Sendable where Element: Sendable {}
+
+extension RingBuffer {
+    /// The index of the newest element whose `key` is at or before `value`, the elements being
+    /// in ascending order of `key` (a time-ordered history); nil when the oldest is after it, or
+    /// `value` is NaN. A binary search: O(log count).
+    @inlinable
+    public func lastIndex(atOrBefore value: Double, by key: (Element) -> Double) -> Int? {
+        guard let first, key(first) <= value else { return nil }
+        var lo = 0, hi = count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if key(self[mid]) <= value { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+}

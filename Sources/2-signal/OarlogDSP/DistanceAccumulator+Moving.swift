@@ -36,12 +36,6 @@ extension DistanceAccumulator {
 
     /// The newest kept track point at or before `time`.
     func recentPoint(atOrBefore time: Seconds) -> TrackPoint? {
-        guard let first = recent.first, first.time <= time else { return nil }
-        var lo = 0, hi = recent.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if recent[mid].time <= time { lo = mid } else { hi = mid - 1 }
-        }
-        return recent[lo]
+        recent.lastIndex(atOrBefore: time) { $0.time }.map { recent[$0] }
     }
 }

@@ -38,13 +38,8 @@ public struct DistanceHistory: Sendable {
 
     /// Index of the last point at or before `time`, if `time` lies within the history.
     private func bracket(_ time: Seconds) -> Int? {
-        guard let first = points.first, let last = points.last, time >= first.time, time <= last.time else { return nil }
-        var lo = 0, hi = points.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if points[mid].time <= time { lo = mid } else { hi = mid - 1 }
-        }
-        return lo
+        guard let last = points.last, time <= last.time else { return nil }
+        return points.lastIndex(atOrBefore: time) { $0.time }
     }
 
     /// Cumulative distance at `time`, interpolated linearly between the fixes around it; `nil`

@@ -21,12 +21,7 @@ public struct TrackPositionHistory: Sendable {
     /// The track's position at `time`: a booked fix's own, else interpolated between the two
     /// around it; `nil` outside what is held.
     public func position(at time: Seconds) -> GeoPoint? {
-        guard let first = points.first, let last = points.last, time >= first.time, time <= last.time else { return nil }
-        var lo = 0, hi = points.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if points[mid].time <= time { lo = mid } else { hi = mid - 1 }
-        }
+        guard let last = points.last, time <= last.time, let lo = points.lastIndex(atOrBefore: time, by: { $0.time }) else { return nil }
         let a = points[lo]
         guard lo + 1 < points.count, time > a.time else { return a.position }
         let b = points[lo + 1]
