@@ -6,6 +6,7 @@ let package = Package(
     name: "Oarlog",
     products: [
         .executable(name: "oarlog", targets: ["oarlog"]),
+        .executable(name: "oarlog-full", targets: ["oarlog-full"]),
         .library(name: "OarlogCore", targets: ["OarlogCore"]),
         .library(name: "OarlogDSP", targets: ["OarlogDSP"]),
         .library(name: "OarlogTrace", targets: ["OarlogTrace"]),
@@ -107,11 +108,18 @@ let package = Package(
         // deltas for strokes, positions, status, notes, fences, sessions and workouts (with a per-boat
         // sequence), the coach's plan topics, the boats' board with race gaps at a course's gates, and crossed paths.
         .target(name: "OarlogFleet", dependencies: ["OarlogCore", "OarlogDSP", "OarlogFences", "OarlogPipeline", "OarlogWorkouts"], path: "Sources/2-signal/OarlogFleet"),
+        // A trace through the pipeline and its reports, with nothing of storage, devices or the
+        // network: the analysis settings, the pipeline every mode builds, a trace opened for a replay,
+        // the summary, stroke table, JSON report and collectors. OarlogApp re-exports it; the small
+        // `oarlog` front runs a plain replay on it alone.
+        .target(name: "OarlogReplay", dependencies: [
+            "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogPipeline", "OarlogWorkouts",
+        ], path: "Sources/4-application/OarlogReplay"),
         // The application layer the command line and the web server share, the one door to the kept
         // sessions (SessionStore): pipeline assembly for every mode, analysis settings, live recording,
-        // the fleet's glue, report models.
+        // the fleet's glue, report models (OarlogReplay's, re-exported).
         .target(name: "OarlogApp", dependencies: [
-            "OarlogAPI", "OarlogArchive", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", 
+            "OarlogReplay", "OarlogAPI", "OarlogArchive", "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogFences", "OarlogLive", "OarlogPipeline", 
             "OarlogSession", "OarlogExport", "OarlogGPS", "OarlogIIO", "OarlogMQTT", "OarlogFleet", "OarlogWorkouts", "OarlogUpload", "CZlib",
             "OarlogHeartRate",
         ], path: "Sources/4-application/OarlogApp"),
@@ -128,14 +136,30 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/5-interfaces/OarlogServer"),
+        // The terminal both executables share: unbuffered standard streams, Ctrl-C as a flag, a
+        // long replay's progress line.
+        .target(name: "OarlogTerminal", dependencies: ["OarlogCore", "OarlogDSP", "OarlogLive", "OarlogPipeline", "OarlogReplay"],
+                path: "Sources/5-interfaces/OarlogTerminal"),
+        // `oarlog`: a small front that answers `--help` and runs a plain `replay` (a trace, `--json`,
+        // `--strokes`, `--format`) itself, on OarlogReplay alone, and hands every other command to
+        // `oarlog-full` beside it (exec, same process): a replay and the help do not load Foundation,
+        // the devices' libraries, SQLite or the web server. Linked with a static standard library
+        // in release builds (docs/BENCHMARKS.md: peak resident memory).
         .executableTarget(
             name: "oarlog",
+            dependencies: ["OarlogReplay", "OarlogTerminal", "OarlogTrace"],
+            path: "Sources/5-interfaces/oarlog",
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+        ),
+        // Every command (swift-argument-parser): what `oarlog` runs for all but the plain replay.
+        .executableTarget(
+            name: "oarlog-full",
             dependencies: [
                 "OarlogCore", "OarlogDSP", "OarlogTrace", "OarlogPipeline", "OarlogSimulator", "OarlogEvaluation", "OarlogGPS",
                 "OarlogFences", "OarlogExport", "OarlogIIO", "OarlogLive", "OarlogAPI", "OarlogApp", "OarlogServer",
-                "OarlogFleet", "OarlogWorkouts", "OarlogTrainingSites",
+                "OarlogFleet", "OarlogWorkouts", "OarlogTrainingSites", "OarlogTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ], path: "Sources/5-interfaces/oarlog"
+            ], path: "Sources/5-interfaces/oarlog-full"
         ),
         // Helpers shared by the test targets (real-data paths, loopback ports, seeded randomness,
         // a list source and readAll, the built binaries, child processes, a process's memory, a
@@ -149,10 +173,10 @@ let package = Package(
             "OarlogSession", "OarlogSimulator", "OarlogTrace",
         ]),
         // The command line as a person runs it (the built binary); depends on it so `swift test` builds it.
-        .testTarget(name: "OarlogCLITests", dependencies: ["oarlog", "OarlogTestSupport"]),
+        .testTarget(name: "OarlogCLITests", dependencies: ["oarlog", "oarlog-full", "OarlogTestSupport"]),
         // `oarlog serve` as a phone and a browser meet it: HTTP, WebSocket clients, headless Chromium.
         .testTarget(name: "OarlogServerTests", dependencies: [
-            "oarlog", "OarlogTestSupport", "OarlogServer", "OarlogApp", "OarlogSession", "OarlogCore",
+            "oarlog", "oarlog-full", "OarlogTestSupport", "OarlogServer", "OarlogApp", "OarlogSession", "OarlogCore",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             // The routes in process (`app.test(.router)`): errors, filters, pairing, without a socket.

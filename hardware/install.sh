@@ -262,11 +262,20 @@ GPSD
 # 5. Oarlog itself: binary, recorder, settings, unit.
 step "oarlog recorder"
 if [ -n "$BINARY" ]; then
+    # `oarlog` is a small front; every command but a plain replay is in oarlog-full beside it.
+    FULL="$(dirname "$BINARY")/oarlog-full"
     if [ "$DRY_RUN" = 1 ]; then
         echo "would install $BINARY as $ROOT/usr/local/bin/oarlog"
+        [ ! -x "$FULL" ] || echo "would install $FULL as $ROOT/usr/local/bin/oarlog-full"
     else
         install -D -m 0755 "$BINARY" "$ROOT/usr/local/bin/oarlog"
         echo "wrote $ROOT/usr/local/bin/oarlog"
+        if [ -x "$FULL" ]; then
+            install -D -m 0755 "$FULL" "$ROOT/usr/local/bin/oarlog-full"
+            echo "wrote $ROOT/usr/local/bin/oarlog-full"
+        else
+            echo "warning: no $FULL beside $BINARY: oarlog runs only a plain replay without it" >&2
+        fi
     fi
 else
     echo "no --binary given: install the oarlog executable as /usr/local/bin/oarlog yourself"

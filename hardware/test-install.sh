@@ -42,6 +42,7 @@ printf '%s\n' "# existing settings" "arm_64bit=1" "dtparam=audio=on" >"$pi/boot/
 echo "console=serial0,115200 console=tty1 root=PARTUUID=1234-02 rootfstype=ext4 fsck.repair=yes rootwait" >"$pi/boot/firmware/cmdline.txt"
 echo "proc  /proc  proc  defaults  0  0" >"$pi/etc/fstab"
 printf '#!/bin/sh\necho oarlog\n' >"$work/oarlog"; chmod +x "$work/oarlog"
+printf '#!/bin/sh\necho oarlog-full\n' >"$work/oarlog-full"; chmod +x "$work/oarlog-full"
 "$here/install.sh" --root "$pi" --sensor mpu6050 --int-pin 4 --i2c-addr 0x69 --gps /dev/serial0 --pps-pin 18 --binary "$work/oarlog" >"$work/pi.log"
 config="$pi/boot/firmware/config.txt"
 expect_line "$config" "arm_64bit=1"
@@ -68,7 +69,7 @@ done
 if grep -q 'GROUP="oarlog"' "$here/udev/99-oarlog.rules"; then pass "the accelerometer is the oarlog group's"; else fail "no udev group for the accelerometer"; fi
 if [ "$(readlink "$pi/etc/systemd/system/multi-user.target.wants/oarlog-record.service")" = /etc/systemd/system/oarlog-record.service ]; then
     pass "unit enabled"; else fail "unit not enabled"; fi
-if [ -x "$pi/usr/local/bin/oarlog" ] && [ -x "$pi/usr/local/bin/oarlog-record" ]; then pass "executables installed"; else fail "executables missing"; fi
+if [ -x "$pi/usr/local/bin/oarlog" ] && [ -x "$pi/usr/local/bin/oarlog-full" ] && [ -x "$pi/usr/local/bin/oarlog-record" ]; then pass "executables installed"; else fail "executables missing"; fi
 expect_line "$pi/etc/fstab" "proc  /proc  proc  defaults  0  0"
 expect_line "$pi/etc/fstab" "LABEL=OARLOG-DATA  /data  ext4  defaults,noatime,commit=5,nofail,x-systemd.device-timeout=10s  0  2"
 expect_line "$pi/etc/overlayroot.local.conf" 'overlayroot="tmpfs:recurse=0"'

@@ -1,5 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import OarlogCore
+import Synchronization
 
 /// A device reader that runs on its own thread once started (gpsd, IIO): a `RecordSource` whose
 /// `next()` blocks until its next record and returns `nil` after `stop()`.
@@ -16,9 +21,7 @@ public protocol LiveRecordSource: RecordSource, AnyObject, Sendable {
 public final class LiveSources: RecordSource, @unchecked Sendable {
     private let sources: [any LiveRecordSource]
     private let queue: RecordQueue<TraceRecord>
-    private var threads: [Thread] = []
-    private let lock = NSLock()
-    private var running = 0
+    private let running = Mutex(0)
 
     public init(_ sources: [any LiveRecordSource], capacity: Int = 8192) {
         self.sources = sources
@@ -27,28 +30,26 @@ public final class LiveSources: RecordSource, @unchecked Sendable {
 
     /// Starts every source and its forwarding thread.
     public func start() {
-        running = sources.count
+        running.withLock { $0 = sources.count }
         for source in sources {
             source.start()
-            let thread = Thread { [queue, weak self] in
+            let forwarded = ForwardingThread.start { [queue, weak self] in
                 var s = source
                 while let record = try? s.next() {
                     if !queue.push(record) { break }
                 }
                 self?.sourceEnded()
             }
-            thread.name = "oarlog-live-\(type(of: source))"
-            threads.append(thread)
-            thread.start()
+            if !forwarded { sourceEnded() }
         }
         if sources.isEmpty { queue.close() }
     }
 
     private func sourceEnded() {
-        lock.lock()
-        running -= 1
-        let last = running == 0
-        lock.unlock()
+        let last = running.withLock { running in
+            running -= 1
+            return running == 0
+        }
         if last { queue.close() }
     }
 
@@ -63,4 +64,29 @@ public final class LiveSources: RecordSource, @unchecked Sendable {
     }
 
     public func next() throws -> TraceRecord? { queue.pop() }
+}
+
+/// A detached thread that forwards one source's records (LiveSources never waits for it: the
+/// thread ends when its source does or the queue closes).
+enum ForwardingThread {
+    /// Runs `body` on a new detached thread; false if no thread could be made.
+    static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let box = Unmanaged.passRetained(ForwardingBody(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { raw in
+            Unmanaged<ForwardingBody>.fromOpaque(raw!).takeRetainedValue().run()
+            return nil
+        }, box)
+        guard status == 0 else {
+            Unmanaged<ForwardingBody>.fromOpaque(box).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+}
+
+private final class ForwardingBody {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }

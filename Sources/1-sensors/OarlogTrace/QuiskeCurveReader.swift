@@ -1,4 +1,3 @@
-import Foundation
 import OarlogCore
 
 /// A malformed row in a Quiske per-stroke export: names the file, the line and what was expected.
@@ -180,7 +179,7 @@ public struct QuiskeCurveReader: RecordSource {
                 guard curve.count < TraceLimits.maxQuiskeCurveSamples else {
                     throw fail(lineNumber, "the boat accelerator curve has more than \(TraceLimits.maxQuiskeCurveSamples) samples; a stroke has a few hundred")
                 }
-                let text = String(decoding: part, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                let text = String(decoding: part, as: UTF8.self).trimmingWhitespace()
                 guard let v = Float(text) else {
                     throw fail(lineNumber, "expected numbers in the boat accelerator curve, found '\(QuiskeCurveReader.quoted(part))'")
                 }
@@ -266,9 +265,8 @@ public struct QuiskeCurveReader: RecordSource {
         switch stage {
         case 0:
             stage = 1
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            return .metadata(key: "start_utc", value: formatter.string(from: Date(timeIntervalSince1970: startUTC)))
+            // Milliseconds rounded to the nearest, as Foundation's ISO8601DateFormatter wrote them.
+            return .metadata(key: "start_utc", value: UTCTime.iso8601(startUTC, millisecondRounding: .toNearestOrAwayFromZero))
         case 1:
             return sampleRate == nil ? nextNative() : nextResampled()
         default:

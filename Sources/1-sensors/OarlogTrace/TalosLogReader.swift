@@ -1,4 +1,3 @@
-import Foundation
 import OarlogCore
 
 /// A malformed line in a Talos log: names the file, the line and what was expected.
@@ -133,7 +132,7 @@ public struct TalosLogReader: RecordSource, TraceStatisticsReporting {
             parsed.other = Other(record: .reference(ReferenceStroke(time: 0, strokeCount: n)), line: lineNumber, sensorStamped: true)
         default:   // ROWING_START, ROWING_STOP
             parsed.entry.time = try sensorSeconds(stamp, line: lineNumber)
-            let text = "Talos \(kind.lowercased().replacingOccurrences(of: "_", with: " "))"
+            let text = "Talos \(String(kind.lowercased().map { $0 == "_" ? " " : $0 }))"
             parsed.other = Other(record: .note(Note(time: 0, text: text)), line: lineNumber, sensorStamped: true)
         }
         return parsed
@@ -231,10 +230,8 @@ public struct TalosLogReader: RecordSource, TraceStatisticsReporting {
         }
         guard let first = entries.first else { return }
         origin = first.time
-        let start = Date(timeIntervalSince1970: origin)
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        metadata = [.metadata(key: "start_utc", value: formatter.string(from: start)),
+        // Milliseconds rounded to the nearest, as Foundation's ISO8601DateFormatter wrote them.
+        metadata = [.metadata(key: "start_utc", value: UTCTime.iso8601(origin, millisecondRounding: .toNearestOrAwayFromZero)),
                     .metadata(key: "device", value: "Talos Rowing (Android phone)")]
         counts.metadataRecords = metadata.count
     }
