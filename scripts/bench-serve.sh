@@ -12,7 +12,7 @@ SECONDS_RUN=${1:-60}
 CLIENTS=${2:-3}
 ROUNDS=${3:-3}
 BIN=.build/release/oarlog
-[ -x "$BIN" ] || swift build -c release --product oarlog >&2
+[ -x "$BIN" ] && [ -x "$BIN-full" ] || { swift build -c release --product oarlog-full >&2 && swift build -c release --product oarlog >&2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$BIN" simulate --minutes 5 --rate 24 --accel-hz 100 --gps-hz 1 --seed 7 -o "$work/sim100.csv" >/dev/null

@@ -107,11 +107,13 @@ EOF
 #     simulated 10-hour trace, best of 3 each, with the peak resident memory of each process
 #     (/usr/bin/time -f %M); `oarlog replay` on a 1-hour trace; the peak RSS of `oarlog --help`;
 #     then the table of the rows with the detector and the analyzer from step 4.
-#     OARLOG_BIN names a release `oarlog` already built (else it is built here).
+#     OARLOG_BIN names a release `oarlog` already built, with its `oarlog-full` beside it (else
+#     both are built here: the front replays, the full program simulates the traces).
 if [ -n "${OARLOG_BIN:-}" ]; then
     OARLOG="$OARLOG_BIN"
 else
     swift build -c release --product oarlog >&2
+    swift build -c release --product oarlog-full >&2
     OARLOG="$(swift build -c release --show-bin-path)/oarlog"
 fi
 LONG_TRACE="$OARLOG_BENCH_DIR/sim-10h-100hz.csv"

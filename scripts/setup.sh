@@ -57,4 +57,5 @@ if [ ${#peers_missing[@]} -gt 0 ]; then
         || echo "setup: could not install ${peers_missing[*]}: scripts/bench.sh's peers will not run" >&2
 fi
 
+swift build -c release --product oarlog-full >&2
 swift build -c release --product oarlog >&2

@@ -310,23 +310,22 @@ public struct GPSTrackFilter: Sendable {
 
 /// A 6-vector of doubles held inline (no heap storage).
 struct Vector6: Sendable {
-    private var v = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    private var v = InlineArray<6, Double>(repeating: 0)
 
+    // Read in place: a tuple read through `withUnsafeBytes(of:)` was copied whole at every access.
     subscript(i: Int) -> Double {
-        get { withUnsafeBytes(of: v) { $0.load(fromByteOffset: i * 8, as: Double.self) } }
-        set { withUnsafeMutableBytes(of: &v) { $0.storeBytes(of: newValue, toByteOffset: i * 8, as: Double.self) } }
+        get { v[i] }
+        set { v[i] = newValue }
     }
 }
 
 /// A 6×6 matrix of doubles held inline (no heap storage), row-major.
 struct Matrix6: Sendable {
-    private var m = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
-                     0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
-                     0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    private var m = InlineArray<36, Double>(repeating: 0)
 
     subscript(row: Int, column: Int) -> Double {
-        get { withUnsafeBytes(of: m) { $0.load(fromByteOffset: (row * 6 + column) * 8, as: Double.self) } }
-        set { withUnsafeMutableBytes(of: &m) { $0.storeBytes(of: newValue, toByteOffset: (row * 6 + column) * 8, as: Double.self) } }
+        get { m[row * 6 + column] }
+        set { m[row * 6 + column] = newValue }
     }
 
     var transposed: Matrix6 {
