@@ -321,7 +321,13 @@ struct Vector6: Sendable {
 
 /// A 6×6 matrix of doubles held inline (no heap storage), row-major.
 struct Matrix6: Sendable {
+    // The products work on the elements directly: a store through the subscript below copied
+    // the whole matrix (288 bytes) once per element.
     private var m = InlineArray<36, Double>(repeating: 0)
+
+    init() {}
+
+    private init(_ m: InlineArray<36, Double>) { self.m = m }
 
     subscript(row: Int, column: Int) -> Double {
         get { m[row * 6 + column] }
@@ -329,28 +335,32 @@ struct Matrix6: Sendable {
     }
 
     var transposed: Matrix6 {
-        var t = Matrix6()
-        for r in 0..<6 { for c in 0..<6 { t[c, r] = self[r, c] } }
-        return t
+        let sm = m.span
+        var t = InlineArray<36, Double>(repeating: 0)
+        for r in 0..<6 { for c in 0..<6 { t[c * 6 + r] = sm[r * 6 + c] } }
+        return Matrix6(t)
     }
 
     static func * (a: Matrix6, b: Matrix6) -> Matrix6 {
-        var out = Matrix6()
+        // Read through spans: `a.m[i]` on a parameter copied the whole array at every read.
+        let sa = a.m.span, sb = b.m.span
+        var out = InlineArray<36, Double>(repeating: 0)
         for r in 0..<6 {
             for c in 0..<6 {
                 var sum = 0.0
-                for k in 0..<6 { sum += a[r, k] * b[k, c] }
-                out[r, c] = sum
+                for k in 0..<6 { sum += sa[r * 6 + k] * sb[k * 6 + c] }
+                out[r * 6 + c] = sum
             }
         }
-        return out
+        return Matrix6(out)
     }
 
     static func * (a: Matrix6, x: Vector6) -> Vector6 {
+        let sa = a.m.span
         var out = Vector6()
         for r in 0..<6 {
             var sum = 0.0
-            for k in 0..<6 { sum += a[r, k] * x[k] }
+            for k in 0..<6 { sum += sa[r * 6 + k] * x[k] }
             out[r] = sum
         }
         return out
