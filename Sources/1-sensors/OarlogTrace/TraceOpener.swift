@@ -17,7 +17,7 @@ public enum TraceOpener {
     public static func open(path: String, format: TraceFormat? = nil,
                             options: TraceOpenOptions = TraceOpenOptions()) throws -> any RecordSource {
         switch try format ?? detectFormat(path: path) {
-        case .native: return try NativeTraceReader(path: path)
+        case .native: return try openNative(path: path)
         case .speedcoach: return try SpeedCoachReader(path: path)
         case .nkLogbook: return try NKLogbookReader(path: path)
         case .talos: return try makeTalosReader(path: path)
@@ -35,6 +35,22 @@ public enum TraceOpener {
     /// or nil if that reader keeps none.
     public static func statistics(of source: any RecordSource) -> TraceReadStatistics? {
         (source as? any TraceStatisticsReporting)?.statistics
+    }
+
+    /// A native trace at least this long is parsed ahead on a second thread
+    /// (`ParseAheadTraceReader`); a shorter one is read on the caller's thread.
+    public static let parseAheadMinimumBytes = 1 << 20
+
+    /// The native reader: parsing ahead on a second thread for a long file, else on this one
+    /// (and on this one, too, if no thread can be started). The records, errors and statistics
+    /// are the same either way.
+    static func openNative(path: String) throws -> any RecordSource {
+        let reader = try NativeTraceReader(path: path)
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) >= parseAheadMinimumBytes else {
+            return reader
+        }
+        return (try? ParseAheadTraceReader(reader: reader)) ?? reader
     }
 
     /// The Talos Rowing log reader.
