@@ -117,12 +117,21 @@ public struct Pipeline {
 /// the run at the next record.
 final class SinkFanOut {
     let sinks: [any PipelineSink]
+    /// The sinks that take the boat speed's events (`wantsBoatSpeed`).
+    let speedSinks: [any PipelineSink]
     private(set) var error: Error?
-    init(_ sinks: [any PipelineSink]) { self.sinks = sinks }
+    init(_ sinks: [any PipelineSink]) {
+        self.sinks = sinks
+        speedSinks = sinks.filter { $0.wantsBoatSpeed }
+    }
 
     func send(_ event: PipelineEvent) {
         guard error == nil else { return }
         do {
+            if case .analysis(.speed) = event {
+                for sink in speedSinks { try sink.receive(event) }
+                return
+            }
             for sink in sinks { try sink.receive(event) }
         } catch {
             self.error = error

@@ -22,6 +22,10 @@ public protocol PipelineSink: AnyObject {
     /// Whether this sink wants every raw record (accelerometer samples included). A sink that only
     /// shows strokes says `false`, and the pipeline spares it the per-sample calls.
     var wantsRawRecords: Bool { get }
+    /// Whether this sink takes the fused boat speed's `.analysis(.speed)` events (ten a second
+    /// wherever the accelerometer drives the speed). True unless the sink says otherwise; a sink
+    /// that never reads them says false and the pipeline does not hand them to it.
+    var wantsBoatSpeed: Bool { get }
     func receive(_ event: PipelineEvent) throws
     /// A run of raw accelerometer samples (a replay's batch path): the same as
     /// `receive(.record(.accel(sample)))` for each, which the default does; a sink that only
@@ -33,6 +37,7 @@ public protocol PipelineSink: AnyObject {
 
 extension PipelineSink {
     public var wantsRawRecords: Bool { false }
+    public var wantsBoatSpeed: Bool { true }
     public func finish(summary: SessionSummary) throws {}
     public func receive(accel samples: UnsafeBufferPointer<AccelSample>) throws {
         for sample in samples { try receive(.record(.accel(sample))) }

@@ -10,6 +10,9 @@ import OarlogPipeline
 /// second: trace time replayed, strokes so far, and how fast. Silent when standard error is not a
 /// terminal, so piped output stays clean.
 public final class ProgressReporter: PipelineSink {
+
+    /// The boat speed's events (ten a second) carry nothing this sink keeps.
+    public var wantsBoatSpeed: Bool { false }
     private let clock = MonotonicClock()
     private let started: Seconds
     private var lastShown: Seconds

@@ -6,6 +6,9 @@ import OarlogPipeline
 /// and the gate rows and final gap of the last race finished (of the race under way when none
 /// finished). Holds at most one row per course gate.
 public final class GhostCollector: PipelineSink {
+
+    /// The boat speed's events (ten a second) carry nothing this sink keeps.
+    public var wantsBoatSpeed: Bool { false }
     public private(set) var reference: GhostReferenceInfo?
     /// The reported race's gates crossed (the finish included) and its final gap (+ behind).
     public private(set) var gates: [GhostGateSplit] = []

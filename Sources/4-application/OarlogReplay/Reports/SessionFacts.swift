@@ -7,6 +7,9 @@ import OarlogPipeline
 /// (SpeedCoach, NK LiNK), so ours can be compared with theirs. Bounded memory: counts and the
 /// latest values only (notes and gaps are kept up to a cap).
 public final class SessionFacts: PipelineSink {
+
+    /// The boat speed's events (ten a second) carry nothing this sink keeps.
+    public var wantsBoatSpeed: Bool { false }
     public static let keptItemLimit = 1000
 
     public private(set) var accelSamples = 0

@@ -4,6 +4,9 @@ import OarlogPipeline
 
 /// Prints one row per stroke as strokes complete (streaming: nothing is held).
 public final class StrokeTablePrinter: PipelineSink {
+
+    /// The boat speed's events (ten a second) carry nothing this sink keeps.
+    public var wantsBoatSpeed: Bool { false }
     private let output: (String) -> Void
     private var printedHeader = false
     private let facts: SessionFacts?
@@ -63,6 +66,9 @@ public final class StrokeTablePrinter: PipelineSink {
 /// Writes the `--json` report as one JSON object, streaming the stroke list (when asked) as
 /// strokes complete and the summary fields at the end.
 public final class JSONReportSink: PipelineSink {
+
+    /// The boat speed's events (ten a second) carry nothing this sink keeps.
+    public var wantsBoatSpeed: Bool { false }
     private let output: (String) -> Void
     private let includeStrokes: Bool
     private let facts: SessionFacts

@@ -9,6 +9,9 @@ import OarlogWorkouts
 /// It also takes the raw heart rates and oarlock strokes into the step under way (from its
 /// `started` event to the next step's or the plan's end): each interval's `IntervalDeviceFigures`.
 public final class WorkoutCollector: PipelineSink {
+
+    /// The boat speed's events (ten a second) carry nothing this sink keeps.
+    public var wantsBoatSpeed: Bool { false }
     public private(set) var plan: WorkoutPlan?
     public private(set) var intervals: [WorkoutInterval] = []
     /// Each step's heart rate and oarlock figures, by step index.
