@@ -71,22 +71,8 @@ public final class LiveSources: RecordSource, @unchecked Sendable {
 enum ForwardingThread {
     /// Runs `body` on a new detached thread; false if no thread could be made.
     static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
-        let box = Unmanaged.passRetained(ForwardingBody(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { raw in
-            Unmanaged<ForwardingBody>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, box)
-        guard status == 0 else {
-            Unmanaged<ForwardingBody>.fromOpaque(box).release()
-            return false
-        }
+        guard let thread = ThreadLauncher.start(body) else { return false }
         pthread_detach(thread)
         return true
     }
-}
-
-private final class ForwardingBody {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }
