@@ -7,7 +7,7 @@
 # the regression inputs in Fuzz/regressions/TARGET/), runs it, and fails on the first crash,
 # leak-free or not: the crashing input is kept in $OARLOG_FUZZ_DIR/crashes/TARGET/ and becomes a
 # regression test (Tests/OarlogCLITests/FuzzRegressionTests.swift reads Fuzz/regressions/).
-# Environment: OARLOG_FUZZ_DIR (default /tmp/oarlog-fuzz) holds corpora, crashes and logs;
+# Environment: OARLOG_FUZZ_JOBS (default: the number of cores) targets run at once; OARLOG_FUZZ_DIR (default /tmp/oarlog-fuzz) holds corpora, crashes and logs;
 # OARLOG_FUZZ_SANITIZERS (default fuzzer,address) — `fuzzer` alone runs 2–4x more inputs per second
 # (Swift's own checks still trap; AddressSanitizer adds the unsafe-pointer code's bounds).
 set -euo pipefail
@@ -118,25 +118,49 @@ PY
     if [ -d "Fuzz/regressions/$t" ]; then cp Fuzz/regressions/"$t"/* "$WORK/corpus/$t/" 2>/dev/null || true; fi
 }
 
-status=0
-total=0
-for t in "${TARGETS[@]}"; do
-    make_seeds "$t"
-    mkdir -p "$WORK/crashes/$t"
-    log="$WORK/$t.log"
-    echo "fuzz: $t for ${SECONDS_PER_TARGET}s" >&2
+# The targets run side by side, one a core (OARLOG_FUZZ_JOBS, default the number of cores): each
+# still gets its SECONDS of one core, and the wall time is divided by the number of jobs.
+JOBS="${OARLOG_FUZZ_JOBS:-$(nproc)}"
+[[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: OARLOG_FUZZ_JOBS must be a positive number" >&2; exit 64; }
+fuzz_one() {  # fuzz_one TARGET: runs it, writes its executions to $WORK/TARGET.runs, exits 1 on a crash
+    local t="$1" log="$WORK/$1.log"
+    rm -f "$WORK/$t.runs"
     # SWIFT_BACKTRACE off: libFuzzer, not the Swift runtime, must catch a trap to keep the input.
     if OARLOG_FUZZ_TARGET="$t" SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$BIN" "$WORK/corpus/$t" \
         -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
         -artifact_prefix="$WORK/crashes/$t/" -print_final_stats=1 >"$log" 2>&1; then
+        local runs
         runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
         echo "fuzz: $t: $runs executions in ${SECONDS_PER_TARGET}s, no crash" >&2
-        [[ "$runs" =~ ^[0-9]+$ ]] && total=$((total + runs))
+        echo "$runs" > "$WORK/$t.runs"
     else
-        status=1
         echo "fuzz: $t: CRASH — input kept in $WORK/crashes/$t/; last lines of $log:" >&2
         tail -n 30 "$log" >&2
+        return 1
     fi
+}
+
+status=0
+total=0
+running=0
+for t in "${TARGETS[@]}"; do
+    make_seeds "$t"
+    mkdir -p "$WORK/crashes/$t"
+    if [ "$running" -ge "$JOBS" ]; then
+        wait -n || status=1
+        running=$((running - 1))
+    fi
+    echo "fuzz: $t for ${SECONDS_PER_TARGET}s" >&2
+    fuzz_one "$t" &
+    running=$((running + 1))
 done
-echo "fuzz: $total executions in all, $([ $status = 0 ] && echo "no crash" || echo "CRASHES above") (-sanitize=$SANITIZERS)" >&2
+while [ "$running" -gt 0 ]; do
+    wait -n || status=1
+    running=$((running - 1))
+done
+for t in "${TARGETS[@]}"; do
+    runs=$(cat "$WORK/$t.runs" 2>/dev/null || echo "?")
+    [[ "$runs" =~ ^[0-9]+$ ]] && total=$((total + runs))
+done
+echo "fuzz: $total executions in all, $([ $status = 0 ] && echo "no crash" || echo "CRASHES above") (-sanitize=$SANITIZERS, $JOBS at a time)" >&2
 exit $status

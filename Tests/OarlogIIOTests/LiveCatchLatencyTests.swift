@@ -19,7 +19,7 @@ import OarlogSession
 /// it and a fleet subscriber receiving it: median under 150 ms each. And a replay of the records
 /// captured finds the same strokes and catches.
 final class LiveCatchLatencyTests: XCTestCase {
-    static let rate = 100.0, period = 2.5, still = 3.0, strokes = 16
+    static let rate = 100.0, period = 2.5, still = 3.0, strokes = 13
 
     /// The boat's surge (m/s²): 3 s still, then strokes at 24 spm — a −3 m/s² catch dip, a
     /// +3 m/s² drive of 0.85 s, a recovery near −0.64 m/s².
