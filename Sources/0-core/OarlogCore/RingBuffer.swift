@@ -69,13 +69,16 @@ extension RingBuffer: RandomAccessCollection, MutableCollection {
     /// The element `index` places after the oldest (0 ..< `count`).
     @inlinable
     public subscript(index: Int) -> Element {
-        get {
+        // Read and modified in place (`_read`, `_modify`): a field of a large element (a GPS
+        // filter step holds two 6×6 matrices) is reached without copying the whole element
+        // out and back.
+        _read {
             precondition(index >= 0 && index < count, "RingBuffer index out of range")
-            return storage[storageIndex(index)]
+            yield storage[storageIndex(index)]
         }
-        set {
+        _modify {
             precondition(index >= 0 && index < count, "RingBuffer index out of range")
-            storage[storageIndex(index)] = newValue
+            yield &storage[storageIndex(index)]
         }
     }
 

@@ -112,31 +112,39 @@ struct GPSTrackSmoother<Tag: Sendable>: Sendable {
         ring[ring.count - 1].smoothed = ring[ring.count - 1].step.filtered
         var k = ring.count - 2
         while k >= ready {
-            let next = ring[k + 1].step
-            if next.startsTrack {
+            // The steps are read where they lie (a step holds two 6×6 matrices: a copy of it
+            // per step was a fifth of the pass).
+            if ring[k + 1].step.startsTrack {
                 ring[k].smoothed = ring[k].step.filtered
             } else {
-                var d = Vector6()
-                let later = ring[k + 1].smoothed
-                for i in 0..<6 { d[i] = later[i] - next.predicted[i] }
-                let y = Self.solve(next.predictedCovariance, d)
+                let (y, dt, wanderDecay) = Self.gain(of: ring[k + 1])
                 // Fᵀ y: F has the identity, dt in (0,2) and (1,3), the wander's decay in (4,4), (5,5).
                 var fy = y
-                fy[2] += next.dt * y[0]
-                fy[3] += next.dt * y[1]
-                fy[4] = next.wanderDecay * y[4]
-                fy[5] = next.wanderDecay * y[5]
-                var x = ring[k].step.filtered
-                let p = ring[k].step.filteredCovariance
-                for r in 0..<6 {
-                    var sum = 0.0
-                    for c in 0..<6 { sum += p[r, c] * fy[c] }
-                    x[r] += sum
-                }
-                ring[k].smoothed = x
+                fy[2] += dt * y[0]
+                fy[3] += dt * y[1]
+                fy[4] = wanderDecay * y[4]
+                fy[5] = wanderDecay * y[5]
+                ring[k].smoothed = Self.corrected(ring[k].step, by: fy)
             }
             k -= 1
         }
+    }
+
+    /// P⁻¹ₖ₊₁|ₖ (x̂ₖ₊₁ − xₖ₊₁|ₖ) for the later entry, with its transition's dt and wander decay.
+    private static func gain(of later: borrowing Entry) -> (y: Vector6, dt: Seconds, wanderDecay: Double) {
+        var d = Vector6()
+        for i in 0..<6 { d[i] = later.smoothed[i] - later.step.predicted[i] }
+        return (solve(later.step.predictedCovariance, d), later.step.dt, later.step.wanderDecay)
+    }
+
+    /// xₖ + Pₖ (Fᵀ y), for the entry's filtered state and covariance.
+    private static func corrected(_ step: borrowing GPSTrackFilter.Step, by fy: Vector6) -> Vector6 {
+        // The product reads the matrix through its span (`Matrix6 *`): element by element through
+        // the subscript, each read copied the whole matrix.
+        let p = step.filteredCovariance * fy
+        var x = step.filtered
+        for r in 0..<6 { x[r] += p[r] }
+        return x
     }
 
     /// Solves A y = b for a symmetric positive semi-definite 6×6 A (Cholesky); a direction A

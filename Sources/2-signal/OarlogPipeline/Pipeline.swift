@@ -51,7 +51,14 @@ public struct Pipeline {
         var monitor = fences
         var tracker = workout
         var race = ghost
+        // The boat speed's events (ten a second) go to the sinks that take them and nowhere
+        // else: the fences, the workout and the ghost pass them by.
+        let speedWanted = !fanOut.speedSinks.isEmpty
         let emit: (AnalyzerEvent) -> Void = { event in
+            if case .speed = event {
+                if speedWanted { fanOut.send(.analysis(event)) }
+                return
+            }
             if case .stroke(let metrics) = event { monitor?.stroke(metrics) }
             tracker?.observe(event, emit: emitWorkout)
             fanOut.send(.analysis(event))
