@@ -323,7 +323,8 @@ struct Vector6: Sendable {
 struct Matrix6: Sendable {
     // The products work on the elements directly: a store through the subscript below copied
     // the whole matrix (288 bytes) once per element.
-    private var m = InlineArray<36, Double>(repeating: 0)
+    /// Row-major; read it through `m.span` (see above), written only here.
+    private(set) var m = InlineArray<36, Double>(repeating: 0)
 
     init() {}
 

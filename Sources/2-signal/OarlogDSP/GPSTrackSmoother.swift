@@ -150,36 +150,39 @@ struct GPSTrackSmoother<Tag: Sendable>: Sendable {
     /// Solves A y = b for a symmetric positive semi-definite 6×6 A (Cholesky); a direction A
     /// does not span (a state held exactly, such as the wander of positions without it) gets 0.
     static func solve(_ a: Matrix6, _ b: Vector6) -> Vector6 {
-        var l = Matrix6()
+        // A read through its span and L held as plain elements: through `Matrix6`'s subscript
+        // each element read copied the whole matrix.
+        let sa = a.m.span
+        var l = InlineArray<36, Double>(repeating: 0)
         var usable = Vector6()  // 1 where the direction is spanned
         var scale = 0.0
-        for i in 0..<6 { scale = max(scale, a[i, i]) }
+        for i in 0..<6 { scale = max(scale, sa[i * 6 + i]) }
         let tiny = max(scale, 1e-300) * 1e-12
         for j in 0..<6 {
-            var diagonal = a[j, j]
-            for k in 0..<j { diagonal -= l[j, k] * l[j, k] }
+            var diagonal = sa[j * 6 + j]
+            for k in 0..<j { diagonal -= l[j * 6 + k] * l[j * 6 + k] }
             guard diagonal > tiny, diagonal.isFinite else { continue }
             usable[j] = 1
             let root = diagonal.squareRoot()
-            l[j, j] = root
+            l[j * 6 + j] = root
             for i in (j + 1)..<6 {
-                var sum = a[i, j]
-                for k in 0..<j { sum -= l[i, k] * l[j, k] }
-                l[i, j] = sum / root
+                var sum = sa[i * 6 + j]
+                for k in 0..<j { sum -= l[i * 6 + k] * l[j * 6 + k] }
+                l[i * 6 + j] = sum / root
             }
         }
         // Forward (L z = b), then backward (Lᵀ y = z), over the spanned directions only.
         var z = Vector6()
         for i in 0..<6 where usable[i] > 0 {
             var sum = b[i]
-            for k in 0..<i { sum -= l[i, k] * z[k] }
-            z[i] = sum / l[i, i]
+            for k in 0..<i { sum -= l[i * 6 + k] * z[k] }
+            z[i] = sum / l[i * 6 + i]
         }
         var y = Vector6()
         for i in stride(from: 5, through: 0, by: -1) where usable[i] > 0 {
             var sum = z[i]
-            for k in (i + 1)..<6 { sum -= l[k, i] * y[k] }
-            y[i] = sum / l[i, i]
+            for k in (i + 1)..<6 { sum -= l[k * 6 + i] * y[k] }
+            y[i] = sum / l[i * 6 + i]
         }
         return y
     }

@@ -23,14 +23,20 @@ public final class ReplayReport {
         self.strokes = strokes
     }
 
-    /// The sinks, in the order the replay has always had them: the plan, the race, the report, the
-    /// fences' events (`--fences` without `--json`), the progress line on a terminal.
+    /// The sinks, in the order the replay has always had them: the plan, the race, the report (with
+    /// `--json`, the report itself hands each event to the plan's and the race's), the fences'
+    /// events (`--fences` without `--json`), the progress line on a terminal.
     public func sinks(facts: SessionFacts, showsFences: Bool = false) -> [any PipelineSink] {
-        var sinks: [any PipelineSink] = [intervals, race]
+        var sinks: [any PipelineSink] = []
         if json {
-            sinks.append(JSONReportSink(source: trace, includeStrokes: strokes, facts: facts) { [unowned self] in write($0) })
-        } else if strokes {
-            sinks.append(StrokeTablePrinter(facts: facts) { [unowned self] in write($0 + "\n") })
+            // The report hands every event to the plan's and the race's collectors first: one
+            // pass each, not a second pair of its own.
+            sinks.append(JSONReportSink(source: trace, includeStrokes: strokes, facts: facts, workout: intervals, ghost: race) {
+                [unowned self] in write($0)
+            })
+        } else {
+            sinks += [intervals, race] as [any PipelineSink]
+            if strokes { sinks.append(StrokeTablePrinter(facts: facts) { [unowned self] in write($0 + "\n") }) }
         }
         if showsFences && !json { sinks.append(FenceEventPrinter { [unowned self] in write($0 + "\n") }) }
         if let progress = ProgressReporter.ifTerminal() { sinks.append(progress) }

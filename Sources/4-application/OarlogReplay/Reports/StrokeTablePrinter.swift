@@ -75,7 +75,12 @@ public final class JSONReportSink: PipelineSink {
     private let source: String
     private var writer = JSONWriter()
 
-    public init(source: String, includeStrokes: Bool, facts: SessionFacts, output: @escaping (String) -> Void) {
+    /// `workout` and `ghost` gather the plan's intervals and the ghost's race for the report: the
+    /// caller's own (the replay's tables read the same ones), or this sink's.
+    public init(source: String, includeStrokes: Bool, facts: SessionFacts, workout: WorkoutCollector = WorkoutCollector(),
+                ghost: GhostCollector = GhostCollector(), output: @escaping (String) -> Void) {
+        self.workout = workout
+        self.ghost = ghost
         self.output = output
         self.includeStrokes = includeStrokes
         self.facts = facts
@@ -85,8 +90,8 @@ public final class JSONReportSink: PipelineSink {
         if includeStrokes { writer.beginArray(key: "stroke_list") }
     }
 
-    private let workout = WorkoutCollector()
-    private let ghost = GhostCollector()
+    private let workout: WorkoutCollector
+    private let ghost: GhostCollector
 
     /// The heart rates and oarlock strokes, for each interval's figures (the stroke list's come
     /// from `facts`).
