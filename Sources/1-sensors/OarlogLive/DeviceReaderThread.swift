@@ -49,7 +49,7 @@ public final class DeviceReaderThread<Element: Sendable>: @unchecked Sendable {
             state.started = true
             beforeFirstStart()
             let queue = self.queue
-            if let thread = ThreadLauncher.start({ body(); queue.close() }) {
+            if case .success(let thread) = ThreadLauncher.start({ body(); queue.close() }) {
                 state.thread = thread
             } else {
                 queue.close()
@@ -97,31 +97,6 @@ public final class DeviceReaderThread<Element: Sendable>: @unchecked Sendable {
         sleepUnlessStopping(backoff.delay)
         backoff.lengthen()
     }
-}
-
-/// Starts a thread on a closure: the one `pthread_create` of the live machinery (the device
-/// readers' threads, `LiveSources`' forwarding threads).
-enum ThreadLauncher {
-    /// Runs `body` on a new thread; nil (and `body` never runs) if no thread could be made.
-    static func start(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
-        let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { raw in
-            Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, box)
-        guard status == 0 else {
-            Unmanaged<ThreadBody>.fromOpaque(box).release()
-            return nil
-        }
-        return thread
-    }
-}
-
-/// What a thread runs; a class so it crosses `pthread_create` as one retained pointer.
-private final class ThreadBody {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }
 
 /// Seconds with one decimal, for log lines ("1.0", "12.3").

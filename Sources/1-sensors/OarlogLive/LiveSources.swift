@@ -71,7 +71,7 @@ public final class LiveSources: RecordSource, @unchecked Sendable {
 enum ForwardingThread {
     /// Runs `body` on a new detached thread; false if no thread could be made.
     static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
-        guard let thread = ThreadLauncher.start(body) else { return false }
+        guard case .success(let thread) = ThreadLauncher.start(body) else { return false }
         pthread_detach(thread)
         return true
     }

@@ -93,26 +93,13 @@ final class ParsedBlockReading {
         path = reader.path
         self.ring = ring
         countsAtRecord = reader.statistics
-        let state = Unmanaged.passRetained(ParsingThreadState(reader: reader, ring: ring))
-        #if canImport(Glibc)
-        var thread = pthread_t()
-        #else
-        var thread: pthread_t?
-        #endif
-        let status = pthread_create(&thread, nil, { context in
-            let state = Unmanaged<ParsingThreadState>.fromOpaque(context!).takeRetainedValue()
-            state.ring.parse(&state.reader)
-            return nil
-        }, state.toOpaque())
-        if status != 0 {
-            state.release()
-            throw TraceError(.io, file: reader.path, "cannot start the parsing thread: \(String(cString: strerror(status)))")
+        let state = ParsingThreadState(reader: reader, ring: ring)
+        switch ThreadLauncher.start({ state.ring.parse(&state.reader) }) {
+        case .success(let thread):
+            self.thread = thread
+        case .failure(let failure):
+            throw TraceError(.io, file: reader.path, "cannot start the parsing thread: \(failure)")
         }
-        #if canImport(Glibc)
-        self.thread = thread
-        #else
-        self.thread = thread!
-        #endif
     }
 
     deinit {
