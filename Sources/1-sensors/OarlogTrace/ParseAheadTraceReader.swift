@@ -37,19 +37,24 @@ public struct ParseAheadTraceReader: RecordSource, TraceStatisticsReporting {
     public init(path: String,
                 blockCount: Int = ParseAheadTraceReader.defaultBlockCount,
                 samplesPerBlock: Int = ParseAheadTraceReader.defaultSamplesPerBlock,
-                recordsPerBlock: Int = ParseAheadTraceReader.defaultRecordsPerBlock) throws {
+                recordsPerBlock: Int = ParseAheadTraceReader.defaultRecordsPerBlock,
+                lookahead: (any AccelLookahead)? = nil) throws {
         try self.init(reader: NativeTraceReader(path: path), blockCount: blockCount,
-                      samplesPerBlock: samplesPerBlock, recordsPerBlock: recordsPerBlock)
+                      samplesPerBlock: samplesPerBlock, recordsPerBlock: recordsPerBlock, lookahead: lookahead)
     }
 
     /// Parses `reader` (freshly opened, or partly read) ahead on a new thread. Throws
-    /// `TraceError.io` if no thread can be started.
+    /// `TraceError.io` if no thread can be started (the lookahead is then told `end()` at once).
+    /// `lookahead`, when given and not yet attached to another trace, is handed every sample on
+    /// the parsing thread (`AccelLookahead`).
     init(reader: NativeTraceReader,
          blockCount: Int = ParseAheadTraceReader.defaultBlockCount,
          samplesPerBlock: Int = ParseAheadTraceReader.defaultSamplesPerBlock,
-         recordsPerBlock: Int = ParseAheadTraceReader.defaultRecordsPerBlock) throws {
+         recordsPerBlock: Int = ParseAheadTraceReader.defaultRecordsPerBlock,
+         lookahead: (any AccelLookahead)? = nil) throws {
         let ring = ParsedBlockRing(blockCount: max(blockCount, 2), samplesPerBlock: max(samplesPerBlock, 1),
-                                   recordsPerBlock: max(recordsPerBlock, 1))
+                                   recordsPerBlock: max(recordsPerBlock, 1),
+                                   lookahead: lookahead.flatMap { $0.attach() ? $0 : nil })
         reading = try ParsedBlockReading(ring: ring, reader: reader)
     }
 
@@ -98,6 +103,7 @@ final class ParsedBlockReading {
         case .success(let thread):
             self.thread = thread
         case .failure(let failure):
+            ring.lookahead?.end()
             throw TraceError(.io, file: reader.path, "cannot start the parsing thread: \(failure)")
         }
     }

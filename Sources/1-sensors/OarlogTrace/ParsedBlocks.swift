@@ -79,6 +79,24 @@ final class ParsedBlock {
         }
         endStatistics = reader.statistics
     }
+
+    /// Hands the block's accelerometer samples to `lookahead` in the trace's order: the runs of
+    /// plain rows, and between them the samples among the records.
+    func feed(_ lookahead: any AccelLookahead) {
+        var start = 0
+        for entry in records {
+            if entry.beforeSample > start {
+                lookahead.take(UnsafeBufferPointer(start: samples + start, count: entry.beforeSample - start))
+                start = entry.beforeSample
+            }
+            if case .accel(var sample) = entry.record {
+                withUnsafePointer(to: &sample) { lookahead.take(UnsafeBufferPointer(start: $0, count: 1)) }
+            }
+        }
+        if sampleCount > start {
+            lookahead.take(UnsafeBufferPointer(start: samples + start, count: sampleCount - start))
+        }
+    }
 }
 
 /// A counting semaphore on a pthread mutex and condition: how many blocks wait for a thread.
@@ -130,21 +148,27 @@ final class ParsedBlockRing: @unchecked Sendable {
     let filled = BlockCount(0)
     /// Set when the reading side goes away: the parsing thread stops at its next block.
     let stopRequested = Atomic<Bool>(false)
+    /// Work on every sample on the parsing thread (`AccelLookahead`): each block's samples go to
+    /// it before the block is handed over.
+    let lookahead: (any AccelLookahead)?
 
-    init(blockCount: Int, samplesPerBlock: Int, recordsPerBlock: Int) {
+    init(blockCount: Int, samplesPerBlock: Int, recordsPerBlock: Int, lookahead: (any AccelLookahead)? = nil) {
         blocks = (0..<blockCount).map { _ in ParsedBlock(sampleCapacity: samplesPerBlock, recordCapacity: recordsPerBlock) }
         free = BlockCount(blockCount)
+        self.lookahead = lookahead
     }
 
     /// The parsing thread's loop: fills blocks in turn until the trace ends, the reader throws,
     /// or the reading side asks it to stop.
     func parse(_ reader: inout NativeTraceReader) {
+        defer { lookahead?.end() }
         var k = 0
         while true {
             free.take()
             if stopRequested.load(ordering: .acquiring) { return }
             let block = blocks[k]
             block.fill(from: &reader)
+            if let lookahead { block.feed(lookahead) }
             filled.give()
             if case .more = block.ending {
                 k = (k + 1) % blocks.count

@@ -14,10 +14,13 @@ public enum TraceOpener {
     /// A record source for `path`. With `format` nil the format is detected (`detectFormat`).
     /// Every source this returns also reports `TraceReadStatistics` (see `statistics(of:)`),
     /// except the Quiske reader (which refuses a bad row rather than skipping it).
+    /// `lookahead`: work on every accelerometer sample on the parsing thread, for a native trace
+    /// long enough to be parsed ahead (`AccelLookahead`); any other source leaves it unattached.
     public static func open(path: String, format: TraceFormat? = nil,
-                            options: TraceOpenOptions = TraceOpenOptions()) throws -> any RecordSource {
+                            options: TraceOpenOptions = TraceOpenOptions(),
+                            lookahead: (any AccelLookahead)? = nil) throws -> any RecordSource {
         switch try format ?? detectFormat(path: path) {
-        case .native: return try openNative(path: path)
+        case .native: return try openNative(path: path, lookahead: lookahead)
         case .speedcoach: return try SpeedCoachReader(path: path)
         case .nkLogbook: return try NKLogbookReader(path: path)
         case .talos: return try makeTalosReader(path: path)
@@ -44,13 +47,13 @@ public enum TraceOpener {
     /// The native reader: parsing ahead on a second thread for a long file, else on this one
     /// (and on this one, too, if no thread can be started). The records, errors and statistics
     /// are the same either way.
-    static func openNative(path: String) throws -> any RecordSource {
+    static func openNative(path: String, lookahead: (any AccelLookahead)? = nil) throws -> any RecordSource {
         let reader = try NativeTraceReader(path: path)
         var st = stat()
         guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) >= parseAheadMinimumBytes else {
             return reader
         }
-        return (try? ParseAheadTraceReader(reader: reader)) ?? reader
+        return (try? ParseAheadTraceReader(reader: reader, lookahead: lookahead)) ?? reader
     }
 
     /// The Talos Rowing log reader.

@@ -33,7 +33,7 @@ public struct RowingAnalyzer: Sendable {
     /// Distance is known up to here.
     private var settledTime: Seconds? { usesDeviceTrack ? deviceTrack.history.newestTime : distance.settledTime }
     /// Mounting estimation and stroke detection on the accelerometer.
-    private var strokeStage: SurgeStrokeDetector
+    var strokeStage: SurgeStrokeDetector
     private var speed: SpeedEstimator
     private var split: SplitCalculator
     private var rate: AnalyzerStrokeRateAverage
@@ -267,7 +267,7 @@ public struct RowingAnalyzer: Sendable {
             var found: StrokeEvent? = nil
             var more: [StrokeEvent] = []
             let surge = strokeStage.process(sample) { if found == nil { found = $0 } else { more.append($0) } }
-            if surge != nil { fused.predict(time: t, surge: strokeStage.mounting.fusedSurge) }
+            if surge != nil { fused.predict(time: t, surge: strokeStage.fusedSurge) }
             if let stroke = found {
                 add(stroke, emit: emit)
                 for stroke in more { add(stroke, emit: emit) }

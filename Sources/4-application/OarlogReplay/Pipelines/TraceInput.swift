@@ -17,10 +17,14 @@ public struct TraceInput {
     /// …), in order: read ahead with the records before the first that is not metadata.
     public let metadata: [(key: String, value: String)]
 
-    public init(path: String, format: TraceFormat? = nil, options: TraceOpenOptions = TraceOpenOptions()) throws {
+    /// `lookahead`: work on every accelerometer sample on the parsing thread of a native trace
+    /// parsed ahead (`TraceOpener.open`).
+    public init(path: String, format: TraceFormat? = nil, options: TraceOpenOptions = TraceOpenOptions(),
+                lookahead: (any AccelLookahead)? = nil) throws {
         self.path = path
         self.format = format
-        let ahead = try LeadingRecords.readingAhead(try TraceOpener.open(path: path, format: format, options: options))
+        let ahead = try LeadingRecords.readingAhead(try TraceOpener.open(path: path, format: format, options: options,
+                                                                         lookahead: lookahead))
         source = ahead.records
         startUTC = ahead.startUTC
         metadata = ahead.metadata

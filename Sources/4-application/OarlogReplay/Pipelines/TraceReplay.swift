@@ -19,11 +19,15 @@ public struct TraceReplay {
     public var ghost: GhostReference?
     /// Facts about the records (counts, start, device figures) for the summary table and JSON.
     public let facts = SessionFacts()
+    /// The mounting estimator run on the thread that parses a long native trace, so that the
+    /// replay uses both cores (`MountingLookahead`; nil when strokes come from the device).
+    public let lookahead: MountingLookahead?
 
     public init(path: String, format: TraceFormat? = nil, options: TraceOpenOptions = TraceOpenOptions(),
                 settings: AnalysisSettings = .defaults, fences: FenceFile? = nil, pacing: Pacing = .asFastAsPossible) throws {
-        _ = try settings.analyzerConfiguration()  // a bad setting is refused before the file is read
-        self.input = try TraceInput(path: path, format: format, options: options)
+        let configuration = try settings.analyzerConfiguration()  // a bad setting is refused before the file is read
+        lookahead = configuration.strokeSource == .reference ? nil : MountingLookahead(configuration: configuration.mounting)
+        self.input = try TraceInput(path: path, format: format, options: options, lookahead: lookahead)
         self.settings = settings
         self.fences = fences
         self.pacing = pacing
@@ -48,6 +52,7 @@ public struct TraceReplay {
         all += sinks
         var pipeline = try RowingPipeline.make(settings: settings, sinks: all, pacing: pacing, fences: fences,
                                                workout: workout.map { WorkoutTracker(plan: $0) }, ghost: ghost)
+        if let lookahead { pipeline.analyzer.follow(lookahead) }
         let summary = try pipeline.run(&input.source, shouldStop: shouldStop)
         return Outcome(summary: summary, rejectedCrossings: pipeline.fences?.statistics.rejectedCrossings ?? 0,
                        skipNote: input.skipNote)
