@@ -229,6 +229,8 @@ public final class MountingLookahead: AccelLookahead, @unchecked Sendable {
                 if !settlingTaken, let s = m.settling { settlingIndex = s.index }
                 if let h = m.handover { handoverIndex = h.index }
             }
+            // Reading past the handover would mean samples the trace never gave the lookahead.
+            precondition(readIndex <= handoverIndex, "the analysis read a sample the parsing thread did not take")
             if readIndex >= readable && readIndex != handoverIndex { sched_yield() }
         }
     }
