@@ -40,9 +40,10 @@ public final class MountingLookahead: AccelLookahead, @unchecked Sendable {
     private var estimator: MountingEstimator
     private var written = 0
     private var handedOver = false
-    private var runTimes: [Seconds]
-    private var runValues: [Float]
-    private var runFused: [Float]
+    /// The estimator's block path writes a run here (`runLength` of each) before the ring.
+    private let runTimes: UnsafeMutablePointer<Seconds>
+    private let runValues: UnsafeMutablePointer<Float>
+    private let runFused: UnsafeMutablePointer<Float>
 
     // Between the threads: surges written (released by the parsing thread), surges read
     // (released by the analysis thread), and the two marks.
@@ -62,7 +63,6 @@ public final class MountingLookahead: AccelLookahead, @unchecked Sendable {
     private var readIndex = 0
     private var readable = 0
     private var settlingIndex = Int.max
-    private var settlingTaken = false
     private var handoverIndex = Int.max
 
     /// `capacity` is rounded up to a power of two.
@@ -74,12 +74,17 @@ public final class MountingLookahead: AccelLookahead, @unchecked Sendable {
         mask = size - 1
         entries = .allocate(capacity: size)
         estimator = MountingEstimator(configuration: configuration)
-        runTimes = [Seconds](repeating: 0, count: MountingEstimator.runLength)
-        runValues = [Float](repeating: 0, count: MountingEstimator.runLength)
-        runFused = [Float](repeating: 0, count: MountingEstimator.runLength)
+        runTimes = .allocate(capacity: MountingEstimator.runLength)
+        runValues = .allocate(capacity: MountingEstimator.runLength)
+        runFused = .allocate(capacity: MountingEstimator.runLength)
     }
 
-    deinit { entries.deallocate() }
+    deinit {
+        entries.deallocate()
+        runTimes.deallocate()
+        runValues.deallocate()
+        runFused.deallocate()
+    }
 
     /// Whether a parsing thread feeds this.
     public var isAttached: Bool { attached.load(ordering: .acquiring) }
@@ -118,21 +123,9 @@ public final class MountingLookahead: AccelLookahead, @unchecked Sendable {
 
     /// The estimator's block path for `samples[start..<end]` (as far as it takes them).
     private func project(_ samples: UnsafeBufferPointer<AccelSample>, from start: Int, to end: Int) -> Int {
-        var times = runTimes, values = runValues, fused = runFused
-        runTimes = []; runValues = []; runFused = []
-        defer { runTimes = times; runValues = values; runFused = fused }
-        let first = written
-        let next = times.withUnsafeMutableBufferPointer { t in
-            values.withUnsafeMutableBufferPointer { v in
-                fused.withUnsafeMutableBufferPointer { f in
-                    let next = estimator.surges(of: samples, from: start, to: end, times: t.baseAddress.unsafelyUnwrapped,
-                                                values: v.baseAddress.unsafelyUnwrapped, fusedValues: f.baseAddress.unsafelyUnwrapped)
-                    for k in 0..<(next - start) {
-                        entries[(first &+ k) & mask] = MountedSample(surge: v[k], fusedSurge: f[k], hasSurge: true)
-                    }
-                    return next
-                }
-            }
+        let next = estimator.surges(of: samples, from: start, to: end, times: runTimes, values: runValues, fusedValues: runFused)
+        for k in 0..<(next - start) {
+            entries[(written &+ k) & mask] = MountedSample(surge: runValues[k], fusedSurge: runFused[k], hasSurge: true)
         }
         written += next - start
         return next
@@ -207,7 +200,6 @@ public final class MountingLookahead: AccelLookahead, @unchecked Sendable {
         if readIndex == settlingIndex {
             settled = marks.withLock { $0.settling.unsafelyUnwrapped.estimator }
             settlingIndex = .max
-            settlingTaken = true
         }
         readIndex += 1
         return .sample(entry, settled: settled)
@@ -216,8 +208,7 @@ public final class MountingLookahead: AccelLookahead, @unchecked Sendable {
     /// The estimator as the parsing thread left it, when the analysis has read every sample it
     /// computed (the trace ended): the analyzer's own estimator then stands there.
     func finalEstimator() -> MountingEstimator? {
-        readable = published.load(ordering: .acquiring)
-        return marks.withLock { m in m.handover.flatMap { $0.index == readIndex ? $0.estimator : nil } }
+        marks.withLock { m in m.handover.flatMap { $0.index == readIndex ? $0.estimator : nil } }
     }
 
     /// Waits (it does not in a replay: a sample reaches the analysis only after the parsing
@@ -226,7 +217,8 @@ public final class MountingLookahead: AccelLookahead, @unchecked Sendable {
         while readIndex >= readable && readIndex != handoverIndex {
             readable = published.load(ordering: .acquiring)
             marks.withLock { m in
-                if !settlingTaken, let s = m.settling { settlingIndex = s.index }
+                // Once read past, the settling sample is not looked for again.
+                if let s = m.settling, s.index >= readIndex { settlingIndex = s.index }
                 if let h = m.handover { handoverIndex = h.index }
             }
             // Reading past the handover would mean samples the trace never gave the lookahead.
