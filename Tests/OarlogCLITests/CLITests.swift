@@ -54,6 +54,19 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(shown["distance_m"] as? Double, array.first?["distance_m"] as? Double)
     }
 
+    /// `evaluate --open-goals` prints the rows of the goals not met everywhere yet and exits 0
+    /// whatever they read (they are reported, not gating).
+    func testEvaluateOpenGoalsPrintsTheirRowsAndExitsZero() throws {
+        let run = try oarlog("evaluate", "--open-goals")
+        XCTAssertEqual(run.status, 0, run.err)
+        XCTAssertTrue(run.out.hasPrefix("Goals not met everywhere yet (reported; they do not set the exit status):\n"), run.out)
+        for dataset in ["simulated 20→32 spm in three strokes", "simulated 500 m from a standing start, positions only",
+                        "SpeedCoach GPS Pro, from the session's start", "nk_logbook (NK LiNK), from rest at 2916.1 s"] {
+            XCTAssertTrue(run.out.contains(dataset), dataset)
+        }
+        XCTAssertTrue(run.out.contains("of 11 checks within tolerance"), run.out)
+    }
+
     func testMistakesAreClearAndExitNonZero() throws {
         let badAxis = try oarlog("replay", "samples/sim-workout.csv", "--axis", "sideways")
         XCTAssertEqual(badAxis.status, 64)

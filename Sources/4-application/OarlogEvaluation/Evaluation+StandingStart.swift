@@ -17,8 +17,9 @@ extension Evaluation {
     /// No stroke for this long is a rest: the next stroke starts a piece.
     public static let restBetweenPieces: Seconds = 20
 
-    public static func standingStarts(dataDirectory: String) -> [EvaluationRow] {
-        var rows = [simulatedStandingStart(speed: false), simulatedStandingStart(speed: true)]
+    /// Each per-stroke device export of the samples, from its start and from each rest.
+    public static func deviceStandingStarts(dataDirectory: String) -> [EvaluationRow] {
+        var rows: [EvaluationRow] = []
         let exports: [(String, String, (String) throws -> AnyRecordSource)] = [
             ("SpeedCoach GPS Pro", "SpeedCoach2Linkv1.27.csv", { AnyRecordSource(try SpeedCoachReader(path: $0)) }),
             ("SpeedCoach GPS Pro, 5 intervals", "SpeedCoach2Link_interval.csv", { AnyRecordSource(try SpeedCoachReader(path: $0)) }),
