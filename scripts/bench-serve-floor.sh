@@ -3,8 +3,8 @@
 # (docs/BENCHMARKS.md, "The floor under `oarlog serve`"): builds Benchmarks/ServeFloor's two
 # programs — /api/live on Hummingbird + hummingbird-websocket, and on bare swift-nio — dynamic
 # and with `--static-swift-stdlib`, runs each with CLIENTS WebSocket clients for SECONDS, and
-# prints its peak RSS (VmHWM) at start and with the clients, beside `oarlog serve`'s own figure
-# from scripts/bench-serve.sh. Takes 6-10 minutes the first time (four release builds).
+# prints its peak RSS (VmHWM) at start and with the clients (`oarlog serve`'s own figure comes
+# from scripts/bench-serve.sh). Takes 6-10 minutes the first time (four release builds).
 #
 #   scripts/bench-serve-floor.sh [SECONDS] [CLIENTS] [ROUNDS]   (defaults 10 3 2)
 set -euo pipefail

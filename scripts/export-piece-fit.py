@@ -15,19 +15,31 @@ import sys
 EARTH_RADIUS = 6371008.8  # the mean radius, as NK devices measure (docs/DISTANCE.md)
 
 
+COLUMNS = ("Distance (GPS)", "GPS Lat.", "GPS Lon.")
+
+
 def strokes(path):
-    """(device distance m, latitude, longitude) of each per-stroke row."""
+    """(device distance m, latitude, longitude) of each per-stroke row, the columns found by
+    their names in the section's header (SpeedCoach layouts differ in which columns they have)."""
     lines = open(path, encoding="utf-8", errors="replace").read().splitlines()
-    start = next(k for k, line in enumerate(lines) if line.startswith("Per-Stroke Data"))
+    start = next((k for k, line in enumerate(lines) if line.startswith("Per-Stroke Data")), None)
+    if start is None or start + 2 >= len(lines):
+        sys.exit(f"{path}: no 'Per-Stroke Data' section (a SpeedCoach per-stroke export?)")
+    header = [name.strip() for name in lines[start + 2].split(",")]
+    missing = [name for name in COLUMNS if name not in header]
+    if missing:
+        sys.exit(f"{path}:{start + 3}: no column {', '.join(repr(m) for m in missing)} in the per-stroke header")
+    columns = [header.index(name) for name in COLUMNS]
     rows = []
     for number, line in enumerate(lines[start + 4:], start + 5):
         fields = line.split(",")
-        if len(fields) < 4 or not fields[0].strip().isdigit():
+        if len(fields) <= max(columns) or not fields[0].strip().isdigit():
             continue
-        if "---" in (fields[1], fields[-2], fields[-1]):
+        values = [fields[c].strip() for c in columns]
+        if "---" in values:
             continue  # a stroke without a fix
         try:
-            rows.append((float(fields[1]), float(fields[-2]), float(fields[-1])))
+            rows.append(tuple(float(v) for v in values))
         except ValueError:
             sys.exit(f"{path}:{number}: no distance or position in {line[:60]!r}")
     return rows
