@@ -16,6 +16,7 @@ EARTH_RADIUS = 6371008.8  # the mean radius, as NK devices measure (docs/DISTANC
 
 
 COLUMNS = ("Distance (GPS)", "GPS Lat.", "GPS Lon.")
+METRES_PER_UNIT = {"(Meters)": 1.0, "(Kilometers)": 1000.0, "(Miles)": 1609.344}
 
 
 def strokes(path):
@@ -30,6 +31,12 @@ def strokes(path):
     if missing:
         sys.exit(f"{path}:{start + 3}: no column {', '.join(repr(m) for m in missing)} in the per-stroke header")
     columns = [header.index(name) for name in COLUMNS]
+    # The distance's unit, from the row under the header, as the project's SpeedCoach reader takes it.
+    units = [u.strip() for u in lines[start + 3].split(",")] if start + 3 < len(lines) else []
+    unit = units[columns[0]] if len(units) > columns[0] else "(Meters)"
+    if unit not in METRES_PER_UNIT:
+        sys.exit(f"{path}:{start + 4}: distance in {unit!r}, not one of {', '.join(METRES_PER_UNIT)}")
+    scale = METRES_PER_UNIT[unit]
     rows = []
     for number, line in enumerate(lines[start + 4:], start + 5):
         fields = line.split(",")
@@ -39,7 +46,7 @@ def strokes(path):
         if "---" in values:
             continue  # a stroke without a fix
         try:
-            rows.append(tuple(float(v) for v in values))
+            rows.append((float(values[0]) * scale, float(values[1]), float(values[2])))
         except ValueError:
             sys.exit(f"{path}:{number}: no distance or position in {line[:60]!r}")
     return rows
