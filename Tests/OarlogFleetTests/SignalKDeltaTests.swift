@@ -226,6 +226,36 @@ final class SignalKDeltaTests: XCTestCase {
         XCTAssertTrue(refusal(payload.replacingOccurrences(of: "Z\",\"values", with: "\",\"values")).contains("timestamp"))
     }
 
+    /// An acceleration beyond what a `Float` holds (3.4e38 m/s²) was read as infinity and written
+    /// again as `null`, which no receiver reads back (found by the fleet-message fuzzer): the
+    /// stroke's peak is refused, and a quality figure that large drops the stroke's quality.
+    func testAccelerationsAFloatCannotHoldAreRefusedAndNeverWrittenAsNull() throws {
+        func stroke(peak: String, check: String) -> [UInt8] {
+            Array(("{\"context\":\"vessels.urn:mrn:oarlog:boat:alpha\",\"updates\":[{\"timestamp\":\"2026-06-06T09:03:12.480Z\",\"values\":["
+                + "{\"path\":\"performance.rowing.elapsedTime\",\"value\":192.48},{\"path\":\"performance.rowing.strokeCount\",\"value\":71},"
+                + "{\"path\":\"performance.rowing.driveTime\",\"value\":0.8},{\"path\":\"performance.rowing.peakAcceleration\",\"value\":\(peak)},"
+                + "{\"path\":\"performance.rowing.check\",\"value\":\(check)},{\"path\":\"performance.rowing.drivePeakAcceleration\",\"value\":3.5},"
+                + "{\"path\":\"performance.rowing.driveMeanAcceleration\",\"value\":1.2},{\"path\":\"performance.rowing.speedBelowMean\",\"value\":0.3},"
+                + "{\"path\":\"performance.rowing.speedAboveMean\",\"value\":0.4}]}],"
+                + "\"oarlog\":{\"session\":\"2026-06-06T09:00:00.000Z\",\"seq\":312,\"kind\":\"stroke\"}}").utf8)
+        }
+        XCTAssertThrowsError(try SignalKDelta.message(boat: "alpha", kind: .stroke, payload: stroke(peak: "3.5e38", check: "2")))
+        do {
+            _ = try SignalKDelta.message(boat: "alpha", kind: .stroke, payload: stroke(peak: "-1e39", check: "2"))
+            XCTFail("a peak of -1e39 m/s² was read")
+        } catch { XCTAssertTrue(error.description.contains("performance.rowing.peakAcceleration"), error.description) }
+        let big = try SignalKDelta.message(boat: "alpha", kind: .stroke, payload: stroke(peak: "3.1e38", check: "1e39"))
+        guard case .stroke(let s) = big.content else { return XCTFail("not a stroke: \(big)") }
+        XCTAssertEqual(s.peakAcceleration, 3.1e38, accuracy: 1e32)
+        XCTAssertNil(s.quality, "a check of 1e39 m/s² is no quality figure")
+        let again = try SignalKDelta.message(boat: "alpha", kind: .stroke, payload: SignalKDelta.payload(of: big))
+        XCTAssertEqual(again, big)
+        let fine = try SignalKDelta.message(boat: "alpha", kind: .stroke, payload: stroke(peak: "3.1", check: "2"))
+        guard case .stroke(let f) = fine.content else { return XCTFail("not a stroke: \(fine)") }
+        XCTAssertEqual(f.quality?.check, 2)
+        XCTAssertEqual(f.quality?.peakDriveAcceleration, 3.5)
+    }
+
     func testTopicsAndBoatIDs() throws {
         XCTAssertEqual(FleetTopics.boatID("Women's 8+ A"), "women-s-8-a")
         XCTAssertEqual(FleetTopics.boatID("  M1x_Ana  "), "m1x_ana")

@@ -227,9 +227,9 @@ func fences() {
     for k in 0..<60 {
         let step = Double(k - 30) * 10 / 111_000
         let fix = GPSFix(time: Double(k) * 2.5, latitude: centre.0 + step, longitude: centre.1 + step * 1.6, speed: 4)
-        monitor.process(fix) { try? printer.receive(.fence($0)) }
+        monitor.process(fix) { printer.receive(.fence($0)) }
     }
-    monitor.finish { try? printer.receive(.fence($0)) }
+    monitor.finish { printer.receive(.fence($0)) }
 }
 
 /// A session file opened and read every way `show`, `play` and `export` read it.

@@ -292,7 +292,7 @@ public enum WorkoutSpec {
             }
             index += 2
             if let c = peek, digit(c) != nil, adjacent(index - 1) { throw error("expected two digits after ':' (4:05, 1:00:00)", at: start) }
-            var value = Double(tens * 10 + units)
+            let value = Double(tens * 10 + units)
             guard value < 60 else { throw error("\(tens)\(units) is not a count of seconds or minutes under 60", at: start) }
             return value + fraction()
         }

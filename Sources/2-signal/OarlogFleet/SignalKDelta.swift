@@ -138,7 +138,7 @@ public enum SignalKDelta {
                                           strokeRate: values.spm(rowing + "strokeRate"),
                                           smoothedRate: values.spm(rowing + "strokeRateSmoothed"), driveTime: try values.required(rowing + "driveTime"),
                                           recoveryTime: values.number(rowing + "recoveryTime"),
-                                          peakAcceleration: MetresPerSecondSquared(try values.required(rowing + "peakAcceleration")),
+                                          peakAcceleration: try values.requiredAcceleration(rowing + "peakAcceleration"),
                                           split: values.number(rowing + "split"), distancePerStroke: values.number(rowing + "strokeDistance"),
                                           distance: values.number("navigation.log"),
                                           quality: values.quality()))
@@ -234,6 +234,17 @@ public enum SignalKDelta {
             return x
         }
 
+        /// An acceleration (stored as a `Float`): nil when missing or beyond what a `Float` holds,
+        /// which written again would be `null`.
+        func acceleration(_ path: String) -> MetresPerSecondSquared? {
+            number(path).map { MetresPerSecondSquared($0) }.flatMap { $0.isFinite ? $0 : nil }
+        }
+
+        func requiredAcceleration(_ path: String) throws(FleetMessageError) -> MetresPerSecondSquared {
+            guard let a = acceleration(path) else { throw FleetMessageError("no acceleration in m/s² at \(path)") }
+            return a
+        }
+
         /// A stroke rate: Hz on the wire, strokes per minute here.
         func spm(_ path: String) -> StrokesPerMinute? { number(path).map { $0 * 60 } }
 
@@ -245,11 +256,11 @@ public enum SignalKDelta {
 
         /// A stroke's quality: all of its paths, or none.
         func quality() -> StrokeQuality? {
-            guard let check = number(rowing + "check"), let peak = number(rowing + "drivePeakAcceleration"),
-                  let mean = number(rowing + "driveMeanAcceleration"), let below = number(rowing + "speedBelowMean"),
+            guard let check = acceleration(rowing + "check"), let peak = acceleration(rowing + "drivePeakAcceleration"),
+                  let mean = acceleration(rowing + "driveMeanAcceleration"), let below = number(rowing + "speedBelowMean"),
                   let above = number(rowing + "speedAboveMean") else { return nil }
-            return StrokeQuality(check: MetresPerSecondSquared(check), peakDriveAcceleration: MetresPerSecondSquared(peak),
-                                 meanDriveAcceleration: MetresPerSecondSquared(mean), speedBelowMean: below, speedAboveMean: above,
+            return StrokeQuality(check: check, peakDriveAcceleration: peak,
+                                 meanDriveAcceleration: mean, speedBelowMean: below, speedAboveMean: above,
                                  meanSpeed: number(rowing + "strokeMeanSpeed"))
         }
     }

@@ -197,7 +197,7 @@ public final class SessionReader {
                                           _ body: (AccelColumns) throws -> Void) throws {
         var it = entries(from: time, onDamage: onDamage)
         var columns = AccelColumns(capacity: 1024)
-        while var (kind, r) = try it.nextChunkRecord() {
+        while case (let kind, var r)? = try it.nextChunkRecord() {
             guard kind == RecordKind.accelBlock.rawValue else { continue }
             do {
                 try columns.decode(&r)

@@ -20,7 +20,7 @@ extension SessionReader {
     public func startPlace() throws -> GeoPoint? {
         if let summary, summary.statistics.fixes == 0 { return nil }
         var it = entries(onDamage: .skipDamagedChunks)
-        while var (kind, r) = try it.nextChunkRecord() {
+        while case (let kind, var r)? = try it.nextChunkRecord() {
             guard kind == RecordKind.fix.rawValue else { continue }
             let fix: GPSFix
             do {

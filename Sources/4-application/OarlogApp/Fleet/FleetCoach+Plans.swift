@@ -39,9 +39,9 @@ extension FleetCoach {
         switch (root["spec"], root["plan"]) {
         case (.string(let spec)?, nil):
             guard spec.count <= 1000 else { throw .init("a spec of over 1000 characters") }
-            do { return (try WorkoutSpec.parse(spec), boat) } catch let error as WorkoutSpec.ParseError {
+            do { return (try WorkoutSpec.parse(spec), boat) } catch {
                 throw FleetPlanRequestError(error.description, column: error.column, pointer: error.pointer)
-            } catch { throw .init("\(error)") }
+            }
         case (nil, let plan?):
             do { return (try FleetPlanJSON.plan(plan), boat) } catch { throw .init("plan: \(error.description)") }
         default:

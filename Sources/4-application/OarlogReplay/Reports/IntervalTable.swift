@@ -9,7 +9,7 @@ public enum IntervalTable {
     /// have an HR (mean bpm) and a W (mean power) column.
     public static func render(plan: WorkoutPlan, intervals: [WorkoutInterval],
                               deviceFigures: [Int: IntervalDeviceFigures] = [:]) -> String {
-        var out = "Workout \(plan.name): \(plan.pieceCount) piece\(plan.pieceCount == 1 ? "" : "s"), "
+        let out = "Workout \(plan.name): \(plan.pieceCount) piece\(plan.pieceCount == 1 ? "" : "s"), "
             + "\(intervals.count) of \(plan.steps.count) intervals rowed\n"
         guard !intervals.isEmpty else { return out + "  (no interval was rowed: the plan starts at the first catch)\n" }
         let device = intervals.contains { i in
