@@ -254,6 +254,14 @@ final class SignalKDeltaTests: XCTestCase {
         guard case .stroke(let f) = fine.content else { return XCTFail("not a stroke: \(fine)") }
         XCTAssertEqual(f.quality?.check, 2)
         XCTAssertEqual(f.quality?.peakDriveAcceleration, 3.5)
+        // A stroke rate in Hz whose spm overflows is no rate.
+        let fast = Array(String(decoding: stroke(peak: "3.1", check: "2"), as: UTF8.self)
+            .replacingOccurrences(of: "\"value\":71}", with: "\"value\":71},{\"path\":\"performance.rowing.strokeRate\",\"value\":1e307}").utf8)
+        guard case .stroke(let r) = try SignalKDelta.message(boat: "alpha", kind: .stroke, payload: fast).content else { return XCTFail("not a stroke") }
+        XCTAssertNil(r.strokeRate)
+        let usual = Array(String(decoding: fast, as: UTF8.self).replacingOccurrences(of: "1e307", with: "0.5").utf8)
+        guard case .stroke(let u) = try SignalKDelta.message(boat: "alpha", kind: .stroke, payload: usual).content else { return XCTFail("not a stroke") }
+        XCTAssertEqual(u.strokeRate ?? 0, 30, accuracy: 1e-9)
     }
 
     func testTopicsAndBoatIDs() throws {

@@ -92,6 +92,10 @@ public enum SignalKDelta {
     /// A number in JSON: `null` when unknown or not finite.
     static func number(_ x: Double?) -> String { x.map { $0.isFinite ? "\($0)" : "null" } ?? "null" }
 
+    /// A number read and scaled to Oarlog's units, nil when the scaling overflows (1e307 Hz is no
+    /// stroke rate, and would be written again as `null`).
+    static func finite(_ x: Double) -> Double? { x.isFinite ? x : nil }
+
     /// A stroke rate as Signal K has it, in Hz.
     static func hertz(_ spm: StrokesPerMinute?) -> String { number(spm.map { $0 / 60 }) }
 
@@ -153,7 +157,7 @@ public enum SignalKDelta {
                   case .number(let lon)? = values.byPath["navigation.position"]?["longitude"],
                   abs(lat) <= 90, abs(lon) <= 180 else { throw FleetMessageError("no navigation.position") }
             content = .position(FleetPosition(latitude: lat, longitude: lon, speed: values.number("navigation.speedOverGround"),
-                                              course: values.number("navigation.courseOverGroundTrue").map { $0 * 180 / .pi },
+                                              course: values.number("navigation.courseOverGroundTrue").flatMap { finite($0 * 180 / .pi) },
                                               distance: values.number("navigation.log")))
         case .status:
             guard let state = FleetStatus.State(rawValue: try text(values.byPath[rowing + "state"], "the state")) else {
@@ -246,7 +250,7 @@ public enum SignalKDelta {
         }
 
         /// A stroke rate: Hz on the wire, strokes per minute here.
-        func spm(_ path: String) -> StrokesPerMinute? { number(path).map { $0 * 60 } }
+        func spm(_ path: String) -> StrokesPerMinute? { number(path).flatMap { finite($0 * 60) } }
 
         func count(_ path: String) throws(FleetMessageError) -> Int {
             let x = try required(path)
@@ -297,8 +301,8 @@ public enum SignalKDelta {
             func n(_ key: String) -> Double? { if case .number(let x)? = m[key], x.isFinite { return x } else { return nil } }
             guard let strokes = n("strokeCount"), strokes >= 0, strokes <= 1e9 else { throw FleetMessageError("a summary without strokeCount") }
             summary = FleetSummary(strokes: Int(strokes), distance: n("log"), elapsed: n("elapsedTime"),
-                                   averageStrokeRate: n("averageStrokeRate").map { $0 * 60 }, averageSplit: n("averageSplit"),
-                                   maxStrokeRate: n("maxStrokeRate").map { $0 * 60 }, bestSplit: n("bestSplit"),
+                                   averageStrokeRate: n("averageStrokeRate").flatMap { finite($0 * 60) }, averageSplit: n("averageSplit"),
+                                   maxStrokeRate: n("maxStrokeRate").flatMap { finite($0 * 60) }, bestSplit: n("bestSplit"),
                                    distancePerStroke: n("strokeDistance"), movingTime: n("movingTime"))
         }
         return FleetSessionEvent(started: state == "started", title: try text(s?["title"], "the title", limit: FleetText.titleBytes),
