@@ -30,7 +30,8 @@ final class FuzzRegressionTests: XCTestCase {
         let root = TestPaths.packageRoot.appendingPathComponent("Fuzz/regressions")
         let fm = FileManager.default
         var checked = 0
-        for target in try fm.contentsOfDirectory(atPath: root.path).sorted() {
+        // A broker message has no command that reads it from a file: OarlogFleetTests checks those.
+        for target in try fm.contentsOfDirectory(atPath: root.path).sorted() where target != "fleet-message" {
             let directory = root.appendingPathComponent(target)
             for name in try fm.contentsOfDirectory(atPath: directory.path).sorted() {
                 let file = directory.appendingPathComponent(name).path
