@@ -21,4 +21,12 @@ final class OpenGoalsEvaluationTests: XCTestCase {
             XCTAssertLessThanOrEqual(abs(ours / device - 1), 0.03, "\(row.dataset): ours \(ours) m, the device's \(device) m")
         }
     }
+
+    /// The SpeedCoach interval file's pieces from rest are registered: each within 0.5 % of the
+    /// device, in `oarlog evaluate` (its five 60 s intervals spliced back to back).
+    func testTheIntervalFilesPiecesAreRegisteredAndEachWithinHalfAPercent() {
+        let rows = Evaluation.distance(dataDirectory: EvaluationTests.dataDirectory).filter { $0.dataset.contains("5 intervals") }
+        XCTAssertEqual(rows.count, 5, rows.map(\.dataset).joined(separator: "\n"))
+        for row in rows { XCTAssertTrue(row.passed, "\(row.dataset): \(row.found) against \(row.expected), \(row.error)") }
+    }
 }

@@ -186,7 +186,9 @@ public struct DistanceAccumulator: Sendable {
             coarseTrackStart = window > 0 || trackStartsMoving ? clean.point : nil
         }
         smoother.push(clean, breakBefore: breakBefore, receipt: receipt)
-        while let (f, brk, r) = smoother.popReady(window: window) { book(f, breakBefore: brk, receipt: r) }
+        while let (f, brk, r) = smoother.popReady(window: window) {
+            book(f, breakBefore: brk, receipt: r, speedAided: smoother.lastWasSpeedAided)
+        }
     }
 
     /// The track breaks here (`Gap.breaksTrack`): no distance across but what the device itself
@@ -223,7 +225,9 @@ public struct DistanceAccumulator: Sendable {
     }
 
     private mutating func drainSmoother(window: Seconds) {
-        while let (f, brk, r) = smoother.popAny(window: window) { book(f, breakBefore: brk, receipt: r) }
+        while let (f, brk, r) = smoother.popAny(window: window) {
+            book(f, breakBefore: brk, receipt: r, speedAided: smoother.lastWasSpeedAided)
+        }
     }
 
     /// Position error per axis of a fix: its stated accuracy, or the default, and never finer than
@@ -237,7 +241,7 @@ public struct DistanceAccumulator: Sendable {
     /// Takes a fix into the track: `fix.time` is on the filter's clock, `receipt` the session time
     /// it arrived (the distance history and the moving time are in session time). The filtered
     /// state goes to the smoother; the states it releases are booked.
-    private mutating func book(_ fix: GPSFix, breakBefore: Bool, receipt: Seconds) {
+    private mutating func book(_ fix: GPSFix, breakBefore: Bool, receipt: Seconds, speedAided: Bool = false) {
         if breakBefore {
             flushTrackSmoother()
             track.reset()
@@ -257,7 +261,8 @@ public struct DistanceAccumulator: Sendable {
         track.update(fix, positionSigma: positionSigma(fix), positionsWander: !isSmoothingCoarsePositions)
         var tag = BookingTag(receipt: receipt, receiverSpeed: fix.speed, speedIntegral: speedIntegral,
                              intervalsWithoutSpeed: intervalsWithoutSpeed)
-        if track.lastStep.startsTrack, let start = coarseTrackStart.flatMap({ track.offset(of: $0) }) {
+        // A coarse track's first fix averaged with the receiver's speed is unbiased: it starts there.
+        if track.lastStep.startsTrack, !speedAided, let start = coarseTrackStart.flatMap({ track.offset(of: $0) }) {
             (tag.startEast, tag.startNorth) = (start.east, start.north)
         }
         if track.lastStep.startsTrack {

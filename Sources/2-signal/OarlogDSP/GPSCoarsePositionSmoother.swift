@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OarlogCore
 
 /// A centred moving average of positions over a time window, for sources that write coarse
@@ -17,6 +22,9 @@ struct GPSCoarsePositionSmoother: Sendable {
     private var buffer: RingBuffer<Entry>
     /// Index in `buffer` of the next fix to emit.
     private var nextCentre = 0
+    /// Whether the fix last emitted was averaged with the receiver's speed (`speedAidedMean`):
+    /// unbiased even at a track's first fix, which then need not be taken raw.
+    private(set) var lastWasSpeedAided = false
 
     init(capacity: Int = 512) {
         buffer = RingBuffer(capacity: capacity,
@@ -56,21 +64,78 @@ struct GPSCoarsePositionSmoother: Sendable {
     private mutating func centre(window: Seconds) -> (GPSFix, Bool, Seconds) {
         let centre = buffer[nextCentre]
         let half = window / 2
-        var sumLat = 0.0, sumLon = 0.0, n = 0.0
-        for i in 0..<buffer.count {
-            let e = buffer[i].fix
-            guard abs(e.time - centre.fix.time) <= half else { continue }
-            sumLat += e.latitude - centre.fix.latitude
-            sumLon += Geodesy.normalizedLongitudeDifference(e.longitude - centre.fix.longitude)
-            n += 1
-        }
+        var first = nextCentre, last = nextCentre
+        while first > 0 && centre.fix.time - buffer[first - 1].fix.time <= half { first -= 1 }
+        while last + 1 < buffer.count && buffer[last + 1].fix.time - centre.fix.time <= half { last += 1 }
         var out = centre.fix
-        if n > 0 {
-            out.latitude += sumLat / n
-            out.longitude = Geodesy.normalizedLongitudeDifference(out.longitude + sumLon / n)
-        }
+        let aided = speedAidedMean(first: first, last: last)
+        lastWasSpeedAided = aided != nil
+        let mean = aided ?? plainMean(first: first, last: last)
+        out.latitude += mean.latitude
+        out.longitude = Geodesy.normalizedLongitudeDifference(out.longitude + mean.longitude)
         nextCentre += 1
         return (out, centre.breakBefore, centre.receipt)
+    }
+
+    /// The mean offset (degrees) of the window's fixes from the centre fix.
+    private func plainMean(first: Int, last: Int) -> (latitude: Degrees, longitude: Degrees) {
+        let centre = buffer[nextCentre].fix
+        var sumLat = 0.0, sumLon = 0.0
+        for i in first...last {
+            sumLat += buffer[i].fix.latitude - centre.latitude
+            sumLon += Geodesy.normalizedLongitudeDifference(buffer[i].fix.longitude - centre.longitude)
+        }
+        let n = Double(last - first + 1)
+        return (sumLat / n, sumLon / n)
+    }
+
+    /// The mean offset of the window's fixes, each first carried to the centre fix's time along
+    /// the window's direction by the receiver's speed integrated between them: unbiased where the
+    /// window is one-sided (a track's first and last fixes, whose plain mean lies ahead of or
+    /// behind the boat by a few seconds' travel) and where the speed changes within it. Nil
+    /// without a speed at every fix of the window, or without a direction (a boat at rest).
+    private func speedAidedMean(first: Int, last: Int) -> (latitude: Degrees, longitude: Degrees)? {
+        guard last > first else { return nil }
+        let c = nextCentre, centre = buffer[c].fix
+        let northPerDegree = WGS84.meanRadius * .pi / 180
+        let eastPerDegree = northPerDegree * cos(centre.latitude * .pi / 180)
+        // The window's direction: the least-squares velocity of its positions.
+        var tMean = 0.0, eMean = 0.0, nMean = 0.0
+        for i in first...last {
+            let f = buffer[i].fix
+            guard let v = f.speed, v.isFinite else { return nil }
+            tMean += f.time - centre.time
+            eMean += Geodesy.normalizedLongitudeDifference(f.longitude - centre.longitude) * eastPerDegree
+            nMean += (f.latitude - centre.latitude) * northPerDegree
+        }
+        let count = Double(last - first + 1)
+        (tMean, eMean, nMean) = (tMean / count, eMean / count, nMean / count)
+        var stt = 0.0, ste = 0.0, stn = 0.0
+        for i in first...last {
+            let f = buffer[i].fix
+            let t = f.time - centre.time - tMean
+            stt += t * t
+            ste += t * (Geodesy.normalizedLongitudeDifference(f.longitude - centre.longitude) * eastPerDegree - eMean)
+            stn += t * ((f.latitude - centre.latitude) * northPerDegree - nMean)
+        }
+        guard stt > 0 else { return nil }
+        let (ve, vn) = (ste / stt, stn / stt), speed = (ve * ve + vn * vn).squareRoot()
+        guard speed > 0.5 else { return nil }
+        let (ue, un) = (ve / speed, vn / speed)
+        // Each fix's along-track distance to the centre (trapezoids of the receiver's speed).
+        var sumE = 0.0, sumN = 0.0
+        for i in first...last {
+            var along = 0.0
+            for k in min(i, c)..<max(i, c) {
+                let a = buffer[k].fix, b = buffer[k + 1].fix
+                along += ((a.speed ?? 0) + (b.speed ?? 0)) / 2 * (b.time - a.time)
+            }
+            if i > c { along = -along }
+            let f = buffer[i].fix
+            sumE += Geodesy.normalizedLongitudeDifference(f.longitude - centre.longitude) * eastPerDegree + ue * along
+            sumN += (f.latitude - centre.latitude) * northPerDegree + un * along
+        }
+        return (sumN / count / northPerDegree, sumE / count / eastPerDegree)
     }
 
     private mutating func dropOld(window: Seconds) {

@@ -43,10 +43,12 @@ extension Evaluation {
     }
 
     public static func distance(dataDirectory: String) -> [EvaluationRow] {
-        // Of the standing-start rows only the simulated one with Doppler speed passes on every
-        // seed; the others are in `openGoals` until they do (docs/DISTANCE.md).
-        simulatedDistance() + [simulatedStandingStart(speed: true)] + glitchedExports(dataDirectory: dataDirectory)
-            + nkLogbookOnWGS84(dataDirectory: dataDirectory)
+        // Of the standing-start rows the simulated one with Doppler speed (every seed) and the
+        // SpeedCoach interval file's pieces pass; the others are in `openGoals` until they do
+        // (docs/DISTANCE.md).
+        simulatedDistance() + [simulatedStandingStart(speed: true)]
+            + deviceStandingStarts(dataDirectory: dataDirectory, files: registeredStandingStartExports)
+            + glitchedExports(dataDirectory: dataDirectory) + nkLogbookOnWGS84(dataDirectory: dataDirectory)
     }
 
     /// Every simulated outing, positions only and with Doppler speed.

@@ -6,10 +6,11 @@
 extension Evaluation {
     /// Every open goal's rows: the steady-rate split scatter with a 1 Hz receiver (the 10 Hz
     /// one is registered), and the 500 m standing starts other than the simulated one with
-    /// Doppler speed (registered): positions only, and each per-stroke device export from its
-    /// start and from each rest.
+    /// Doppler speed and the SpeedCoach interval file's (registered): positions only, and the
+    /// SpeedCoach v1.27 and NK exports from their start and from each rest.
     public static func openGoals(dataDirectory: String) -> [EvaluationRow] {
-        steadySplitOneHertz() + [simulatedStandingStart(speed: false)] + deviceStandingStarts(dataDirectory: dataDirectory)
+        steadySplitOneHertz() + [simulatedStandingStart(speed: false)]
+            + deviceStandingStarts(dataDirectory: dataDirectory, files: ["SpeedCoach2Linkv1.27.csv", "nk_logbook.csv"])
     }
 
     /// The steady-rate scatter of the displayed per-stroke split with a 1 Hz receiver.
