@@ -122,15 +122,18 @@ struct GPSCoarsePositionSmoother: Sendable {
         let (ve, vn) = (ste / stt, stn / stt), speed = (ve * ve + vn * vn).squareRoot()
         guard speed > 0.5 else { return nil }
         let (ue, un) = (ve / speed, vn / speed)
-        // Each fix's along-track distance to the centre (trapezoids of the receiver's speed).
-        var sumE = 0.0, sumN = 0.0
+        // Each fix's along-track distance to the centre: the receiver's speed integrated from the
+        // window's first fix (trapezoids), at the centre less at the fix.
+        func step(_ k: Int) -> Metres {
+            let a = buffer[k].fix, b = buffer[k + 1].fix
+            return ((a.speed ?? 0) + (b.speed ?? 0)) / 2 * (b.time - a.time)
+        }
+        var atCentre: Metres = 0
+        for k in first..<c { atCentre += step(k) }
+        var sumE = 0.0, sumN = 0.0, fromFirst: Metres = 0
         for i in first...last {
-            var along = 0.0
-            for k in min(i, c)..<max(i, c) {
-                let a = buffer[k].fix, b = buffer[k + 1].fix
-                along += ((a.speed ?? 0) + (b.speed ?? 0)) / 2 * (b.time - a.time)
-            }
-            if i > c { along = -along }
+            if i > first { fromFirst += step(i - 1) }
+            let along = atCentre - fromFirst
             let f = buffer[i].fix
             sumE += Geodesy.normalizedLongitudeDifference(f.longitude - centre.longitude) * eastPerDegree + ue * along
             sumN += (f.latitude - centre.latitude) * northPerDegree + un * along
