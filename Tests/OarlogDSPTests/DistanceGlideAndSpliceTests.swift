@@ -128,4 +128,41 @@ final class DistanceGlideAndSpliceTests: XCTestCase {
         let total = tracks.last!.last!.truth
         XCTAssertEqual(acc.distance, total, accuracy: 0.003 * total)
     }
+
+    /// A corrupt speed (10⁶ m/s at one row: it was fused into the track and read 5,652 km for
+    /// 519 m) is no speed; a track near the pole is averaged plainly: the distance stays near the
+    /// truth.
+    func testACorruptSpeedOrAPolarTrackFallsBackToThePlainMean() {
+        for (origin, corrupt) in [(start, true), (GeoPoint(latitude: 89.6, longitude: 10), false)] {
+            var fixes: [GPSFix] = []
+            for k in 0..<60 {
+                let p = Geodesy.destination(from: origin, distance: Double(k) * 2.2 * 4, bearing: bearing)
+                fixes.append(GPSFix(time: Double(k) * 2.2, latitude: (p.latitude * 1e4).rounded() / 1e4,
+                                    longitude: (p.longitude * 1e4).rounded() / 1e4, speed: corrupt && k == 30 ? 1e6 : 4,
+                                    horizontalAccuracy: nil, mode: .threeD))
+            }
+            let acc = distance(fixes)
+            XCTAssertTrue(acc.distance.isFinite, "\(origin)")
+            XCTAssertEqual(acc.distance, 59 * 2.2 * 4, accuracy: 0.05 * 59 * 2.2 * 4, "\(origin)")
+        }
+    }
+
+    /// The analyzer drops a corrupt receiver speed before anything uses it: the fused speed, the
+    /// receiver's split and the distance all read as if the row had no speed.
+    func testTheAnalyzerTakesACorruptSpeedAsNone() {
+        var analyzer = RowingAnalyzer(configuration: AnalyzerConfiguration())
+        var splits: [SecondsPer500m] = []
+        for k in 0..<120 {
+            let p = Geodesy.destination(from: start, distance: Double(k) * 4, bearing: bearing)
+            let fix = GPSFix(time: Double(k), latitude: p.latitude, longitude: p.longitude, speed: k == 60 ? 1e6 : 4,
+                             horizontalAccuracy: 3, mode: .threeD)
+            analyzer.process(.fix(fix)) { if case .live(let l) = $0, let s = l.split { splits.append(s) } }
+        }
+        XCTAssertFalse(splits.isEmpty)
+        // 4 m/s is 2:05.0 /500 m: every split shown within a second of it.
+        XCTAssertEqual(splits.min() ?? 0, 125, accuracy: 1)
+        XCTAssertEqual(splits.max() ?? 0, 125, accuracy: 1)
+        XCTAssertFalse(DistanceConfiguration().isPlausibleReceiverSpeed(15.1))
+        XCTAssertTrue(DistanceConfiguration().isPlausibleReceiverSpeed(7.9))
+    }
 }

@@ -63,3 +63,12 @@ public struct DistanceConfiguration: Sendable, Equatable {
     public var smoothing: Smoothing = .none
     public init() {}
 }
+
+extension DistanceConfiguration {
+    /// A receiver's speed a boat can have, even at the top of its surge: finite, not negative,
+    /// at most twice the fastest plausible mean speed (`jumps.maximumSpeed`, 15 m/s by default).
+    /// Beyond it a row is corrupt (a device export's 10⁶ m/s), and its speed is none.
+    public func isPlausibleReceiverSpeed(_ v: MetresPerSecond) -> Bool {
+        v.isFinite && v >= 0 && v <= 2 * jumps.maximumSpeed
+    }
+}

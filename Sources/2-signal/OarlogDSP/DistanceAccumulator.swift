@@ -165,7 +165,7 @@ public struct DistanceAccumulator: Sendable {
         let receipt = fix.time
         var clean = fix
         clean.time = filterClock
-        if let s = clean.speed, !s.isFinite || s < 0 { clean.speed = nil }
+        if let s = clean.speed, !configuration.isPlausibleReceiverSpeed(s) { clean.speed = nil }
         if let c = clean.course, !c.isFinite { clean.course = nil }
         if let a = clean.horizontalAccuracy, !a.isFinite || a < 0 { clean.horizontalAccuracy = nil }
         let velocity = track.last.map {

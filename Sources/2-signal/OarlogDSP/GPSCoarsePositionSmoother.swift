@@ -93,10 +93,12 @@ struct GPSCoarsePositionSmoother: Sendable {
     /// the window's direction by the receiver's speed integrated between them: unbiased where the
     /// window is one-sided (a track's first and last fixes, whose plain mean lies ahead of or
     /// behind the boat by a few seconds' travel) and where the speed changes within it. Nil
-    /// without a speed at every fix of the window, or without a direction (a boat at rest).
+    /// without a speed at every fix of the window (`DistanceAccumulator` drops implausible ones),
+    /// without a direction (a boat at rest), or near a pole.
     private func speedAidedMean(first: Int, last: Int) -> (latitude: Degrees, longitude: Degrees)? {
-        guard last > first else { return nil }
         let c = nextCentre, centre = buffer[c].fix
+        // Near a pole a degree of longitude is no length to divide by: the plain mean there.
+        guard last > first, abs(centre.latitude) < 89 else { return nil }
         let northPerDegree = WGS84.meanRadius * .pi / 180
         let eastPerDegree = northPerDegree * cos(centre.latitude * .pi / 180)
         // The window's direction: the least-squares velocity of its positions.

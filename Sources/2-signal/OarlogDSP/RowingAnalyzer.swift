@@ -111,7 +111,9 @@ public struct RowingAnalyzer: Sendable {
         switch record {
         case .accel:
             break
-        case .fix(let fix):
+        case .fix(var fix):
+            // A speed no boat reaches (a corrupt row) is no speed: not fused, averaged or counted.
+            if let v = fix.speed, !configuration.distance.isPlausibleReceiverSpeed(v) { fix.speed = nil }
             distance.process(fix)
             correctFusedSpeed(fix)
             releaseWaitsUntil = -.infinity
