@@ -71,4 +71,13 @@ extension DistanceConfiguration {
     public func isPlausibleReceiverSpeed(_ v: MetresPerSecond) -> Bool {
         v.isFinite && v >= 0 && v <= 2 * jumps.maximumSpeed
     }
+
+    /// The fix, without its speed when that is not plausible: the analyzer takes every fix
+    /// through this before the fused speed, the receiver's split and the distance see it.
+    public func withPlausibleSpeed(_ fix: GPSFix) -> GPSFix {
+        guard let v = fix.speed, !isPlausibleReceiverSpeed(v) else { return fix }
+        var plausible = fix
+        plausible.speed = nil
+        return plausible
+    }
 }

@@ -57,8 +57,7 @@ public struct RowingAnalyzer: Sendable {
     /// The newest stroke, whose next catch is not known yet.
     private var current: PendingStroke?
     private var referenceIndex = 0
-    /// Strokes found so far, as the display counts them: each as soon as it is detected, not
-    /// when GPS has covered it (the summary's count, `totals`, catches up at release).
+    /// Strokes found so far, as the display counts them (at detection; `totals` at release).
     private var strokesFound = 0
     /// The stroke announced at its catch whose drive is still on (its index, and the smoothed
     /// rate shown at its catch: the stroke just finished's), shown until it is complete.
@@ -111,9 +110,8 @@ public struct RowingAnalyzer: Sendable {
         switch record {
         case .accel:
             break
-        case .fix(var fix):
-            // A speed no boat reaches (a corrupt row) is no speed: not fused, averaged or counted.
-            if let v = fix.speed, !configuration.distance.isPlausibleReceiverSpeed(v) { fix.speed = nil }
+        case .fix(let received):
+            let fix = configuration.distance.withPlausibleSpeed(received)  // a corrupt row's speed is none
             distance.process(fix)
             correctFusedSpeed(fix)
             releaseWaitsUntil = -.infinity
