@@ -101,46 +101,36 @@ struct GPSCoarsePositionSmoother: Sendable {
         guard last > first, abs(centre.latitude) < 89 else { return nil }
         let northPerDegree = WGS84.meanRadius * .pi / 180
         let eastPerDegree = northPerDegree * cos(centre.latitude * .pi / 180)
-        // The window's direction: the least-squares velocity of its positions.
-        var tMean = 0.0, eMean = 0.0, nMean = 0.0
+        // One pass: the sums of the least-squares velocity (time and metres from the centre fix),
+        // and each fix's along-track distance from the window's first (the receiver's speed
+        // integrated, trapezoids).
+        var st = 0.0, se = 0.0, sn = 0.0, stt = 0.0, ste = 0.0, stn = 0.0
+        var fromFirst: Metres = 0, sumFromFirst: Metres = 0, atCentre: Metres = 0
+        var previous: (time: Seconds, speed: MetresPerSecond)?
         for i in first...last {
             let f = buffer[i].fix
             guard let v = f.speed, v.isFinite else { return nil }
-            tMean += f.time - centre.time
-            eMean += Geodesy.normalizedLongitudeDifference(f.longitude - centre.longitude) * eastPerDegree
-            nMean += (f.latitude - centre.latitude) * northPerDegree
+            if let p = previous { fromFirst += (p.speed + v) / 2 * (f.time - p.time) }
+            previous = (f.time, v)
+            if i == c { atCentre = fromFirst }
+            sumFromFirst += fromFirst
+            let t = f.time - centre.time
+            let e = Geodesy.normalizedLongitudeDifference(f.longitude - centre.longitude) * eastPerDegree
+            let n = (f.latitude - centre.latitude) * northPerDegree
+            (st, se, sn) = (st + t, se + e, sn + n)
+            (stt, ste, stn) = (stt + t * t, ste + t * e, stn + t * n)
         }
         let count = Double(last - first + 1)
-        (tMean, eMean, nMean) = (tMean / count, eMean / count, nMean / count)
-        var stt = 0.0, ste = 0.0, stn = 0.0
-        for i in first...last {
-            let f = buffer[i].fix
-            let t = f.time - centre.time - tMean
-            stt += t * t
-            ste += t * (Geodesy.normalizedLongitudeDifference(f.longitude - centre.longitude) * eastPerDegree - eMean)
-            stn += t * ((f.latitude - centre.latitude) * northPerDegree - nMean)
-        }
-        guard stt > 0 else { return nil }
-        let (ve, vn) = (ste / stt, stn / stt), speed = (ve * ve + vn * vn).squareRoot()
+        let (tMean, eMean, nMean) = (st / count, se / count, sn / count)
+        let spread = stt - count * tMean * tMean
+        guard spread > 0 else { return nil }
+        let (ve, vn) = ((ste - count * tMean * eMean) / spread, (stn - count * tMean * nMean) / spread)
+        let speed = (ve * ve + vn * vn).squareRoot()
         guard speed > 0.5 else { return nil }
-        let (ue, un) = (ve / speed, vn / speed)
-        // Each fix's along-track distance to the centre: the receiver's speed integrated from the
-        // window's first fix (trapezoids), at the centre less at the fix.
-        func step(_ k: Int) -> Metres {
-            let a = buffer[k].fix, b = buffer[k + 1].fix
-            return ((a.speed ?? 0) + (b.speed ?? 0)) / 2 * (b.time - a.time)
-        }
-        var atCentre: Metres = 0
-        for k in first..<c { atCentre += step(k) }
-        var sumE = 0.0, sumN = 0.0, fromFirst: Metres = 0
-        for i in first...last {
-            if i > first { fromFirst += step(i - 1) }
-            let along = atCentre - fromFirst
-            let f = buffer[i].fix
-            sumE += Geodesy.normalizedLongitudeDifference(f.longitude - centre.longitude) * eastPerDegree + ue * along
-            sumN += (f.latitude - centre.latitude) * northPerDegree + un * along
-        }
-        return (sumN / count / northPerDegree, sumE / count / eastPerDegree)
+        // Each fix carried to the centre's time by (atCentre − fromFirst) along the window's
+        // direction: the mean moves by the mean of those.
+        let carried = atCentre - sumFromFirst / count
+        return ((nMean + vn / speed * carried) / northPerDegree, (eMean + ve / speed * carried) / eastPerDegree)
     }
 
     private mutating func dropOld(window: Seconds) {
