@@ -73,7 +73,8 @@ extension DistanceConfiguration {
     }
 
     /// The fix, without its speed when that is not plausible: the analyzer takes every fix
-    /// through this before the fused speed, the receiver's split and the distance see it.
+    /// through this before the fused speed, the receiver's split and the distance see it, and
+    /// `DistanceAccumulator` too (the exporter feeds one fixes straight from the session).
     public func withPlausibleSpeed(_ fix: GPSFix) -> GPSFix {
         guard let v = fix.speed, !isPlausibleReceiverSpeed(v) else { return fix }
         var plausible = fix

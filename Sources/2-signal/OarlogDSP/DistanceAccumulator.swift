@@ -163,9 +163,8 @@ public struct DistanceAccumulator: Sendable {
         filterClock = lastInputTime == nil ? fix.time : filterClock + step
         lastInputTime = fix.time
         let receipt = fix.time
-        var clean = fix
+        var clean = configuration.withPlausibleSpeed(fix)
         clean.time = filterClock
-        if let s = clean.speed, !configuration.isPlausibleReceiverSpeed(s) { clean.speed = nil }
         if let c = clean.course, !c.isFinite { clean.course = nil }
         if let a = clean.horizontalAccuracy, !a.isFinite || a < 0 { clean.horizontalAccuracy = nil }
         let velocity = track.last.map {
