@@ -104,7 +104,7 @@ extension SignalKDelta {
         return WorkoutInterval(index: index, stepIndex: step - 1, kind: try stepKind(o["stepKind"]),
                                pieceNumber: try optionalCount(o["piece"], "piece"), label: try optionalText(o["label"], "the step's label"),
                                start: start, end: end, distance: n("log"), strokes: strokes,
-                               averageStrokeRate: n("averageStrokeRate").flatMap { finite($0 * 60) },
+                               averageStrokeRate: perMinute(n("averageStrokeRate")),
                                target: try target(rate: o["targetStrokeRate"], split: o["targetSplit"]),
                                strokeRateInBand: n("strokeRateInBand"), splitInBand: n("splitInBand"), completed: completed)
     }

@@ -99,6 +99,9 @@ public enum SignalKDelta {
     /// A stroke rate as Signal K has it, in Hz.
     static func hertz(_ spm: StrokesPerMinute?) -> String { number(spm.map { $0 / 60 }) }
 
+    /// A stroke rate read in Hz, in strokes per minute (`hertz` read back).
+    static func perMinute(_ hz: Double?) -> StrokesPerMinute? { hz.flatMap { finite($0 * 60) } }
+
     /// A text cut to what a receiver accepts (`FleetText`), so that nothing valid on the boat is
     /// refused downstream.
     static func quoted(_ text: String, _ bytes: Int) -> String { JSONString.quoted(FleetText.clip(text, bytes: bytes)) }
@@ -250,7 +253,7 @@ public enum SignalKDelta {
         }
 
         /// A stroke rate: Hz on the wire, strokes per minute here.
-        func spm(_ path: String) -> StrokesPerMinute? { number(path).flatMap { finite($0 * 60) } }
+        func spm(_ path: String) -> StrokesPerMinute? { perMinute(number(path)) }
 
         func count(_ path: String) throws(FleetMessageError) -> Int {
             let x = try required(path)
@@ -301,8 +304,8 @@ public enum SignalKDelta {
             func n(_ key: String) -> Double? { if case .number(let x)? = m[key], x.isFinite { return x } else { return nil } }
             guard let strokes = n("strokeCount"), strokes >= 0, strokes <= 1e9 else { throw FleetMessageError("a summary without strokeCount") }
             summary = FleetSummary(strokes: Int(strokes), distance: n("log"), elapsed: n("elapsedTime"),
-                                   averageStrokeRate: n("averageStrokeRate").flatMap { finite($0 * 60) }, averageSplit: n("averageSplit"),
-                                   maxStrokeRate: n("maxStrokeRate").flatMap { finite($0 * 60) }, bestSplit: n("bestSplit"),
+                                   averageStrokeRate: perMinute(n("averageStrokeRate")), averageSplit: n("averageSplit"),
+                                   maxStrokeRate: perMinute(n("maxStrokeRate")), bestSplit: n("bestSplit"),
                                    distancePerStroke: n("strokeDistance"), movingTime: n("movingTime"))
         }
         return FleetSessionEvent(started: state == "started", title: try text(s?["title"], "the title", limit: FleetText.titleBytes),
