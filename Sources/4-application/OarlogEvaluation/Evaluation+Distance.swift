@@ -47,7 +47,7 @@ extension Evaluation {
         // SpeedCoach interval file's pieces pass; the others are in `openGoals` until they do
         // (docs/DISTANCE.md).
         simulatedDistance() + [simulatedStandingStart(speed: true)]
-            + deviceStandingStarts(dataDirectory: dataDirectory, files: registeredStandingStartExports)
+            + deviceStandingStarts(dataDirectory: dataDirectory, files: registeredStandingStartExports.contains)
             + glitchedExports(dataDirectory: dataDirectory) + nkLogbookOnWGS84(dataDirectory: dataDirectory)
     }
 

@@ -10,7 +10,7 @@ extension Evaluation {
     /// SpeedCoach v1.27 and NK exports from their start and from each rest.
     public static func openGoals(dataDirectory: String) -> [EvaluationRow] {
         steadySplitOneHertz() + [simulatedStandingStart(speed: false)]
-            + deviceStandingStarts(dataDirectory: dataDirectory, files: ["SpeedCoach2Linkv1.27.csv", "nk_logbook.csv"])
+            + deviceStandingStarts(dataDirectory: dataDirectory) { !registeredStandingStartExports.contains($0) }
     }
 
     /// The steady-rate scatter of the displayed per-stroke split with a 1 Hz receiver.

@@ -17,16 +17,16 @@ extension Evaluation {
     /// No stroke for this long is a rest: the next stroke starts a piece.
     public static let restBetweenPieces: Seconds = 20
 
-    /// Each per-stroke device export of the samples, from its start and from each rest (only
-    /// those of the files in `files`, when given).
-    public static func deviceStandingStarts(dataDirectory: String, files: Set<String>? = nil) -> [EvaluationRow] {
+    /// Each per-stroke device export of the samples whose file name `files` takes, from its start
+    /// and from each rest.
+    public static func deviceStandingStarts(dataDirectory: String, files: (String) -> Bool = { _ in true }) -> [EvaluationRow] {
         var rows: [EvaluationRow] = []
         let exports: [(String, String, (String) throws -> AnyRecordSource)] = [
             ("SpeedCoach GPS Pro", "SpeedCoach2Linkv1.27.csv", { AnyRecordSource(try SpeedCoachReader(path: $0)) }),
             ("SpeedCoach GPS Pro, 5 intervals", "SpeedCoach2Link_interval.csv", { AnyRecordSource(try SpeedCoachReader(path: $0)) }),
             ("nk_logbook (NK LiNK)", "nk_logbook.csv", { AnyRecordSource(try NKLogbookReader(path: $0)) }),
         ]
-        for (name, file, open) in exports where files?.contains(file) ?? true {
+        for (name, file, open) in exports where files(file) {
             rows += deviceStandingStarts(name: name) { try open(dataDirectory + "/rowingdata/" + file) }
         }
         return rows
